@@ -1,0 +1,1 @@
+"""pygame-ce kiosk screens and widgets, fonts and translations."""

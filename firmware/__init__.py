@@ -1,0 +1,1 @@
+"""GPIO: seat buttons, seat lamps, host buttons, sounds, and the fair first-press arbiter."""

@@ -1,0 +1,3 @@
+from tablekeeper.cli import main
+
+raise SystemExit(main())

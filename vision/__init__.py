@@ -1,0 +1,1 @@
+"""Camera sources, card finding, template matching, decks and enrolment."""
