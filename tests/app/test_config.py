@@ -1,0 +1,77 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tablekeeper.config import (
+    Config,
+    ConfigError,
+    ScreenConfig,
+    TableConfig,
+    load_config,
+    save_config,
+)
+
+
+def test_missing_file_gives_defaults(tmp_path: Path) -> None:
+    assert load_config(tmp_path / "nope.toml") == Config()
+    assert load_config(None) == Config()
+
+
+def test_round_trip(tmp_path: Path) -> None:
+    cfg = Config(TableConfig(("阿明", "小華", "Ann \"A\""), ("purple", "red", "blue"), "advanced",
+                             "en", "/var/lib/tablekeeper"),
+                 ScreenConfig((800, 480), False), {"pins": {"seats": [5, 6, 13]}})
+    path = tmp_path / "sub" / "tablekeeper.toml"
+    save_config(cfg, path)
+    assert load_config(path) == cfg
+    assert not [p for p in path.parent.iterdir() if p.name.startswith(".")]  # no temp left
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[table\nplayers = 3", "not valid TOML"),
+        ("[table]\nplayers = ['a', 'b']", "needs 3-7 players, got 2"),
+        ("[table]\nplayers = ['a', 'b', 'c']\ncolours = ['red', 'red', 'blue']",
+         "same colour"),
+        ("[table]\nplayers = ['a', 'b', 'c']\ncolours = ['red', 'pink', 'blue']",
+         "table.colours[1]: 'pink'"),
+        ("[table]\nvariant = 'hard'", "table.variant: 'hard'"),
+        ("[table]\nlanguage = 'fr'", "table.language"),
+        ("[table]\nplayer = ['a']", "unknown key(s) player"),
+        ("[screen]\nsize = [10, 10]", "not a plausible screen size"),
+        ("[screen]\nfullscreen = 'yes'", "screen.fullscreen: expected bool"),
+        ("pins = 3", "pins: expected dict"),
+    ],
+)
+def test_bad_config_names_file_and_key(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigError) as exc:
+        load_config(path)
+    assert str(path) in str(exc.value)
+    assert message in str(exc.value)
+
+
+def test_not_utf8(tmp_path: Path) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_bytes(b"[table]\nplayers = ['\xff']\n")
+    with pytest.raises(ConfigError, match="not UTF-8"):
+        load_config(path)
+
+
+def test_failed_save_keeps_old_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "tablekeeper.toml"
+    save_config(Config(), path)
+    before = path.read_bytes()
+
+    def boom(fd: int) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("os.fsync", boom)
+    with pytest.raises(OSError):
+        save_config(Config(TableConfig(variant="easy")), path)
+    assert path.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["tablekeeper.toml"]
