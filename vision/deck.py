@@ -1,0 +1,355 @@
+"""Decks: a folder holding ``manifest.json`` and one template image per card.
+
+A deck is what recognition matches against: one canonical-size BGR template per card face,
+either enrolled from the table's own cards or generated (the demo decks). The manifest::
+
+    {"schema": "tablekeeper.deck", "version": 1, "id": "the-game-demo",
+     "game": "the-game",            # something-missing | the-game | wink | eselsbruecke
+     "title": {"zh-TW": "...", "en": "..."},
+     "demo": true,                  # synthetic demo content, not the published game's art
+     "shape": "card",               # "card" (portrait) or "square" (tiles)
+     "size": [200, 300],            # canonical template size in px, [width, height]
+     "use_colour": false,           # do the deck's faces differ by colour?
+     "cards": [{"id": "n68", "name": {"zh-TW": "68", "en": "68"}, "kind": "number",
+                "file": "n68.png",
+                "value": 68,             # optional: the card's number
+                "contains": ["i01"],     # optional: ids this card shows (scene cards)
+                "copies": 2}]}           # optional: physical cards with this face (default 1)
+
+:func:`load_deck` checks everything (and reads every template) so a bad deck fails at load
+time with one clear :class:`DeckError` naming the folder, the card and what is wrong.
+:func:`save_deck` writes atomically (temporary file in the same folder, fsync, ``os.replace``),
+so a crash while enrolling never leaves a half-written template or manifest behind.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import tempfile
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+SCHEMA = "tablekeeper.deck"
+VERSION = 1
+MANIFEST = "manifest.json"
+GAMES = ("something-missing", "the-game", "wink", "eselsbruecke")
+SHAPES = ("card", "square")
+
+_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+_FILE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}\.(png|jpg|jpeg|bmp)$", re.IGNORECASE)
+
+Image = npt.NDArray[np.uint8]
+
+
+class DeckError(ValueError):
+    """A deck folder or manifest is missing, malformed or inconsistent."""
+
+
+@dataclass(frozen=True)
+class CardSpec:
+    """One card face of a deck."""
+
+    id: str
+    name_zh: str
+    name_en: str
+    kind: str
+    file: str
+    #: the card's number where it has one (The Game 2-99, Wink 1-36), else None
+    value: int | None = None
+    #: ids of cards this card shows (a 什麼不見啦 scene lists the items drawn in it)
+    contains: tuple[str, ...] = ()
+    #: how many physical cards show this face (Wink's two sets, The Game's row cards)
+    copies: int = 1
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "id": self.id,
+            "name": {"zh-TW": self.name_zh, "en": self.name_en},
+            "kind": self.kind,
+            "file": self.file,
+        }
+        if self.value is not None:
+            d["value"] = self.value
+        if self.contains:
+            d["contains"] = list(self.contains)
+        if self.copies != 1:
+            d["copies"] = self.copies
+        return d
+
+
+@dataclass(frozen=True)
+class Deck:
+    """A loaded deck. ``templates`` holds every card's template (BGR uint8, ``size``)."""
+
+    root: Path
+    id: str
+    game: str
+    title_zh: str
+    title_en: str
+    demo: bool
+    shape: str
+    size: tuple[int, int]  # (width, height)
+    use_colour: bool
+    cards: tuple[CardSpec, ...]
+    templates: Mapping[str, Image] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return tuple(c.id for c in self.cards)
+
+    def card(self, card_id: str) -> CardSpec:
+        for c in self.cards:
+            if c.id == card_id:
+                return c
+        raise KeyError(f"deck {self.id!r} has no card {card_id!r}")
+
+    def template(self, card_id: str) -> Image:
+        """The card's template, BGR uint8 of shape (height, width, 3); read-only."""
+        self.card(card_id)  # KeyError with a clear message for an unknown id
+        try:
+            return self.templates[card_id]
+        except KeyError:
+            raise KeyError(f"deck {self.id!r} has no template for {card_id!r}") from None
+
+    def with_card(self, spec: CardSpec, image: Image) -> Deck:
+        """A copy with ``spec`` added (or replacing the card of the same id) and its template.
+
+        The image must already be at the canonical size (warp it first).
+        """
+        img = _check_template(image, self.size, f"card {spec.id!r}")
+        cards = [c for c in self.cards if c.id != spec.id]
+        index = next((i for i, c in enumerate(self.cards) if c.id == spec.id), len(cards))
+        cards.insert(index, spec)
+        _check_cards(cards, f"deck {self.id!r}")
+        templates = dict(self.templates)
+        templates[spec.id] = img
+        return replace(self, cards=tuple(cards), templates=templates)
+
+    def manifest(self) -> dict[str, Any]:
+        return {
+            "schema": SCHEMA,
+            "version": VERSION,
+            "id": self.id,
+            "game": self.game,
+            "title": {"zh-TW": self.title_zh, "en": self.title_en},
+            "demo": self.demo,
+            "shape": self.shape,
+            "size": list(self.size),
+            "use_colour": self.use_colour,
+            "cards": [c.to_dict() for c in self.cards],
+        }
+
+
+# --------------------------------------------------------------------------- loading
+
+
+def load_deck(path: str | os.PathLike[str]) -> Deck:
+    """Read and check a deck folder; raise :class:`DeckError` saying what is wrong."""
+    root = Path(path)
+    if not root.exists():
+        raise DeckError(f"deck folder {root} does not exist")
+    if not root.is_dir():
+        raise DeckError(f"deck path {root} is not a folder")
+    manifest_path = root / MANIFEST
+    if not manifest_path.exists():
+        if not any(root.iterdir()):
+            raise DeckError(f"deck folder {root} is empty (expected {MANIFEST} and card images)")
+        raise DeckError(f"deck folder {root} has no {MANIFEST}")
+    try:
+        raw = json.loads(manifest_path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise DeckError(f"{manifest_path}: not valid JSON ({e})") from e
+    deck = deck_from_manifest(raw, root, where=str(manifest_path))
+    templates: dict[str, Image] = {}
+    for c in deck.cards:
+        img_path = root / c.file
+        if not img_path.is_file():
+            raise DeckError(f"{root}: card {c.id!r}: image {c.file} is missing")
+        data = np.fromfile(str(img_path), dtype=np.uint8)
+        img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+        if img is None:
+            raise DeckError(f"{root}: card {c.id!r}: image {c.file} is not a readable image")
+        templates[c.id] = _check_template(img, deck.size, f"{root}: card {c.id!r} ({c.file})")
+    return replace(deck, templates=templates)
+
+
+def deck_from_manifest(raw: Any, root: Path, where: str = MANIFEST) -> Deck:
+    """Check a parsed manifest and build the :class:`Deck` (without templates)."""
+    if not isinstance(raw, dict):
+        raise DeckError(f"{where}: the manifest must be a JSON object")
+    if raw.get("schema") != SCHEMA:
+        raise DeckError(f"{where}: schema must be {SCHEMA!r}, found {raw.get('schema')!r}")
+    version = raw.get("version")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise DeckError(f"{where}: version must be an integer, found {version!r}")
+    if version != VERSION:
+        raise DeckError(
+            f"{where}: unknown deck schema version {version} (this tablekeeper reads "
+            f"version {VERSION})")
+    deck_id = _str(raw, "id", where)
+    if not _ID.match(deck_id):
+        raise DeckError(f"{where}: id {deck_id!r} must be letters, digits, '.', '_' or '-'")
+    game = _str(raw, "game", where)
+    if game not in GAMES:
+        raise DeckError(f"{where}: game {game!r} is not one of {', '.join(GAMES)}")
+    title_zh, title_en = _names(raw, "title", where)
+    demo = _bool(raw, "demo", where)
+    shape = _str(raw, "shape", where)
+    if shape not in SHAPES:
+        raise DeckError(f"{where}: shape {shape!r} is not one of {', '.join(SHAPES)}")
+    size = raw.get("size")
+    if (not isinstance(size, list) or len(size) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in size)
+            or not all(16 <= v <= 4096 for v in size)):
+        raise DeckError(f"{where}: size must be [width, height] in px (16-4096), found {size!r}")
+    use_colour = _bool(raw, "use_colour", where)
+    cards_raw = raw.get("cards")
+    if not isinstance(cards_raw, list) or not cards_raw:
+        raise DeckError(f"{where}: cards must be a non-empty list")
+    cards = [_card(c, f"{where}: cards[{i}]") for i, c in enumerate(cards_raw)]
+    _check_cards(cards, where)
+    return Deck(root=root, id=deck_id, game=game, title_zh=title_zh, title_en=title_en,
+                demo=demo, shape=shape, size=(size[0], size[1]), use_colour=use_colour,
+                cards=tuple(cards))
+
+
+def _card(raw: Any, where: str) -> CardSpec:
+    if not isinstance(raw, dict):
+        raise DeckError(f"{where}: must be an object")
+    cid = _str(raw, "id", where)
+    if not _ID.match(cid):
+        raise DeckError(f"{where}: id {cid!r} must be letters, digits, '.', '_' or '-'")
+    where = f"{where} ({cid})"
+    zh, en = _names(raw, "name", where)
+    kind = _str(raw, "kind", where)
+    file = _str(raw, "file", where)
+    if not _FILE.match(file):
+        raise DeckError(f"{where}: file {file!r} must be a plain .png/.jpg/.bmp file name")
+    value = raw.get("value")
+    if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+        raise DeckError(f"{where}: value must be an integer, found {value!r}")
+    contains = raw.get("contains", [])
+    if not isinstance(contains, list) or not all(isinstance(x, str) and x for x in contains):
+        raise DeckError(f"{where}: contains must be a list of card ids")
+    copies = raw.get("copies", 1)
+    if not isinstance(copies, int) or isinstance(copies, bool) or copies < 1:
+        raise DeckError(f"{where}: copies must be a positive integer, found {copies!r}")
+    return CardSpec(id=cid, name_zh=zh, name_en=en, kind=kind, file=file, value=value,
+                    contains=tuple(contains), copies=copies)
+
+
+def _check_cards(cards: Sequence[CardSpec], where: str) -> None:
+    seen: set[str] = set()
+    files: set[str] = set()
+    for c in cards:
+        if c.id in seen:
+            raise DeckError(f"{where}: duplicate card id {c.id!r}")
+        seen.add(c.id)
+        if c.file.lower() in files:
+            raise DeckError(f"{where}: card {c.id!r}: file {c.file} is used by another card")
+        files.add(c.file.lower())
+
+
+def _check_template(img: Any, size: tuple[int, int], where: str) -> Image:
+    if not isinstance(img, np.ndarray) or img.dtype != np.uint8:
+        raise DeckError(f"{where}: template must be a uint8 image")
+    if img.ndim == 2:
+        img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
+    if img.ndim != 3 or img.shape[2] != 3:
+        raise DeckError(f"{where}: template must be BGR (3 channels), found shape {img.shape}")
+    w, h = size
+    if img.shape[:2] != (h, w):
+        raise DeckError(
+            f"{where}: template is {img.shape[1]}x{img.shape[0]} px, expected {w}x{h} "
+            "(the deck's size)")
+    out = np.ascontiguousarray(img).copy()
+    out.flags.writeable = False
+    return out
+
+
+def _str(raw: Mapping[str, Any], key: str, where: str) -> str:
+    v = raw.get(key)
+    if not isinstance(v, str) or not v.strip():
+        raise DeckError(f"{where}: {key} must be a non-empty string, found {v!r}")
+    return v
+
+
+def _bool(raw: Mapping[str, Any], key: str, where: str) -> bool:
+    v = raw.get(key)
+    if not isinstance(v, bool):
+        raise DeckError(f"{where}: {key} must be true or false, found {v!r}")
+    return v
+
+
+def _names(raw: Mapping[str, Any], key: str, where: str) -> tuple[str, str]:
+    v = raw.get(key)
+    if not isinstance(v, dict):
+        raise DeckError(f"{where}: {key} must be an object with zh-TW and en strings")
+    zh, en = v.get("zh-TW"), v.get("en")
+    if not isinstance(zh, str) or not zh or not isinstance(en, str) or not en:
+        raise DeckError(f"{where}: {key} must have non-empty zh-TW and en strings, found {v!r}")
+    return zh, en
+
+
+# --------------------------------------------------------------------------- saving
+
+
+def save_deck(deck: Deck, root: str | os.PathLike[str] | None = None,
+              only: Iterable[str] | None = None) -> Deck:
+    """Write ``deck`` to ``root`` (default ``deck.root``) atomically and return it reloaded.
+
+    Every template is written (or only those of the card ids in ``only``, e.g. the card just
+    enrolled), each atomically, then the manifest last, so a reader sees either the old or the
+    new deck. Every card must have a template in ``deck.templates`` unless its image file
+    already exists in the folder.
+    """
+    target = Path(root) if root is not None else deck.root
+    target.mkdir(parents=True, exist_ok=True)
+    _check_cards(deck.cards, f"deck {deck.id!r}")
+    # check the manifest round-trips before touching anything on disk
+    deck_from_manifest(json.loads(json.dumps(deck.manifest())), target, f"deck {deck.id!r}")
+    wanted = set(deck.ids) if only is None else set(only)
+    unknown = wanted - set(deck.ids)
+    if unknown:
+        raise DeckError(f"deck {deck.id!r}: no card(s) {sorted(unknown)} to save")
+    for c in deck.cards:
+        if c.id in wanted and c.id in deck.templates:
+            img = _check_template(deck.templates[c.id], deck.size, f"card {c.id!r}")
+            ok, buf = cv2.imencode(Path(c.file).suffix or ".png", img)
+            if not ok:
+                raise DeckError(f"card {c.id!r}: could not encode {c.file}")
+            atomic_write(target / c.file, buf.tobytes())
+        elif not (target / c.file).is_file():
+            raise DeckError(f"deck {deck.id!r}: card {c.id!r} has no template to save")
+    text = json.dumps(deck.manifest(), ensure_ascii=False, indent=1) + "\n"
+    atomic_write(target / MANIFEST, text.encode("utf-8"))
+    return load_deck(target)
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` via a fsynced temporary file in the same folder."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+    dir_fd = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(dir_fd)
+    finally:
+        os.close(dir_fd)
