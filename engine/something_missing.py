@@ -1,0 +1,1085 @@
+"""什麼不見啦 Something Is Missing (3-7 players): the rules as a pure reducer.
+
+The game in one paragraph: players memorise 4-6 face-down scene cards; in turn they flip item
+cards from their own piles; whoever remembers the item in a scene buzzes ("什麼不見啦!") and
+must bet on a scene, the others may bet too; bets are checked (30 s each) and scored by the
+slot the bettor's token took on that scene's memory card. First to 35 points (3-4 players: 20)
+or 3 empty piles (3-4 players: 2) ends the game. Spec: ``rules/RULES.md`` section 1 and the seed
+``rules/seeds/000_47d5d315ff2acb20.txt`` (the seed wins).
+
+API (everything here is a pure function of its arguments)::
+
+    rules = Rules()                      # static facts: thresholds, timings, scoring table,
+                                         # and every [I] interpretation (see Interpretations)
+    state = initial_state(rules)         # phase SETUP, waiting for NewGame
+    result = apply(state, event)         # -> State, or Rejection(code, reason)
+    legal_actions(state)                 # -> tuple of events the state accepts now
+    next_deadline(state)                 # -> at_ms the app must send a time-up, or None
+    is_over(state); outcome(state)       # -> Outcome(reason, winners, scores) or None
+    EVENTS.from_dict(d); event.to_dict() # versioned JSON of every event
+
+Seats are ``0..n-1`` clockwise; "left" is the next seat. Scene *positions* ``0..k-1`` are the
+places in the ring of face-down scenes (clockwise); scene *ids* ``0..14`` name the 15 scene
+cards; item card ids are ``0..65``. Times are milliseconds on the app's game clock: every event
+carries ``at_ms``; timers are deadlines in the state; a time-up before its deadline is rejected.
+Nothing random happens in here: shuffles are observed (the camera reports the revealed card,
+the host the scenes drawn).
+
+Round flow (phases): SETUP -> VIEWING (passes of 5 s) -> REVEAL -> BUZZ -> BET -> CHECK ->
+[SWAP] -> [REPLACE -> VIEW_REPLACEMENT] -> REVEAL ... -> OVER.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Self
+
+from engine.core import (
+    Event,
+    EventRegistry,
+    Outcome,
+    Rejection,
+    Source,
+    clockwise_from,
+    first_clockwise,
+    highest,
+    left_of,
+)
+
+GAME_NAME = "something_missing"
+
+#: The seven player colours, in the order of the box, with their Chinese names.
+COLOURS: Mapping[str, str] = {
+    "red": "紅",
+    "yellow": "黃",
+    "blue": "藍",
+    "green": "綠",
+    "orange": "橘",
+    "brown": "棕",
+    "purple": "紫",
+}
+
+
+class Variant(enum.Enum):
+    EASY = "easy"  # 4 scenes
+    STANDARD = "standard"  # 5 scenes
+    ADVANCED = "advanced"  # 6 scenes, and a new scene whenever a pile runs out
+
+
+# --- the static game: facts, tables, interpretations -------------------------------------
+
+
+@dataclass(frozen=True)
+class Interpretations:
+    """Every reading of an ambiguous rule ([I] in RULES.md), in one place, by name.
+
+    Change a default here (or pass ``Rules(interpretations=Interpretations(...))``, or set it in
+    the journal header's ``rules``) to play a table's house reading.
+    """
+
+    #: [I] Nobody buzzes on a card: the next player in turn (skipping empty piles) reveals the
+    #: next card on top of it. With this on, that next reveal by the camera is itself taken as
+    #: "nobody buzzed" (the host need not press "next"); off: the host must send NoBuzz first.
+    reveal_implies_no_buzz: bool = True
+    #: [I] "Only one bettor" (slot 1 scores N+1) is read per scene: a lone bettor on a correct
+    #: scene gets N+1 even if others bet on other scenes. Off: only when a single player bet in
+    #: the whole round.
+    lone_bettor_per_scene: bool = True
+    #: [I] A check is per scene: the bettors on a scene look together; "found" scores all of
+    #: them by slot, "not found" or the 30 s time-up costs each of them the wrong-bet points.
+    #: (Timeout counts as not found -- the seed's 30 s rule.)
+    #: [I] Check order: the scene with the most tokens first; among equals, the lowest ring
+    #: position; then clockwise round the ring over the scenes that were bet on.
+    #: [I] When the empty-pile end condition is met by a reveal, that last card's round is still
+    #: played (buzz, bets, check) and the game ends after its scoring. Off: the game ends the
+    #: moment the pile runs out.
+    last_card_round_is_played: bool = True
+    #: [I] Ties for "lowest score" (swap and replacement decisions) go to the nearest player in
+    #: seat order starting *at* the hourglass taker (the taker first if tied). Off: starting at
+    #: the taker's left neighbour.
+    tie_break_includes_taker: bool = True
+    #: [I] The swap of turned-up scenes is one exchange of two of them (not a free permutation).
+    #: [I] A full memory card (6 tokens) takes no more bets: a 7th bettor must choose another
+    #: scene or pass.
+    #: [I] Item cards are dealt starting with the start player, so the first ``66 mod n``
+    #: players clockwise from the start player hold one card more (NewGame may instead give the
+    #: counts the table really dealt).
+    #: [I] Advanced: a replacement is decided at the next calm moment after a pile runs out --
+    #: after that round's reset (after the swap decision), or right after "nobody buzzed" -- by
+    #: the lowest scorer (ties as above, counted from the last hourglass taker, or from the start
+    #: player before anyone took it). The new scene is one never drawn before this game.
+    replacement_once_per_empty_pile: bool = True
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The static facts of 什麼不見啦: components, timings, thresholds and the scoring table."""
+
+    min_players: int = 3
+    max_players: int = 7
+    item_cards: int = 66
+    scene_cards: int = 15
+    scenes_easy: int = 4
+    scenes_standard: int = 5
+    scenes_advanced: int = 6
+    memory_slots: int = 6
+    viewing_pass_ms: int = 5_000
+    check_ms: int = 30_000
+    replacement_viewing_ms: int = 20_000
+    #: points for a correct scene by slot (1..6) are ``N + offset`` (N = number of players)
+    slot_offsets: tuple[int, ...] = (0, -1, -1, -2, -3, -3)
+    #: a lone bettor on a correct scene scores ``N + lone_bettor_offset``
+    lone_bettor_offset: int = 1
+    wrong_points: int = -2
+    min_score: int = 0
+    #: tables of at most this many players use the "small" thresholds
+    small_table_max_players: int = 4
+    win_score: int = 35
+    win_score_small: int = 20
+    empty_piles_end: int = 3
+    empty_piles_end_small: int = 2
+    interpretations: Interpretations = field(default_factory=Interpretations)
+
+    def scenes_for(self, variant: Variant) -> int:
+        return {Variant.EASY: self.scenes_easy, Variant.STANDARD: self.scenes_standard,
+                Variant.ADVANCED: self.scenes_advanced}[variant]
+
+    def win_score_for(self, n_players: int) -> int:
+        return self.win_score_small if n_players <= self.small_table_max_players \
+            else self.win_score
+
+    def empty_piles_for(self, n_players: int) -> int:
+        return self.empty_piles_end_small if n_players <= self.small_table_max_players \
+            else self.empty_piles_end
+
+    def points(self, n_players: int, slot: int, correct: bool, lone: bool) -> int:
+        """The scoring table: points for a bettor in ``slot`` (1-based)."""
+        if not correct:
+            return self.wrong_points
+        if lone and slot == 1:
+            return n_players + self.lone_bettor_offset
+        return n_players + self.slot_offsets[slot - 1]
+
+    def to_dict(self) -> dict[str, Any]:
+        return _dc_to_dict(self)
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Self:
+        """Defaults for missing keys; ``ValueError`` naming the key for a bad value."""
+        if not isinstance(d, Mapping):
+            raise ValueError(f"rules: expected a table, got {d!r}")
+        kwargs: dict[str, Any] = {}
+        names = {f.name: f for f in dataclasses.fields(cls)}
+        for key, value in d.items():
+            if key not in names:
+                raise ValueError(f"rules.{key}: unknown key")
+            if key == "interpretations":
+                kwargs[key] = _interpretations_from(value)
+            elif key == "slot_offsets":
+                if not isinstance(value, list | tuple) or not all(
+                        isinstance(v, int) and not isinstance(v, bool) for v in value):
+                    raise ValueError(f"rules.slot_offsets: expected a list of integers, "
+                                     f"got {value!r}")
+                kwargs[key] = tuple(value)
+            else:
+                if isinstance(value, bool) or not isinstance(value, int):
+                    raise ValueError(f"rules.{key}: expected an integer, got {value!r}")
+                kwargs[key] = value
+        rules = cls(**kwargs)
+        problems = rules.problems()
+        if problems:
+            raise ValueError(problems[0])
+        return rules
+
+    def problems(self) -> list[str]:
+        out = []
+        if not 2 <= self.min_players <= self.max_players <= len(COLOURS):
+            out.append(f"rules.min_players/max_players: {self.min_players}..{self.max_players}"
+                       f" must lie within 2..{len(COLOURS)}")
+        if len(self.slot_offsets) != self.memory_slots:
+            out.append(f"rules.slot_offsets: {len(self.slot_offsets)} values for "
+                       f"{self.memory_slots} memory slots")
+        for key in ("viewing_pass_ms", "check_ms", "replacement_viewing_ms", "item_cards",
+                    "scene_cards"):
+            if getattr(self, key) <= 0:
+                out.append(f"rules.{key}: must be positive, got {getattr(self, key)}")
+        if max(self.scenes_easy, self.scenes_standard, self.scenes_advanced) > self.scene_cards:
+            out.append("rules.scenes_*: more scenes in play than scene cards")
+        if min(self.scenes_easy, self.scenes_standard, self.scenes_advanced) < 1:
+            out.append("rules.scenes_*: at least one scene must be in play")
+        return out
+
+
+def _interpretations_from(value: Any) -> Interpretations:
+    if not isinstance(value, Mapping):
+        raise ValueError(f"rules.interpretations: expected a table, got {value!r}")
+    known = {f.name for f in dataclasses.fields(Interpretations)}
+    kwargs = {}
+    for key, v in value.items():
+        if key not in known:
+            raise ValueError(f"rules.interpretations.{key}: unknown key")
+        if not isinstance(v, bool):
+            raise ValueError(f"rules.interpretations.{key}: expected true/false, got {v!r}")
+        kwargs[key] = v
+    return Interpretations(**kwargs)
+
+
+def _dc_to_dict(obj: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for f in dataclasses.fields(obj):
+        value = getattr(obj, f.name)
+        if dataclasses.is_dataclass(value):
+            out[f.name] = _dc_to_dict(value)
+        elif isinstance(value, tuple):
+            out[f.name] = list(value)
+        else:
+            out[f.name] = value
+    return out
+
+
+def deal_counts(n_players: int, start_seat: int, item_cards: int = 66) -> tuple[int, ...]:
+    """Item cards per seat when dealt out from the start player ([I], see Interpretations)."""
+    base, extra = divmod(item_cards, n_players)
+    counts = [base] * n_players
+    for seat in clockwise_from(start_seat, n_players)[:extra]:
+        counts[seat] += 1
+    return tuple(counts)
+
+
+def viewing_schedule(n_players: int, n_scenes: int) -> tuple[tuple[int | None, ...], ...]:
+    """Which scene position each seat looks at in each 5 s pass (``None``: waiting).
+
+    Scenes are passed to the left after every pass. With at least as many scenes as players,
+    every player holds a scene in every pass and ``n_scenes`` passes show everyone everything
+    (the scenes not in a player's hands wait in a stack between the last seat and the first).
+    With fewer scenes than players, only ``n_scenes`` players look at a time and it takes
+    ``n_players`` passes for every scene to reach every player. So: ``max(k, n)`` passes, and
+    in pass ``p`` seat ``s`` holds position ``(s - p) mod max(k, n)`` if that is a scene.
+    """
+    ring = max(n_players, n_scenes)
+    return tuple(
+        tuple(((s - p) % ring) if (s - p) % ring < n_scenes else None
+              for s in range(n_players))
+        for p in range(ring))
+
+
+# --- events ------------------------------------------------------------------------------
+
+EVENTS = EventRegistry(GAME_NAME)
+
+
+@EVENTS.register
+@dataclass(frozen=True, kw_only=True)
+class NewGame(Event):
+    """The host starts a game: players (names and colours, seat order clockwise), variant,
+    the youngest player's seat, the scene ids drawn (ring order), optionally the deal."""
+
+    type_name = "new_game"
+    source = Source.HOST
+    names: tuple[str, ...]
+    colours: tuple[str, ...]
+    variant: str
+    start_seat: int
+    scenes: tuple[int, ...]
+    hand_sizes: tuple[int, ...] | None = None
+
+
+@EVENTS.register
+@dataclass(frozen=True, kw_only=True)
+class ViewingTimeUp(Event):
+    """A viewing pass (5 s) or the 20 s look at a replacement scene is over."""
+
+    type_name = "viewing_time_up"
+    source = Source.CLOCK
+
+
+@EVENTS.register
+@dataclass(frozen=True, kw_only=True)
+class CardRevealed(Event):
+    """An item card appeared on top of the central pile (seat: who flipped it, if known)."""
+
+    type_name = "card_revealed"
+    source = Source.CAMERA
+    card: int
+    seat: int | None = None
+
+
+@EVENTS.register
+@dataclass(frozen=True, kw_only=True)
+class BuzzWon(Event):
+    """The firmware arbiter's verdict: the first press after the card appeared."""
+
+    type_name = "buzz_won"
+    source = Source.BUZZER
+    seat: int
+    margin_us: int = 0  # lead over the second press (0 if nobody else pressed)
+    tie: bool = False  # an exact tie was broken by lot
+
+
+@EVENTS.register
+@dataclass(frozen=True, kw_only=True)
+class NoBuzz(Event):
+    """The host: nobody buzzed on this card; the next player reveals."""
+
+    type_name = "no_buzz"
+    source = Source.HOST
+
+
+@EVENTS.register
+@dataclass(frozen=True, kw_only=True)
+class Bet(Event):
+    """A player puts their square token on the memory card of the scene at ``position``."""
+
+    type_name = "bet"
+    source = Source.HOST
+    seat: int
+    position: int
+
+
+@EVENTS.register
+@dataclass(frozen=True, kw_only=True)
+class Pass(Event):
+    """A player decides not to bet this round."""
+
+    type_name = "pass"
+    source = Source.HOST
+    seat: int
+
+
+@EVENTS.register
+@dataclass(frozen=True, kw_only=True)
+class CheckResult(Event):
+    """The host: the bettors on the scene at ``position`` found the item, or gave up."""
+
+    type_name = "check_result"
+    source = Source.HOST
+    position: int
+    found: bool
+
+
+@EVENTS.register
+@dataclass(frozen=True, kw_only=True)
+class CheckTimeUp(Event):
+    """The 30 s of the current check ran out: counts as not found."""
+
+    type_name = "check_time_up"
+    source = Source.CLOCK
+
+
+@EVENTS.register
+@dataclass(frozen=True, kw_only=True)
+class SwapScenes(Event):
+    """The lowest scorer exchanges two scenes that were turned up this round."""
+
+    type_name = "swap_scenes"
+    source = Source.HOST
+    seat: int
+    a: int
+    b: int
+
+
+@EVENTS.register
+@dataclass(frozen=True, kw_only=True)
+class DeclineSwap(Event):
+    type_name = "decline_swap"
+    source = Source.HOST
+    seat: int
+
+
+@EVENTS.register
+@dataclass(frozen=True, kw_only=True)
+class ReplaceScene(Event):
+    """Advanced: the lowest scorer puts new scene card ``scene`` in place of ``position``."""
+
+    type_name = "replace_scene"
+    source = Source.HOST
+    seat: int
+    position: int
+    scene: int
+
+
+@EVENTS.register
+@dataclass(frozen=True, kw_only=True)
+class DeclineReplacement(Event):
+    type_name = "decline_replacement"
+    source = Source.HOST
+    seat: int
+
+
+@EVENTS.register
+@dataclass(frozen=True, kw_only=True)
+class EndGame(Event):
+    """The host ends the game early; the highest score still wins."""
+
+    type_name = "end_game"
+    source = Source.HOST
+
+
+# --- the state of one play ---------------------------------------------------------------
+
+
+class Phase(enum.Enum):
+    SETUP = "setup"  # waiting for NewGame
+    VIEWING = "viewing"  # players look at the scenes, pass by pass
+    REVEAL = "reveal"  # to_act flips the top card of their pile
+    BUZZ = "buzz"  # a new card is on top: first buzz wins the hourglass
+    BET = "bet"  # to_act bets or passes (the buzz winner must bet)
+    CHECK = "check"  # the scene at check.position is turned up and searched
+    SWAP = "swap"  # to_act (lowest score) may swap two turned-up scenes
+    REPLACE = "replace"  # advanced: to_act (lowest score) may replace a scene
+    VIEW_REPLACEMENT = "view_replacement"  # 20 s to look at the new scene
+    OVER = "over"
+
+
+class EndReason(enum.Enum):
+    SCORE_REACHED = "score_reached"
+    PILES_EMPTY = "piles_empty"
+    HOST_ENDED = "host_ended"
+
+
+@dataclass(frozen=True)
+class Player:
+    name: str
+    colour: str
+    score: int = 0
+    cards_left: int = 0
+
+
+@dataclass(frozen=True)
+class Buzz:
+    seat: int
+    margin_us: int
+    tie: bool
+
+
+@dataclass(frozen=True)
+class PlacedBet:
+    seat: int
+    position: int  # scene position in the ring
+    slot: int  # 1..6 on that scene's memory card
+
+
+@dataclass(frozen=True)
+class Check:
+    """The check in progress: the scene at ``position``, searched by ``bettors`` until
+    ``deadline_ms``."""
+
+    position: int
+    bettors: tuple[int, ...]
+    deadline_ms: int
+
+
+class ChangeReason(enum.Enum):
+    FOUND = "found"
+    NOT_FOUND = "not_found"
+    TIME_UP = "time_up"
+
+
+@dataclass(frozen=True)
+class ScoreChange:
+    """One bettor's score change (``delta`` after the clamp at 0; ``points`` before it)."""
+
+    seat: int
+    position: int
+    slot: int
+    points: int
+    delta: int
+    reason: ChangeReason
+
+
+@dataclass(frozen=True)
+class Replacement:
+    """Advanced: scene ``scene`` is being looked at before it replaces ``position``."""
+
+    seat: int
+    position: int
+    scene: int
+    deadline_ms: int
+
+
+@dataclass(frozen=True)
+class State:
+    """One play of 什麼不見啦. Render from: phase, to_act, top_card, buzz, bets, check,
+    deadline_ms, players, score_history, last_changes, outcome."""
+
+    rules: Rules = field(repr=False)
+    phase: Phase = Phase.SETUP
+    now_ms: int = 0
+    variant: Variant = Variant.STANDARD
+    players: tuple[Player, ...] = ()
+    start_seat: int = 0
+    dealt: tuple[int, ...] = ()  # cards dealt per seat
+    scenes: tuple[int, ...] = ()  # scene ids by ring position
+    used_scenes: tuple[int, ...] = ()  # every scene id drawn this game, in order
+    round: int = 0  # 1-based once play starts
+    to_act: int | None = None  # whose turn or decision it is (None: nobody's)
+    deadline_ms: int | None = None  # the running timer's deadline, if any
+    viewing_pass: int = 0  # 0-based pass in progress (VIEWING)
+    viewing_passes: int = 0
+    pile: tuple[int, ...] = ()  # revealed item cards, the top one last
+    revealer: int | None = None  # who flipped the top card
+    last_taker: int | None = None  # who took the hourglass in the previous round
+    buzz: Buzz | None = None  # this round's hourglass taker
+    bets: tuple[PlacedBet, ...] = ()
+    bet_order: tuple[int, ...] = ()  # seats still to decide, to_act first
+    checks_left: tuple[int, ...] = ()  # scene positions still to check, in order
+    check: Check | None = None
+    turned_up: tuple[int, ...] = ()  # scene positions turned up (checked) this round
+    score_history: tuple[tuple[int, ...], ...] = ()  # scores after each round (0: start)
+    last_changes: tuple[ScoreChange, ...] = ()  # this round's (or the last round's) changes
+    replacements_due: int = 0
+    replacement: Replacement | None = None
+    outcome: Outcome[EndReason] | None = None
+
+    @property
+    def n_players(self) -> int:
+        return len(self.players)
+
+    @property
+    def top_card(self) -> int | None:
+        return self.pile[-1] if self.pile else None
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return tuple(p.score for p in self.players)
+
+    @property
+    def empty_piles(self) -> int:
+        return sum(1 for p in self.players if p.cards_left == 0)
+
+    def tokens_on(self, position: int) -> int:
+        return sum(1 for b in self.bets if b.position == position)
+
+    def bet_of(self, seat: int) -> PlacedBet | None:
+        for b in self.bets:
+            if b.seat == seat:
+                return b
+        return None
+
+
+def initial_state(rules: Rules | None = None) -> State:
+    return State(rules=rules if rules is not None else Rules())
+
+
+# --- queries -----------------------------------------------------------------------------
+
+
+def is_over(state: State) -> bool:
+    return state.phase is Phase.OVER
+
+
+def outcome(state: State) -> Outcome[EndReason] | None:
+    return state.outcome
+
+
+def next_deadline(state: State) -> int | None:
+    """When the app must send the time-up event of the running timer (None: no timer)."""
+    return state.deadline_ms
+
+
+def next_revealer(state: State) -> int | None:
+    """Who flips the next item card: ``to_act`` in REVEAL; in BUZZ, who would if nobody
+    buzzes (None if the table must first settle: game end or a scene replacement)."""
+    if state.phase is Phase.REVEAL:
+        return state.to_act
+    if state.phase is Phase.BUZZ:
+        after = _after_no_buzz(state)
+        if isinstance(after, State) and after.phase is Phase.REVEAL:
+            return after.to_act
+    return None
+
+
+def legal_actions(state: State) -> tuple[Event, ...]:
+    """The events the state accepts now, stamped at ``now_ms`` (time-ups at their deadline).
+
+    In SETUP the possible NewGame events are unbounded, so none are listed. EndGame is always
+    possible before the end and is not listed either.
+    """
+    now = state.now_ms
+    p = state.phase
+    if p in (Phase.VIEWING, Phase.VIEW_REPLACEMENT):
+        assert state.deadline_ms is not None
+        return (ViewingTimeUp(at_ms=max(now, state.deadline_ms)),)
+    if p is Phase.REVEAL:
+        return tuple(CardRevealed(at_ms=now, card=c, seat=state.to_act)
+                     for c in _unrevealed(state))
+    if p is Phase.BUZZ:
+        out: list[Event] = [BuzzWon(at_ms=now, seat=s) for s in range(state.n_players)]
+        out.append(NoBuzz(at_ms=now))
+        nxt = next_revealer(state)
+        if state.rules.interpretations.reveal_implies_no_buzz and nxt is not None:
+            out.extend(CardRevealed(at_ms=now, card=c, seat=nxt) for c in _unrevealed(state))
+        return tuple(out)
+    if p is Phase.BET:
+        seat = state.to_act
+        assert seat is not None
+        bets: list[Event] = [Bet(at_ms=now, seat=seat, position=pos)
+                             for pos in range(len(state.scenes))
+                             if state.tokens_on(pos) < state.rules.memory_slots]
+        if state.buzz is None or seat != state.buzz.seat:
+            bets.append(Pass(at_ms=now, seat=seat))
+        return tuple(bets)
+    if p is Phase.CHECK:
+        assert state.check is not None
+        pos, dl = state.check.position, state.check.deadline_ms
+        found: list[Event] = []
+        if now < dl:
+            found = [CheckResult(at_ms=now, position=pos, found=True),
+                     CheckResult(at_ms=now, position=pos, found=False)]
+        return (*found, CheckTimeUp(at_ms=max(now, dl)))
+    if p is Phase.SWAP:
+        seat = state.to_act
+        assert seat is not None
+        ups = state.turned_up
+        swaps: list[Event] = [SwapScenes(at_ms=now, seat=seat, a=a, b=b)
+                              for i, a in enumerate(ups) for b in ups[i + 1:]]
+        return (*swaps, DeclineSwap(at_ms=now, seat=seat))
+    if p is Phase.REPLACE:
+        seat = state.to_act
+        assert seat is not None
+        free = [s for s in range(state.rules.scene_cards) if s not in state.used_scenes]
+        reps: list[Event] = [ReplaceScene(at_ms=now, seat=seat, position=pos, scene=s)
+                             for pos in range(len(state.scenes)) for s in free]
+        return (*reps, DeclineReplacement(at_ms=now, seat=seat))
+    return ()
+
+
+# --- the reducer -------------------------------------------------------------------------
+
+
+def apply(state: State, event: Event) -> State | Rejection:
+    """The next state after ``event``, or a Rejection saying why the event is not allowed."""
+    if not isinstance(event, Event) or type(event) not in EVENTS.types.values():
+        return Rejection("unknown_event", f"{event!r} is not an event of {GAME_NAME}")
+    if state.phase is Phase.OVER:
+        return Rejection("game_over", "the game is over")
+    if isinstance(event.at_ms, bool) or not isinstance(event.at_ms, int):
+        return Rejection("bad_time", f"at_ms must be an integer, got {event.at_ms!r}")
+    if event.at_ms < state.now_ms:
+        return Rejection("clock_went_back",
+                         f"event at {event.at_ms} ms is before the last one ({state.now_ms} ms)")
+    if isinstance(event, EndGame):
+        if state.phase is Phase.SETUP:
+            return Rejection("wrong_phase", "no game has started")
+        return _finish(_at(state, event), EndReason.HOST_ENDED)
+    handler = _HANDLERS.get((state.phase, type(event)))
+    if handler is None:
+        return Rejection("wrong_phase",
+                         f"{event.type_name} is not expected in phase {state.phase.value}")
+    return handler(_at(state, event), event)
+
+
+def _at(state: State, event: Event) -> State:
+    return dataclasses.replace(state, now_ms=event.at_ms)
+
+
+def _new_game(state: State, ev: Event) -> State | Rejection:
+    assert isinstance(ev, NewGame)
+    rules = state.rules
+    n = len(ev.names)
+    if not rules.min_players <= n <= rules.max_players:
+        return Rejection("bad_setup", f"{n} players; 什麼不見啦 takes "
+                                      f"{rules.min_players}-{rules.max_players}")
+    if len(ev.colours) != n:
+        return Rejection("bad_setup", f"{len(ev.colours)} colours for {n} players")
+    if any(not name.strip() for name in ev.names):
+        return Rejection("bad_setup", "every player needs a name")
+    for c in ev.colours:
+        if c not in COLOURS:
+            return Rejection("bad_setup", f"unknown colour {c!r} (one of {', '.join(COLOURS)})")
+    if len(set(ev.colours)) != n:
+        return Rejection("bad_setup", "two players have the same colour")
+    try:
+        variant = Variant(ev.variant)
+    except ValueError:
+        return Rejection("bad_setup", f"unknown variant {ev.variant!r} (easy/standard/advanced)")
+    if not 0 <= ev.start_seat < n:
+        return Rejection("bad_setup", f"start seat {ev.start_seat} is not a seat (0-{n - 1})")
+    k = rules.scenes_for(variant)
+    if len(ev.scenes) != k:
+        return Rejection("bad_setup", f"{variant.value} plays with {k} scenes, "
+                                      f"got {len(ev.scenes)}")
+    if len(set(ev.scenes)) != k or any(not 0 <= s < rules.scene_cards for s in ev.scenes):
+        return Rejection("bad_setup", f"scenes must be {k} different ids "
+                                      f"0-{rules.scene_cards - 1}")
+    if ev.hand_sizes is None:
+        dealt = deal_counts(n, ev.start_seat, rules.item_cards)
+    else:
+        dealt = ev.hand_sizes
+        if len(dealt) != n or any(h < 0 for h in dealt) or sum(dealt) != rules.item_cards:
+            return Rejection("bad_setup", f"hand sizes must be {n} counts adding up to "
+                                          f"{rules.item_cards}")
+    passes = len(viewing_schedule(n, k))
+    return dataclasses.replace(
+        state,
+        phase=Phase.VIEWING,
+        variant=variant,
+        players=tuple(Player(name=nm, colour=c, cards_left=h)
+                      for nm, c, h in zip(ev.names, ev.colours, dealt, strict=True)),
+        start_seat=ev.start_seat,
+        dealt=dealt,
+        scenes=ev.scenes,
+        used_scenes=ev.scenes,
+        viewing_pass=0,
+        viewing_passes=passes,
+        deadline_ms=ev.at_ms + rules.viewing_pass_ms,
+        score_history=((0,) * n,),
+    )
+
+
+def _viewing_time_up(state: State, ev: Event) -> State | Rejection:
+    assert state.deadline_ms is not None
+    if ev.at_ms < state.deadline_ms:
+        return _too_early(ev, state.deadline_ms)
+    if state.viewing_pass + 1 < state.viewing_passes:
+        return dataclasses.replace(state, viewing_pass=state.viewing_pass + 1,
+                                   deadline_ms=ev.at_ms + state.rules.viewing_pass_ms)
+    return _start_round(dataclasses.replace(state, deadline_ms=None))
+
+
+def _start_round(state: State) -> State:
+    """A new round's reveal phase: from the left of the last hourglass taker."""
+    n = state.n_players
+    start = state.start_seat if state.last_taker is None else left_of(state.last_taker, n)
+    seat = first_clockwise(start, n, lambda s: state.players[s].cards_left > 0)
+    st = dataclasses.replace(
+        state, round=state.round + 1, buzz=None, bets=(), bet_order=(), checks_left=(),
+        check=None, turned_up=(), deadline_ms=None)
+    if seat is None:
+        return _finish(st, EndReason.PILES_EMPTY)
+    return dataclasses.replace(st, phase=Phase.REVEAL, to_act=seat)
+
+
+def _next_revealer(state: State, after: int | None) -> int | None:
+    n = state.n_players
+    start = state.start_seat if after is None else left_of(after, n)
+    return first_clockwise(start, n, lambda s: state.players[s].cards_left > 0)
+
+
+def _unrevealed(state: State) -> list[int]:
+    on_pile = set(state.pile)
+    return [c for c in range(state.rules.item_cards) if c not in on_pile]
+
+
+def _card_revealed(state: State, ev: Event) -> State | Rejection:
+    assert isinstance(ev, CardRevealed)
+    if state.phase is Phase.BUZZ:
+        if not state.rules.interpretations.reveal_implies_no_buzz:
+            return Rejection("wrong_phase", "a card is waiting for a buzz; send NoBuzz first")
+        after = _after_no_buzz(state)
+        if isinstance(after, Rejection) or after.phase is not Phase.REVEAL:
+            return Rejection("wrong_phase", "nobody buzzed, but the table must first "
+                                            "settle (game end or scene replacement)")
+        state = after
+    seat = state.to_act
+    assert seat is not None
+    if not 0 <= ev.card < state.rules.item_cards:
+        return Rejection("bad_card", f"item card {ev.card} does not exist "
+                                     f"(0-{state.rules.item_cards - 1})")
+    if ev.card in state.pile:
+        return Rejection("card_already_revealed", f"item card {ev.card} is already on the pile")
+    if ev.seat is not None and ev.seat != seat:
+        return Rejection("not_your_turn", f"it is seat {seat}'s turn to reveal, not {ev.seat}'s")
+    players = list(state.players)
+    players[seat] = dataclasses.replace(players[seat], cards_left=players[seat].cards_left - 1)
+    st = dataclasses.replace(state, phase=Phase.BUZZ, players=tuple(players),
+                             pile=(*state.pile, ev.card), revealer=seat, to_act=None)
+    if players[seat].cards_left == 0:
+        if st.variant is Variant.ADVANCED:
+            st = dataclasses.replace(st, replacements_due=st.replacements_due + 1)
+        if (not st.rules.interpretations.last_card_round_is_played
+                and st.empty_piles >= st.rules.empty_piles_for(st.n_players)):
+            return _finish(st, EndReason.PILES_EMPTY)
+    return st
+
+
+def _no_buzz(state: State, ev: Event) -> State | Rejection:
+    return _after_no_buzz(state)
+
+
+def _after_no_buzz(state: State) -> State | Rejection:
+    if state.empty_piles >= state.rules.empty_piles_for(state.n_players):
+        return _finish(state, EndReason.PILES_EMPTY)
+    return _between_cards(state)
+
+
+def _between_cards(state: State) -> State:
+    """A calm moment: a pending scene replacement, else the next reveal of this round."""
+    if state.replacements_due > 0 and _free_scenes(state):
+        chooser = _lowest_scorer(state)
+        return dataclasses.replace(state, phase=Phase.REPLACE, to_act=chooser, deadline_ms=None)
+    state = dataclasses.replace(state, replacements_due=0)
+    seat = _next_revealer(state, after=state.revealer)
+    if seat is None:
+        return _finish(state, EndReason.PILES_EMPTY)
+    return dataclasses.replace(state, phase=Phase.REVEAL, to_act=seat, deadline_ms=None)
+
+
+def _buzz_won(state: State, ev: Event) -> State | Rejection:
+    assert isinstance(ev, BuzzWon)
+    if not 0 <= ev.seat < state.n_players:
+        return _bad_seat(state, ev.seat)
+    if ev.margin_us < 0:
+        return Rejection("bad_buzz", f"margin {ev.margin_us} us is negative")
+    return dataclasses.replace(
+        state, phase=Phase.BET, buzz=Buzz(ev.seat, ev.margin_us, ev.tie), to_act=ev.seat,
+        bet_order=clockwise_from(ev.seat, state.n_players), bets=(), last_changes=())
+
+
+def _bet(state: State, ev: Event) -> State | Rejection:
+    assert isinstance(ev, Bet | Pass)
+    seat = state.to_act
+    assert seat is not None and state.buzz is not None
+    if ev.seat != seat:
+        return Rejection("not_your_turn", f"seat {seat} decides now, not seat {ev.seat}")
+    bets = state.bets
+    if isinstance(ev, Pass):
+        if seat == state.buzz.seat:
+            return Rejection("must_bet", "the hourglass taker must bet")
+    else:
+        if not 0 <= ev.position < len(state.scenes):
+            return Rejection("bad_position", f"no scene at position {ev.position} "
+                                             f"(0-{len(state.scenes) - 1})")
+        taken = state.tokens_on(ev.position)
+        if taken >= state.rules.memory_slots:
+            return Rejection("memory_card_full",
+                             f"the memory card of scene {ev.position} is full")
+        bets = (*bets, PlacedBet(seat=seat, position=ev.position, slot=taken + 1))
+    order = state.bet_order[1:]
+    st = dataclasses.replace(state, bets=bets, bet_order=order,
+                             to_act=order[0] if order else None)
+    if order:
+        return st
+    return _start_checks(st, ev.at_ms)
+
+
+def _check_order(state: State) -> tuple[int, ...]:
+    """Most tokens first (ties: lowest position), then clockwise over the bet-on scenes."""
+    k = len(state.scenes)
+    counts = [state.tokens_on(pos) for pos in range(k)]
+    most = max(counts)
+    first = counts.index(most)
+    return tuple(pos for pos in clockwise_from(first, k) if counts[pos] > 0)
+
+
+def _start_checks(state: State, at_ms: int) -> State:
+    order = _check_order(state)
+    return _next_check(dataclasses.replace(state, checks_left=order, turned_up=()), at_ms)
+
+
+def _next_check(state: State, at_ms: int) -> State:
+    if not state.checks_left:
+        return _end_of_scoring(dataclasses.replace(state, check=None, deadline_ms=None))
+    pos = state.checks_left[0]
+    bettors = tuple(b.seat for b in state.bets if b.position == pos)
+    deadline = at_ms + state.rules.check_ms
+    return dataclasses.replace(
+        state, phase=Phase.CHECK, to_act=None, checks_left=state.checks_left[1:],
+        check=Check(position=pos, bettors=bettors, deadline_ms=deadline),
+        deadline_ms=deadline, turned_up=(*state.turned_up, pos))
+
+
+def _check_result(state: State, ev: Event) -> State | Rejection:
+    assert state.check is not None
+    if isinstance(ev, CheckTimeUp):
+        if ev.at_ms < state.check.deadline_ms:
+            return _too_early(ev, state.check.deadline_ms)
+        return _next_check(_score(state, found=False, reason=ChangeReason.TIME_UP), ev.at_ms)
+    assert isinstance(ev, CheckResult)
+    if ev.position != state.check.position:
+        return Rejection("not_current_check",
+                         f"scene {state.check.position} is being checked, not {ev.position}")
+    if ev.at_ms >= state.check.deadline_ms:
+        return Rejection("deadline_passed", "the 30 s ran out; the time-up counts as not found")
+    reason = ChangeReason.FOUND if ev.found else ChangeReason.NOT_FOUND
+    return _next_check(_score(state, found=ev.found, reason=reason), ev.at_ms)
+
+
+def _score(state: State, found: bool, reason: ChangeReason) -> State:
+    assert state.check is not None
+    rules, n = state.rules, state.n_players
+    pos = state.check.position
+    on_scene = [b for b in state.bets if b.position == pos]
+    lone = (len(on_scene) == 1 if rules.interpretations.lone_bettor_per_scene
+            else len(state.bets) == 1)
+    players = list(state.players)
+    changes = list(state.last_changes)
+    for b in on_scene:
+        pts = rules.points(n, b.slot, found, lone)
+        old = players[b.seat].score
+        new = max(rules.min_score, old + pts)
+        players[b.seat] = dataclasses.replace(players[b.seat], score=new)
+        changes.append(ScoreChange(seat=b.seat, position=pos, slot=b.slot, points=pts,
+                                   delta=new - old, reason=reason))
+    return dataclasses.replace(state, players=tuple(players), last_changes=tuple(changes))
+
+
+def _end_of_scoring(state: State) -> State:
+    """After the last check: record the round, test the end, then the reset."""
+    assert state.buzz is not None
+    st = dataclasses.replace(state, score_history=(*state.score_history, state.scores),
+                             last_taker=state.buzz.seat)
+    rules = st.rules
+    if any(s >= rules.win_score_for(st.n_players) for s in st.scores):
+        return _finish(st, EndReason.SCORE_REACHED)
+    if st.empty_piles >= rules.empty_piles_for(st.n_players):
+        return _finish(st, EndReason.PILES_EMPTY)
+    if len(st.turned_up) >= 2:
+        return dataclasses.replace(st, phase=Phase.SWAP, to_act=_lowest_scorer(st))
+    return _after_reset(st)
+
+
+def _lowest_scorer(state: State) -> int:
+    """The lowest scorer; ties go to the nearest in seat order from the hourglass taker."""
+    low = min(state.scores)
+    ref = state.buzz.seat if state.buzz is not None else state.last_taker
+    n = state.n_players
+    if ref is None:
+        start = state.start_seat
+    elif state.rules.interpretations.tie_break_includes_taker:
+        start = ref
+    else:
+        start = left_of(ref, n)
+    seat = first_clockwise(start, n, lambda s: state.players[s].score == low)
+    assert seat is not None
+    return seat
+
+
+def _swap(state: State, ev: Event) -> State | Rejection:
+    assert isinstance(ev, SwapScenes | DeclineSwap)
+    if ev.seat != state.to_act:
+        return Rejection("not_your_turn", f"seat {state.to_act} decides the swap, not {ev.seat}")
+    if isinstance(ev, DeclineSwap):
+        return _after_reset(state)
+    if ev.a == ev.b or ev.a not in state.turned_up or ev.b not in state.turned_up:
+        return Rejection("bad_swap", f"only two different scenes turned up this round "
+                                     f"{list(state.turned_up)} may be swapped")
+    scenes = list(state.scenes)
+    scenes[ev.a], scenes[ev.b] = scenes[ev.b], scenes[ev.a]
+    return _after_reset(dataclasses.replace(state, scenes=tuple(scenes)))
+
+
+def _after_reset(state: State) -> State:
+    """The reset is done: a pending replacement first (advanced), then the next round."""
+    if state.replacements_due > 0 and _free_scenes(state):
+        return dataclasses.replace(state, phase=Phase.REPLACE, to_act=_lowest_scorer(state),
+                                   deadline_ms=None)
+    return _start_round(dataclasses.replace(state, replacements_due=0))
+
+
+def _free_scenes(state: State) -> list[int]:
+    return [s for s in range(state.rules.scene_cards) if s not in state.used_scenes]
+
+
+def _replace(state: State, ev: Event) -> State | Rejection:
+    assert isinstance(ev, ReplaceScene | DeclineReplacement)
+    if ev.seat != state.to_act:
+        return Rejection("not_your_turn",
+                         f"seat {state.to_act} decides the replacement, not {ev.seat}")
+    due = state.replacements_due - 1 if state.rules.interpretations. \
+        replacement_once_per_empty_pile else 0
+    if isinstance(ev, DeclineReplacement):
+        return _resume(dataclasses.replace(state, replacements_due=due))
+    if not 0 <= ev.position < len(state.scenes):
+        return Rejection("bad_position", f"no scene at position {ev.position}")
+    if not 0 <= ev.scene < state.rules.scene_cards:
+        return Rejection("bad_scene", f"scene card {ev.scene} does not exist")
+    if ev.scene in state.used_scenes:
+        return Rejection("scene_used", f"scene card {ev.scene} was already drawn this game")
+    deadline = ev.at_ms + state.rules.replacement_viewing_ms
+    return dataclasses.replace(
+        state, phase=Phase.VIEW_REPLACEMENT, to_act=None, deadline_ms=deadline,
+        replacements_due=due, used_scenes=(*state.used_scenes, ev.scene),
+        replacement=Replacement(seat=ev.seat, position=ev.position, scene=ev.scene,
+                                deadline_ms=deadline))
+
+
+def _replacement_viewed(state: State, ev: Event) -> State | Rejection:
+    rep = state.replacement
+    assert rep is not None
+    if ev.at_ms < rep.deadline_ms:
+        return _too_early(ev, rep.deadline_ms)
+    scenes = list(state.scenes)
+    scenes[rep.position] = rep.scene
+    return _resume(dataclasses.replace(state, scenes=tuple(scenes), replacement=None,
+                                       deadline_ms=None))
+
+
+def _resume(state: State) -> State:
+    """After a replacement decision: the reset led here (no card waiting) or a no-buzz did."""
+    if state.buzz is not None:  # a round was scored: the reset is done
+        return _after_reset(state)
+    return _between_cards(state)
+
+
+def _finish(state: State, reason: EndReason) -> State:
+    return dataclasses.replace(
+        state, phase=Phase.OVER, to_act=None, deadline_ms=None, check=None,
+        outcome=Outcome(reason=reason, winners=highest(state.scores), scores=state.scores))
+
+
+def _too_early(ev: Event, deadline: int) -> Rejection:
+    return Rejection("too_early", f"{ev.type_name} at {ev.at_ms} ms is before the deadline "
+                                  f"({deadline} ms)")
+
+
+def _bad_seat(state: State, seat: int) -> Rejection:
+    return Rejection("bad_seat", f"seat {seat} is not at this table (0-{state.n_players - 1})")
+
+
+_HANDLERS: dict[tuple[Phase, type[Event]], Callable[[State, Event], State | Rejection]] = {
+    (Phase.SETUP, NewGame): _new_game,
+    (Phase.VIEWING, ViewingTimeUp): _viewing_time_up,
+    (Phase.REVEAL, CardRevealed): _card_revealed,
+    (Phase.BUZZ, CardRevealed): _card_revealed,
+    (Phase.BUZZ, BuzzWon): _buzz_won,
+    (Phase.BUZZ, NoBuzz): _no_buzz,
+    (Phase.BET, Bet): _bet,
+    (Phase.BET, Pass): _bet,
+    (Phase.CHECK, CheckResult): _check_result,
+    (Phase.CHECK, CheckTimeUp): _check_result,
+    (Phase.SWAP, SwapScenes): _swap,
+    (Phase.SWAP, DeclineSwap): _swap,
+    (Phase.REPLACE, ReplaceScene): _replace,
+    (Phase.REPLACE, DeclineReplacement): _replace,
+    (Phase.VIEW_REPLACEMENT, ViewingTimeUp): _replacement_viewed,
+}
+
+
+# --- a plain summary (for `tablekeeper replay`, logs and the display) ----------------------
+
+
+def summary(state: State) -> dict[str, Any]:
+    """The state as one JSON-able object: scores by player, round, whose turn, outcome."""
+    def who(seat: int | None) -> dict[str, Any] | None:
+        if seat is None:
+            return None
+        return {"seat": seat, "name": state.players[seat].name}
+
+    out: dict[str, Any] = {
+        "game": GAME_NAME,
+        "variant": state.variant.value if state.players else None,
+        "phase": state.phase.value,
+        "round": state.round,
+        "now_ms": state.now_ms,
+        "to_act": who(state.to_act),
+        "deadline_ms": state.deadline_ms,
+        "top_card": state.top_card,
+        "scenes": list(state.scenes),
+        "players": [{"seat": i, "name": p.name, "colour": p.colour, "score": p.score,
+                     "cards_left": p.cards_left} for i, p in enumerate(state.players)],
+        "scores": {p.name: p.score for p in state.players},
+        "rounds_scored": len(state.score_history) - 1 if state.score_history else 0,
+        "outcome": None,
+    }
+    if state.outcome is not None:
+        out["outcome"] = {
+            "reason": state.outcome.reason.value,
+            "winners": [state.players[s].name for s in state.outcome.winners],
+            "winner_seats": list(state.outcome.winners),
+            "scores": list(state.outcome.scores),
+        }
+    return out
