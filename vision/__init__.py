@@ -24,4 +24,21 @@ template image per card face at the deck's canonical size (200x300 cards, 200x20
 - CLI: ``tablekeeper vision make-demo-decks OUT [--deck NAME ...]``.
 - ``vision.cli.register`` creates the ``vision`` parser; add sub-commands to its sub-parser
   collection there.
+
+Camera frames and the simulated table (``vision.camera``, ``vision.simtable``)
+-----------------------------------------------------------------------------
+- ``Frame(image, grey, t_ns, seq)``: BGR uint8 image, greyscale for finding (or None),
+  CLOCK_MONOTONIC ns, sequence number. ``Camera`` protocol: ``configure(size=(640, 480))``,
+  ``start()``, ``capture() -> Frame``, ``close()``; failures raise ``CameraError``.
+- ``SimulatedTable(deck, *, seed=0, size=(640, 480), conditions=None, surface=None,
+  card_width=(0.14, 0.19), rotation=(0, 360), clock=None, frame_period_ns=33_333_333)``
+  is a ``Camera``. Script it with ``place(card_id, where) -> handle`` (``where``: a zone of
+  ``ZONES`` such as "centre", a ``Pose(x, y, angle, width)`` or an (x, y) centre),
+  ``place_foreign(where, image=None, label=None)``, ``remove(handle | card_id)``, ``clear()``,
+  ``hand_pass(frames, target="centre", side=None)``; ``truth(min_visible=0.0)`` lists
+  ``TruthCard(handle, card_id, in_deck, corners (4x2 frame px, printed top-left first,
+  clockwise), visible (fraction), covered_by_hand)`` for the last captured frame.
+  ``Conditions.clean(surface)`` / ``Conditions.random(rng, surface)`` set the look
+  (surfaces "wood", "cloth", "dark", "light"; light gradient, colour cast, keystone,
+  blur, noise, JPEG quality).
 """

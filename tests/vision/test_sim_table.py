@@ -1,0 +1,235 @@
+"""The simulated table: ground truth matches the pixels, piles cover, hands pass, clocks tick."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.camera import CameraError
+from vision.deck import Deck
+from vision.simtable import SURFACES, Conditions, Pose, SimulatedTable, TruthCard
+
+DemoDecks = Callable[[str], Deck]
+
+
+@pytest.fixture
+def wink(demo_decks: DemoDecks) -> Deck:
+    return demo_decks("wink")
+
+
+def _unwarp(image: np.ndarray, corners: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    w, h = size
+    dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    m = cv2.getPerspectiveTransform(corners.astype(np.float32), dst)
+    return cv2.warpPerspective(image, m, (w, h))
+
+
+def _zncc(a: np.ndarray, b: np.ndarray) -> float:
+    """Normalised correlation of two images' grey levels, ignoring a 6 % margin (corners)."""
+    def prep(x: np.ndarray) -> np.ndarray:
+        g = cv2.cvtColor(x, cv2.COLOR_BGR2GRAY).astype(np.float64)
+        mh, mw = round(g.shape[0] * 0.06), round(g.shape[1] * 0.06)
+        g = g[mh:-mh, mw:-mw].ravel()
+        centred: np.ndarray = g - float(g.mean())
+        return centred / (float(np.linalg.norm(centred)) + 1e-9)
+    return float(prep(a) @ prep(b))
+
+
+def _by_id(truth: list[TruthCard]) -> dict[str, TruthCard]:
+    return {t.card_id: t for t in truth}
+
+
+def test_truth_corners_are_where_the_card_is(wink: Deck) -> None:
+    table = SimulatedTable(wink, seed=3, conditions=Conditions.clean("wood"))
+    table.place("w17", Pose(320, 240, angle=33, width=120))
+    table.place("w05", Pose(130, 120, angle=-70, width=100))
+    frame = table.capture()
+    for t in table.truth():
+        seen = _unwarp(frame.image, t.corners, wink.size)
+        own = _zncc(seen, wink.template(t.card_id))
+        others = max(_zncc(seen, wink.template(o)) for o in wink.ids if o != t.card_id)
+        assert own > 0.9, t.card_id
+        assert own > others + 0.1
+        assert t.visible == pytest.approx(1.0, abs=0.02)
+
+
+def test_first_corner_is_the_printed_top_left(wink: Deck) -> None:
+    table = SimulatedTable(wink, seed=1, conditions=Conditions.clean())
+    table.place("w09", Pose(320, 240, angle=180, width=120))
+    (t,) = table.truth()
+    c = t.corners
+    assert c[0][0] > c[2][0] and c[0][1] > c[2][1]  # upside down: TL is at the bottom right
+    seen = _unwarp(table.capture().image, c, wink.size)
+    assert _zncc(seen, wink.template("w09")) > 0.9
+    assert _zncc(seen, np.ascontiguousarray(wink.template("w09")[::-1, ::-1])) < 0.6
+    # corners go clockwise on screen (y down): positive shoelace sum
+    x, y = c[:, 0], c[:, 1]
+    assert float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1))) > 0
+
+
+def test_recognisable_under_random_conditions(wink: Deck) -> None:
+    for seed, surface in enumerate(SURFACES):
+        table = SimulatedTable(wink, seed=seed, surface=surface)
+        table.place("w28", "centre")
+        frame = table.capture()
+        (t,) = table.truth()
+        assert _zncc(_unwarp(frame.image, t.corners, wink.size), wink.template("w28")) > 0.75
+
+
+def test_pile_covers_the_card_underneath(wink: Deck) -> None:
+    table = SimulatedTable(wink, seed=2, conditions=Conditions.clean())
+    table.place("w01", Pose(320, 240, angle=10, width=120))
+    table.place("w02", Pose(320, 240, angle=10, width=120))
+    frame = table.capture()
+    truth = _by_id(table.truth())
+    assert truth["w01"].visible < 0.01
+    assert truth["w02"].visible > 0.98
+    assert [t.card_id for t in table.truth(min_visible=0.05)] == ["w02"]
+    seen = _unwarp(frame.image, truth["w02"].corners, wink.size)
+    assert _zncc(seen, wink.template("w02")) > 0.9
+    assert _zncc(seen, wink.template("w01")) < 0.75
+
+
+def test_partly_covered_and_partly_outside(wink: Deck) -> None:
+    table = SimulatedTable(wink, seed=2, conditions=Conditions.clean())
+    table.place("w03", Pose(300, 240, angle=0, width=120))
+    table.place("w04", Pose(360, 240, angle=0, width=120))  # covers half of w03
+    table.place("w05", Pose(640, 240, angle=0, width=120))  # half outside the frame
+    truth = _by_id(table.truth())
+    assert truth["w03"].visible == pytest.approx(0.5, abs=0.05)
+    assert truth["w04"].visible == pytest.approx(1.0, abs=0.02)
+    assert truth["w05"].visible == pytest.approx(0.5, abs=0.05)
+
+
+def test_centre_pile_by_zone(wink: Deck) -> None:
+    table = SimulatedTable(wink, seed=5)
+    for cid in ("w10", "w11", "w12", "w13"):
+        table.place(cid, "centre")
+    table.capture()
+    truth = table.truth()
+    assert [t.card_id for t in truth] == ["w10", "w11", "w12", "w13"]
+    assert truth[-1].visible > 0.98
+    assert all(t.visible < 0.9 for t in truth[:-1])
+
+
+def test_hand_pass(wink: Deck) -> None:
+    table = SimulatedTable(wink, seed=4, conditions=Conditions.clean("cloth"))
+    table.place("w20", "centre")
+    empty = table.capture().image.astype(int)
+    table.hand_pass(frames=5, target="centre", side="south")
+    assert table.hand_active
+    changed = []
+    covered = []
+    for _ in range(5):
+        img = table.capture().image.astype(int)
+        changed.append(int((np.abs(img - empty).sum(axis=2) > 60).sum()))
+        covered.append(table.truth()[0].covered_by_hand)
+    assert not table.hand_active
+    assert all(n > 500 for n in changed)
+    assert changed[2] == max(changed)  # reaches furthest in the middle of the pass
+    assert covered[2] and table.truth()[0].visible < 1.0
+    after = table.capture().image.astype(int)
+    assert int((np.abs(after - empty).sum(axis=2) > 60).sum()) == 0
+    assert table.truth()[0].visible > 0.98 and not table.truth()[0].covered_by_hand
+
+
+def test_foreign_card(wink: Deck, demo_decks: DemoDecks) -> None:
+    table = SimulatedTable(wink, seed=6, conditions=Conditions.clean())
+    h = table.place_foreign(Pose(320, 240, angle=90, width=120))
+    other = demo_decks("something-missing-scenes")
+    table.place_foreign(Pose(120, 120, angle=0, width=100), image=other.template("s03"),
+                        label="scene-s03")
+    frame = table.capture()
+    truth = table.truth()
+    assert (truth[0].handle, truth[0].in_deck) == (h, False)
+    assert truth[1].card_id == "scene-s03" and not truth[1].in_deck
+    for t in truth:
+        seen = _unwarp(frame.image, t.corners, wink.size)
+        assert max(_zncc(seen, wink.template(c)) for c in wink.ids) < 0.8
+    assert _zncc(_unwarp(frame.image, truth[1].corners, other.size), other.template("s03")) > 0.9
+
+
+def test_remove_and_clear(wink: Deck) -> None:
+    table = SimulatedTable(wink, seed=0)
+    a = table.place("w01", "north")
+    table.place("w02", "south")
+    table.place("w01", "east")
+    table.remove("w01")  # the topmost w01
+    assert [t.handle for t in table.truth()] == [a, 2]
+    table.remove(a)
+    assert [t.card_id for t in table.truth()] == ["w02"]
+    with pytest.raises(KeyError, match="no card 'w01' on the table"):
+        table.remove("w01")
+    table.clear()
+    assert table.truth() == []
+
+
+def test_bad_script_input(wink: Deck) -> None:
+    table = SimulatedTable(wink, seed=0)
+    with pytest.raises(KeyError, match="no card 'x99'"):
+        table.place("x99")
+    with pytest.raises(ValueError, match="unknown zone 'middle'"):
+        table.place("w01", "middle")
+    with pytest.raises(ValueError, match="side 'up' is not one of"):
+        table.hand_pass(3, side="up")
+    with pytest.raises(ValueError, match="at least one frame"):
+        table.hand_pass(0)
+    with pytest.raises(ValueError, match="surface 'glass'"):
+        SimulatedTable(wink, surface="glass")
+    with pytest.raises(ValueError, match="cast 'blue'"):
+        Conditions(cast="blue")
+    with pytest.raises(ValueError, match="BGR uint8"):
+        table.place_foreign(image=np.zeros((30, 20), np.uint8))
+
+
+def test_camera_interface_and_injected_clock(wink: Deck) -> None:
+    ticks = iter([1_000, 5_000, 9_000])
+    table = SimulatedTable(wink, seed=0, clock=lambda: next(ticks))
+    table.configure(size=(320, 240))
+    table.start()
+    frames = [table.capture() for _ in range(3)]
+    assert [f.seq for f in frames] == [0, 1, 2]
+    assert [f.t_ns for f in frames] == [1_000, 5_000, 9_000]
+    assert frames[0].image.shape == (240, 320, 3) and frames[0].image.dtype == np.uint8
+    assert frames[0].grey is not None and frames[0].grey.shape == (240, 320)
+    table.close()
+    with pytest.raises(CameraError, match="closed"):
+        table.capture()
+    default = SimulatedTable(wink, seed=0)
+    assert [default.capture().t_ns for _ in range(3)] == [0, 33_333_333, 66_666_666]
+
+
+def test_deterministic_per_seed(wink: Deck) -> None:
+    def frames(seed: int) -> list[np.ndarray]:
+        table = SimulatedTable(wink, seed=seed)
+        table.place("w07", "centre")
+        table.place("w08", "west")
+        table.hand_pass(2)
+        return [table.capture().image for _ in range(3)]
+
+    a, b, c = frames(11), frames(11), frames(12)
+    assert all(np.array_equal(x, y) for x, y in zip(a, b, strict=True))
+    assert not np.array_equal(a[0], c[0])
+    assert not np.array_equal(a[2][:, :, 0], frames(11)[1][:, :, 0])  # sensor noise per frame
+
+
+def test_surfaces_differ(wink: Deck) -> None:
+    means = {}
+    for s in SURFACES:
+        img = SimulatedTable(wink, seed=0, conditions=Conditions.clean(s)).capture().image
+        means[s] = float(img.mean())
+        assert img.std() > 1.0  # textured, not flat
+    assert means["dark"] < means["cloth"] < means["light"]
+    assert means["dark"] < means["wood"] < means["light"]
+
+
+def test_configure_resizes_and_keeps_cards(wink: Deck) -> None:
+    table = SimulatedTable(wink, seed=0)
+    table.place("w01", Pose(100, 100, 0, 80))
+    table.configure(size=(800, 600))
+    frame = table.capture()
+    assert frame.image.shape == (600, 800, 3)
+    assert table.truth()[0].visible > 0.98

@@ -1,0 +1,672 @@
+"""A simulated table: cards from a deck lying on a table, as a camera above it would see them.
+
+:class:`SimulatedTable` is a camera source (``configure / start / capture / close``) whose
+frames are rendered: a procedural table surface (wood, cloth, dark or light), cards placed with
+any rotation and a range of sizes, a mild perspective shared by the whole table (the camera is
+not perfectly square to it), drop shadows, piles where the upper card fully covers the lower
+one, a hand and arm passing over, uneven light and colour casts, defocus blur, sensor noise and
+JPEG artefacts. It is scriptable::
+
+    table = SimulatedTable(deck, seed=1)
+    h = table.place("n68", "centre")          # a zone name, a Pose or an (x, y) centre
+    table.place("n70", "centre")              # on top of 68, covering it where they overlap
+    table.place_foreign("north")              # a card from no deck (false-accept tests)
+    table.hand_pass(frames=6)                 # the next 6 frames show a hand reaching in
+    frame = table.capture()
+    table.truth()                             # what is really there, with corners in frame px
+
+All randomness comes from one seed (``random.Random`` for choices, a numpy ``Generator`` for
+pixels); timestamps come from an injected clock (default: a frame period per capture).
+Coordinates: "table px" are frame px before the table's perspective; a :class:`TruthCard`'s
+``corners`` are in frame px, printed top-left corner first, then clockwise.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.camera import DEFAULT_SIZE, CameraError, Frame, Image
+from vision.deck import Deck
+from vision.demo_decks import random_card
+
+FloatArray = npt.NDArray[np.float32]
+
+SURFACES = ("wood", "cloth", "dark", "light")
+
+#: Zone name -> normalised (x, y) centre on the table.
+ZONES: dict[str, tuple[float, float]] = {
+    "centre": (0.5, 0.5),
+    "north": (0.5, 0.2), "south": (0.5, 0.8), "west": (0.17, 0.5), "east": (0.83, 0.5),
+    "north-west": (0.17, 0.2), "north-east": (0.83, 0.2),
+    "south-west": (0.17, 0.8), "south-east": (0.83, 0.8),
+}
+
+CASTS: dict[str, tuple[float, float, float]] = {  # BGR gains
+    "neutral": (1.0, 1.0, 1.0),
+    "warm": (0.82, 0.97, 1.1),  # tungsten
+    "cool": (1.1, 1.0, 0.9),  # daylight through a window, LED
+    "green": (0.95, 1.07, 0.93),  # old fluorescent tube
+}
+
+SKIN: tuple[tuple[int, int, int], ...] = (
+    (150, 180, 225), (120, 155, 210), (95, 130, 185), (70, 100, 150), (50, 70, 110))
+
+
+@dataclass(frozen=True)
+class Pose:
+    """Where a card lies: centre (table px), rotation (degrees, clockwise), width (table px)."""
+
+    x: float
+    y: float
+    angle: float = 0.0
+    width: float = 100.0
+
+
+@dataclass(frozen=True)
+class Conditions:
+    """The look of one table and camera; :meth:`random` draws one, :meth:`clean` is ideal."""
+
+    surface: str = "cloth"
+    exposure: float = 1.0  # overall brightness factor
+    gradient: float = 0.0  # light falls off by this fraction across the frame
+    gradient_angle: float = 0.0  # direction of the fall-off, degrees
+    vignette: float = 0.0  # corners darker by this fraction
+    cast: str = "neutral"  # a key of CASTS
+    keystone: float = 0.0  # perspective: frame corners move up to this fraction of the size
+    shadow: float = 0.3  # darkness of the cards' drop shadows
+    blur_sigma: float = 0.0  # defocus, px
+    noise_sigma: float = 0.0  # sensor noise, grey levels
+    jpeg_quality: int | None = None  # None: no JPEG round trip
+    flicker: float = 0.0  # frame-to-frame brightness variation (fraction)
+
+    def __post_init__(self) -> None:
+        if self.surface not in SURFACES:
+            raise ValueError(f"surface {self.surface!r} is not one of {', '.join(SURFACES)}")
+        if self.cast not in CASTS:
+            raise ValueError(f"cast {self.cast!r} is not one of {', '.join(CASTS)}")
+        if self.jpeg_quality is not None and not 1 <= self.jpeg_quality <= 100:
+            raise ValueError(f"jpeg_quality {self.jpeg_quality} is not in 1-100")
+
+    @classmethod
+    def clean(cls, surface: str = "cloth") -> Conditions:
+        """Flat light, no blur, noise or JPEG: for unit tests of finding and matching."""
+        return cls(surface=surface)
+
+    @classmethod
+    def random(cls, rng: random.Random, surface: str | None = None) -> Conditions:
+        """A plausible room: uneven light, a colour cast, some blur, noise and JPEG."""
+        return cls(
+            surface=surface or rng.choice(SURFACES),
+            exposure=rng.uniform(0.85, 1.08),
+            gradient=rng.uniform(0.1, 0.35),
+            gradient_angle=rng.uniform(0, 360),
+            vignette=rng.uniform(0.05, 0.25),
+            cast=rng.choice(list(CASTS)),
+            keystone=rng.uniform(0.0, 0.04),
+            shadow=rng.uniform(0.2, 0.45),
+            blur_sigma=rng.uniform(0.3, 1.1),
+            noise_sigma=rng.uniform(1.5, 4.5),
+            jpeg_quality=rng.randint(60, 92),
+            flicker=rng.uniform(0.0, 0.02),
+        )
+
+
+@dataclass(frozen=True, eq=False)
+class TruthCard:
+    """A card really on the table in a frame."""
+
+    handle: int  # as returned by place()
+    card_id: str  # the deck's id, or the label of a foreign card
+    in_deck: bool  # False for a card from no deck (place_foreign)
+    corners: FloatArray  # (4, 2) frame px: printed top-left first, then clockwise
+    visible: float  # fraction of the card's area seen (not covered, not outside the frame)
+    covered_by_hand: bool  # a hand or arm is over part of it in this frame
+
+
+@dataclass
+class _Placed:
+    handle: int
+    card_id: str
+    in_deck: bool
+    face: Image
+    pose: Pose
+    corners: FloatArray = field(default_factory=lambda: np.zeros((4, 2), np.float32))
+
+
+@dataclass
+class _Hand:
+    frames: int
+    done: int
+    entry: tuple[float, float]
+    target: tuple[float, float]
+    skin: tuple[int, int, int]
+    width: float
+
+
+@dataclass
+class _Layer:
+    """A rendered card: its alpha and colour in a region of interest of the frame."""
+
+    x0: int
+    y0: int
+    alpha: FloatArray  # (h, w) 0..1
+    colour: FloatArray  # (h, w, 3)
+
+
+class SimulatedTable:
+    """A camera over a table of cards, rendered; see the module docstring."""
+
+    def __init__(self, deck: Deck, *, seed: int = 0, size: tuple[int, int] = DEFAULT_SIZE,
+                 conditions: Conditions | None = None, surface: str | None = None,
+                 card_width: tuple[float, float] = (0.14, 0.19),
+                 rotation: tuple[float, float] = (0.0, 360.0),
+                 clock: Callable[[], int] | None = None,
+                 frame_period_ns: int = 33_333_333) -> None:
+        if surface is not None and surface not in SURFACES:
+            raise ValueError(f"surface {surface!r} is not one of {', '.join(SURFACES)}")
+        if not 0 < card_width[0] <= card_width[1] < 1:
+            raise ValueError(f"card_width {card_width} must be fractions of the frame width")
+        self.deck = deck
+        self.seed = seed
+        self._rng = random.Random(seed)
+        self._np = np.random.default_rng(seed)
+        if conditions is None:
+            conditions = Conditions.random(self._rng, surface)
+        elif surface is not None:
+            conditions = replace(conditions, surface=surface)
+        self.conditions = conditions
+        self.card_width = card_width
+        self.rotation = rotation
+        self._clock = clock
+        self._period = frame_period_ns
+        self._cards: list[_Placed] = []
+        self._next_handle = 1
+        self._hand: _Hand | None = None
+        self._seq = 0
+        self._closed = False
+        self._started = False
+        self.size = size
+        self._layers: dict[int, _Layer | None] = {}
+        self._noise: list[FloatArray] = []
+        self._setup_view()
+        self._changed()
+
+    # ---------------------------------------------------------------- camera interface
+
+    def configure(self, size: tuple[int, int] = DEFAULT_SIZE) -> None:
+        """Set the frame size (re-draws the table surface; placed cards keep their poses)."""
+        if size != self.size:
+            self.size = size
+            self._setup_view()
+            self._layers.clear()
+            for p in self._cards:
+                p.corners = self._corners(p.pose, p.face)
+            self._changed()
+
+    def start(self) -> None:
+        if self._closed:
+            raise CameraError("simulated camera is closed")
+        self._started = True
+
+    def capture(self) -> Frame:
+        """Render the next frame (works without start(); not after close())."""
+        if self._closed:
+            raise CameraError("simulated camera is closed")
+        hand = self._hand_mask()
+        image = self._render(hand)
+        t_ns = self._clock() if self._clock is not None else self._seq * self._period
+        frame = Frame(image=image, grey=_u8(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)), t_ns=t_ns,
+                      seq=self._seq)
+        self._last_truth = self._truth(hand)
+        self._truth_valid = True
+        self._seq += 1
+        if self._hand is not None:
+            self._hand.done += 1
+            if self._hand.done >= self._hand.frames:
+                self._hand = None
+        return frame
+
+    def close(self) -> None:
+        self._closed = True
+
+    # ---------------------------------------------------------------- scripting
+
+    def place(self, card_id: str, where: str | Pose | tuple[float, float] = "centre") -> int:
+        """Lay deck card ``card_id`` on top of everything at ``where``; return its handle."""
+        face = self.deck.template(card_id)  # KeyError names an unknown card
+        return self._add(card_id, True, face, where)
+
+    def place_foreign(self, where: str | Pose | tuple[float, float] = "centre", *,
+                      image: Image | None = None, label: str | None = None) -> int:
+        """Lay a card that is not in the deck: ``image`` (e.g. another deck's template) or,
+        by default, a random generated face of the deck's size."""
+        n = self._next_handle
+        if image is None:
+            image = random_card(f"{self.seed}-{n}", self.deck.size)
+        if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
+            raise ValueError("a foreign card image must be BGR uint8 (h, w, 3)")
+        return self._add(label or f"foreign-{n}", False, image, where)
+
+    def remove(self, which: int | str) -> None:
+        """Take away a card: by handle, or the topmost card with that id."""
+        for i in range(len(self._cards) - 1, -1, -1):
+            p = self._cards[i]
+            if (isinstance(which, int) and p.handle == which) or p.card_id == which:
+                del self._cards[i]
+                self._changed()
+                return
+        raise KeyError(f"no card {which!r} on the table")
+
+    def clear(self) -> None:
+        self._cards.clear()
+        self._changed()
+
+    def hand_pass(self, frames: int = 8, target: str | tuple[float, float] = "centre",
+                  side: str | None = None) -> None:
+        """Over the next ``frames`` captures a hand reaches from an edge towards ``target``
+        (a zone or table px) and withdraws. ``side``: north, south, east, west or random."""
+        if frames < 1:
+            raise ValueError("a hand pass lasts at least one frame")
+        w, h = self.size
+        tx, ty = self._zone_xy(target) if isinstance(target, str) else target
+        side = side or self._rng.choice(("north", "south", "east", "west"))
+        edge = {"north": (tx + self._rng.uniform(-0.2, 0.2) * w, -0.15 * h),
+                "south": (tx + self._rng.uniform(-0.2, 0.2) * w, 1.15 * h),
+                "west": (-0.15 * w, ty + self._rng.uniform(-0.2, 0.2) * h),
+                "east": (1.15 * w, ty + self._rng.uniform(-0.2, 0.2) * h)}
+        if side not in edge:
+            raise ValueError(f"side {side!r} is not one of north, south, east, west")
+        self._hand = _Hand(frames=frames, done=0, entry=edge[side], target=(tx, ty),
+                           skin=self._rng.choice(SKIN),
+                           width=min(w, h) * self._rng.uniform(0.12, 0.16))
+        self._truth_valid = False
+
+    @property
+    def hand_active(self) -> bool:
+        """True while a hand pass has frames left to show."""
+        return self._hand is not None
+
+    def truth(self, min_visible: float = 0.0) -> list[TruthCard]:
+        """The cards in the last captured frame (before any capture, or after the layout
+        changed since, the current layout without a hand), bottom to top. All of them by
+        default (``visible`` says how much of each is seen); ``min_visible`` keeps those with
+        at least that fraction visible."""
+        if not getattr(self, "_truth_valid", False):
+            self._last_truth = self._truth(None)
+            self._truth_valid = True
+        return [t for t in self._last_truth if t.visible >= min_visible]
+
+    def pose_for(self, where: str | tuple[float, float]) -> Pose:
+        """A random pose in a zone (or around a table-px centre), as place() would choose."""
+        x, y = self._zone_xy(where) if isinstance(where, str) else where
+        w = self.size[0]
+        jitter = 0.02 * w
+        return Pose(x=x + self._rng.gauss(0, jitter), y=y + self._rng.gauss(0, jitter),
+                    angle=self._rng.uniform(*self.rotation),
+                    width=self._rng.uniform(*self.card_width) * w)
+
+    # ---------------------------------------------------------------- internals
+
+    def _zone_xy(self, zone: str) -> tuple[float, float]:
+        try:
+            nx, ny = ZONES[zone]
+        except KeyError:
+            raise ValueError(f"unknown zone {zone!r}; zones: {', '.join(ZONES)}") from None
+        return nx * self.size[0], ny * self.size[1]
+
+    def _add(self, card_id: str, in_deck: bool, face: Image,
+             where: str | Pose | tuple[float, float]) -> int:
+        pose = where if isinstance(where, Pose) else self.pose_for(where)
+        handle = self._next_handle
+        self._next_handle += 1
+        self._cards.append(_Placed(handle, card_id, in_deck, face, pose,
+                                   self._corners(pose, face)))
+        self._changed()
+        return handle
+
+    def _changed(self) -> None:
+        self._truth_valid = False
+        self._static: FloatArray | None = None
+
+    def _setup_view(self) -> None:
+        w, h = self.size
+        c = self.conditions
+        view_rng = np.random.default_rng([self.seed, w, h])
+        self._background = _surface(c.surface, (w, h), view_rng)
+        k = c.keystone
+        src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+        move = view_rng.uniform(-k, k, (4, 2)) * np.array([w, h])
+        self._keystone = cv2.getPerspectiveTransform(src, (src + move).astype(np.float32))
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        a = math.radians(c.gradient_angle)
+        diag = math.hypot(w, h)
+        ramp = ((xx - w / 2) * math.cos(a) + (yy - h / 2) * math.sin(a)) / diag
+        r2 = ((xx - w / 2) ** 2 + (yy - h / 2) ** 2) / (diag / 2) ** 2
+        light = c.exposure * (1 - c.gradient * (ramp + 0.5)) * (1 - c.vignette * r2)
+        cast = np.array(CASTS[c.cast], np.float32)
+        self._light = (light[..., None] * cast).astype(np.float32)
+
+    def _corners(self, pose: Pose, face: Image) -> FloatArray:
+        fh, fw = face.shape[:2]
+        cw, ch = pose.width / 2, pose.width * fh / fw / 2
+        a = math.radians(pose.angle)
+        ca, sa = math.cos(a), math.sin(a)
+        local = [(-cw, -ch), (cw, -ch), (cw, ch), (-cw, ch)]  # TL, TR, BR, BL
+        table = np.array([[pose.x + x * ca - y * sa, pose.y + x * sa + y * ca]
+                          for x, y in local], np.float32)
+        return _f32(cv2.perspectiveTransform(table[None], self._keystone)[0])
+
+    def _layer(self, p: _Placed) -> _Layer | None:
+        if p.handle not in self._layers:
+            self._layers[p.handle] = self._make_layer(p)
+        return self._layers[p.handle]
+
+    def _make_layer(self, p: _Placed) -> _Layer | None:
+        w, h = self.size
+        quad = p.corners
+        x0 = max(0, math.floor(float(quad[:, 0].min())) - 2)
+        y0 = max(0, math.floor(float(quad[:, 1].min())) - 2)
+        x1 = min(w, math.ceil(float(quad[:, 0].max())) + 3)
+        y1 = min(h, math.ceil(float(quad[:, 1].max())) + 3)
+        if x1 <= x0 or y1 <= y0:
+            return None
+        face = p.face
+        fh, fw = face.shape[:2]
+        side = float(np.linalg.norm(quad[1] - quad[0]))
+        if side < 0.8 * fw:  # shrink first (area filter) so the warp does not alias
+            s = side * 1.25 / fw
+            face = _u8(cv2.resize(face, (max(8, round(fw * s)), max(8, round(fh * s))),
+                                  interpolation=cv2.INTER_AREA))
+            fh, fw = face.shape[:2]
+        src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
+        dst = (quad - np.array([x0, y0], np.float32)).astype(np.float32)
+        m = cv2.getPerspectiveTransform(src, dst)
+        size = (x1 - x0, y1 - y0)
+        colour = cv2.warpPerspective(face, m, size, flags=cv2.INTER_LINEAR,
+                                     borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+        alpha = cv2.warpPerspective(_card_mask(fw, fh), m, size, flags=cv2.INTER_LINEAR,
+                                    borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+        return _Layer(x0, y0, alpha.astype(np.float32), colour)
+
+    def _hand_geometry(self) -> tuple[tuple[float, float], tuple[float, float], float] | None:
+        hand = self._hand
+        if hand is None:
+            return None
+        t = (hand.done + 0.5) / hand.frames
+        reach = math.sin(math.pi * t)  # in and out again
+        ex, ey = hand.entry
+        tx, ty = hand.target
+        return (ex, ey), (ex + (tx - ex) * reach, ey + (ty - ey) * reach), hand.width
+
+    def _hand_mask(self) -> FloatArray | None:
+        geo = self._hand_geometry()
+        if geo is None:
+            return None
+        (ex, ey), (px, py), wd = geo
+        w, h = self.size
+        mask = np.zeros((h, w), np.uint8)
+        d = math.atan2(py - ey, px - ex)
+        ux, uy = math.cos(d), math.sin(d)
+        wrist = (px - ux * wd * 0.7, py - uy * wd * 0.7)
+        cv2.line(mask, _pt((ex, ey)), _pt(wrist), 255, max(2, round(wd)), cv2.LINE_AA)
+        cv2.ellipse(mask, _pt((px - ux * wd * 0.1, py - uy * wd * 0.1)),
+                    (max(2, round(wd * 0.75)), max(2, round(wd * 0.6))), math.degrees(d), 0, 360,
+                    255, -1, cv2.LINE_AA)
+        for k in range(4):  # fingers fan out ahead of the palm
+            a = d + (k - 1.5) * 0.22
+            base = (px + ux * wd * 0.3 + (k - 1.5) * wd * 0.28 * -uy,
+                    py + uy * wd * 0.3 + (k - 1.5) * wd * 0.28 * ux)
+            length = wd * (0.75 if k in (1, 2) else 0.6)
+            tip = (base[0] + math.cos(a) * length, base[1] + math.sin(a) * length)
+            cv2.line(mask, _pt(base), _pt(tip), 255, max(2, round(wd * 0.2)), cv2.LINE_AA)
+        thumb_a = d - 1.0
+        tb = (px + wd * 0.45 * uy, py - wd * 0.45 * ux)
+        cv2.line(mask, _pt(tb), _pt((tb[0] + math.cos(thumb_a) * wd * 0.6,
+                                     tb[1] + math.sin(thumb_a) * wd * 0.6)),
+                 255, max(2, round(wd * 0.22)), cv2.LINE_AA)
+        if not mask.any():
+            return None
+        return _f32(cv2.GaussianBlur(mask.astype(np.float32) / 255.0, (0, 0), 1.2))
+
+    def _static_image(self) -> FloatArray:
+        """Table and cards under the room's light (cached until the layout changes)."""
+        if self._static is None:
+            img = self._background.copy()
+            w = self.size[0]
+            live = {p.handle for p in self._cards}
+            for handle in [k for k in self._layers if k not in live]:
+                del self._layers[handle]
+            for p in self._cards:
+                layer = self._layer(p)
+                if layer is None:
+                    continue
+                self._shadow(img, layer, self.conditions.shadow, offset=max(2, round(w / 160)),
+                             blur=w / 200)
+                _composite(img, layer)
+            img *= self._light
+            self._static = img
+        return self._static
+
+    def _render(self, hand: FloatArray | None) -> Image:
+        c = self.conditions
+        img = self._static_image().copy()
+        w, h = self.size
+        if hand is not None and self._hand is not None:
+            self._draw_hand(img, hand, self._hand)
+        if c.flicker:
+            img *= 1 + self._np.uniform(-c.flicker, c.flicker)
+        if c.blur_sigma > 0:
+            img = _f32(cv2.GaussianBlur(img, (0, 0), c.blur_sigma))
+        if c.noise_sigma > 0:
+            bank = self._noise_bank()
+            field_ = bank[int(self._np.integers(len(bank)))]
+            dy, dx = int(self._np.integers(h)), int(self._np.integers(w))
+            noise = np.roll(field_, (dy, dx), (0, 1))
+            shot = cv2.sqrt(np.clip(img, 0, 255) * (1 / 255.0))
+            img += noise * (0.5 * c.noise_sigma + c.noise_sigma * shot)
+        out = _u8(cv2.convertScaleAbs(img))  # rounds and saturates to uint8
+        if c.jpeg_quality is not None:
+            ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, c.jpeg_quality])
+            decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
+            if decoded is not None:
+                out = _u8(decoded)
+        return out
+
+    def _noise_bank(self) -> list[FloatArray]:
+        w, h = self.size
+        if not self._noise or self._noise[0].shape[:2] != (h, w):
+            self._noise = [self._np.standard_normal((h, w, 3), np.float32) for _ in range(3)]
+        return self._noise
+
+    def _draw_hand(self, img: FloatArray, hand: FloatArray, state: _Hand) -> None:
+        """The hand's shadow, then the hand (shaded darker at its edges), in its bounding box."""
+        h, w = hand.shape
+        ys, xs = np.nonzero(hand > 0.01)
+        dy, dx = round(h / 25), round(w / 30)
+        pad = round(w / 20) + max(dx, dy)
+        x0, y0 = max(0, int(xs.min()) - pad), max(0, int(ys.min()) - pad)
+        x1, y1 = min(w, int(xs.max()) + pad + 1), min(h, int(ys.max()) + pad + 1)
+        roi = img[y0:y1, x0:x1]
+        a = hand[y0:y1, x0:x1]
+        shifted = np.zeros_like(a)
+        shifted[dy:, dx:] = a[:a.shape[0] - dy, :a.shape[1] - dx]
+        shadow = cv2.GaussianBlur(shifted, (0, 0), w / 60)
+        roi *= (1 - 0.45 * shadow)[..., None]
+        core = cv2.distanceTransform((a > 0.5).astype(np.uint8), cv2.DIST_L2, 3)
+        shade = 0.7 + 0.3 * np.minimum(core / (state.width * 0.3), 1.0)
+        skin = np.array(state.skin, np.float32)
+        tex = self._np.normal(0, 4, (*a.shape, 1)).astype(np.float32)
+        lit = (shade[..., None] * skin + tex) * self._light[y0:y1, x0:x1]
+        roi *= 1 - a[..., None]
+        roi += lit * a[..., None]
+
+    def _shadow(self, img: FloatArray, layer: _Layer, strength: float, offset: int,
+                blur: float) -> None:
+        if strength <= 0:
+            return
+        hh, ww = layer.alpha.shape
+        pad = offset + math.ceil(3 * blur) + 1
+        a = np.zeros((hh + 2 * pad, ww + 2 * pad), np.float32)
+        a[pad + offset:pad + offset + hh, pad + offset:pad + offset + ww] = layer.alpha
+        a = cv2.GaussianBlur(a, (0, 0), blur)
+        H, W = img.shape[:2]
+        x0, y0 = layer.x0 - pad, layer.y0 - pad
+        sx0, sy0 = max(0, -x0), max(0, -y0)
+        dx0, dy0 = max(0, x0), max(0, y0)
+        dx1, dy1 = min(W, x0 + a.shape[1]), min(H, y0 + a.shape[0])
+        if dx1 <= dx0 or dy1 <= dy0:
+            return
+        sub = a[sy0:sy0 + dy1 - dy0, sx0:sx0 + dx1 - dx0]
+        img[dy0:dy1, dx0:dx1] *= (1 - strength * sub)[..., None]
+
+    def _truth(self, hand: FloatArray | None) -> list[TruthCard]:
+        layers = [self._layer(p) for p in self._cards]
+        masks: list[tuple[int, int, npt.NDArray[np.bool_]] | None] = [
+            None if ly is None else (ly.x0, ly.y0, ly.alpha > 0.5) for ly in layers]
+        hand_bool = hand > 0.5 if hand is not None else None
+        out: list[TruthCard] = []
+        for i, p in enumerate(self._cards):
+            fh, fw = p.face.shape[:2]
+            area = _quad_area(p.corners) * (1 - (4 - math.pi) * _CORNER_R**2 * fw / fh)
+            m = masks[i]
+            visible = 0.0
+            by_hand = False
+            if m is not None and area > 0:
+                x0, y0, own = m
+                seen = own.copy()
+                for above in masks[i + 1:]:
+                    if above is not None:
+                        _subtract(seen, x0, y0, above)
+                if hand_bool is not None:
+                    region = hand_bool[y0:y0 + seen.shape[0], x0:x0 + seen.shape[1]]
+                    by_hand = bool((seen & region).any())
+                    seen &= ~region
+                visible = min(1.0, float(seen.sum()) / area)
+            out.append(TruthCard(handle=p.handle, card_id=p.card_id, in_deck=p.in_deck,
+                                 corners=p.corners.copy(), visible=visible,
+                                 covered_by_hand=by_hand))
+        return out
+
+
+# ------------------------------------------------------------------------------ helpers
+
+#: Radius of a card's rounded corners, as a fraction of its width.
+_CORNER_R = 0.045
+
+
+def _u8(a: object) -> Image:
+    return np.asarray(a, dtype=np.uint8)
+
+
+def _f32(a: object) -> FloatArray:
+    return np.asarray(a, dtype=np.float32)
+
+
+def _pt(p: Sequence[float]) -> tuple[int, int]:
+    return round(p[0]), round(p[1])
+
+
+_MASKS: dict[tuple[int, int], FloatArray] = {}
+
+
+def _card_mask(w: int, h: int) -> FloatArray:
+    """The card's shape (rounded corners), 1 inside, anti-aliased."""
+    key = (w, h)
+    if key not in _MASKS:
+        s = 4
+        big = np.zeros((h * s, w * s), np.uint8)
+        r = max(1, round(_CORNER_R * w * s))
+        cv2.rectangle(big, (r, 0), (w * s - 1 - r, h * s - 1), 255, -1)
+        cv2.rectangle(big, (0, r), (w * s - 1, h * s - 1 - r), 255, -1)
+        for cx, cy in ((r, r), (w * s - 1 - r, r), (r, h * s - 1 - r), (w * s - 1 - r,
+                                                                        h * s - 1 - r)):
+            cv2.circle(big, (cx, cy), r, 255, -1)
+        small = cv2.resize(big, (w, h), interpolation=cv2.INTER_AREA)
+        _MASKS[key] = small.astype(np.float32) / 255.0
+    return _MASKS[key]
+
+
+def _composite(img: FloatArray, layer: _Layer) -> None:
+    hh, ww = layer.alpha.shape
+    roi = img[layer.y0:layer.y0 + hh, layer.x0:layer.x0 + ww]
+    a = layer.alpha[..., None]
+    roi *= 1 - a
+    roi += layer.colour * a
+
+
+def _subtract(seen: npt.NDArray[np.bool_], x0: int, y0: int,
+              above: tuple[int, int, npt.NDArray[np.bool_]]) -> None:
+    ax0, ay0, am = above
+    ix0, iy0 = max(x0, ax0), max(y0, ay0)
+    ix1 = min(x0 + seen.shape[1], ax0 + am.shape[1])
+    iy1 = min(y0 + seen.shape[0], ay0 + am.shape[0])
+    if ix1 <= ix0 or iy1 <= iy0:
+        return
+    seen[iy0 - y0:iy1 - y0, ix0 - x0:ix1 - x0] &= ~am[iy0 - ay0:iy1 - ay0, ix0 - ax0:ix1 - ax0]
+
+
+def _quad_area(q: FloatArray) -> float:
+    x, y = q[:, 0].astype(np.float64), q[:, 1].astype(np.float64)
+    return 0.5 * abs(float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1))))
+
+
+def _fbm(rng: np.random.Generator, size: tuple[int, int],
+         octaves: Sequence[tuple[int, float]]) -> FloatArray:
+    """Smooth noise: sum of upscaled random grids (cells across the width, weight)."""
+    w, h = size
+    out = np.zeros((h, w), np.float32)
+    for cells, weight in octaves:
+        gw, gh = max(2, cells), max(2, round(cells * h / w))
+        grid = rng.standard_normal((gh, gw)).astype(np.float32)
+        out += weight * cv2.resize(grid, (w, h), interpolation=cv2.INTER_CUBIC)
+    return out
+
+
+def _surface(kind: str, size: tuple[int, int], rng: np.random.Generator) -> FloatArray:
+    """A procedural table top, float32 BGR 0..255."""
+    w, h = size
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    if kind == "wood":
+        base = np.array([(55, 95, 145), (40, 70, 110), (105, 150, 195), (70, 110, 160)][
+            rng.integers(4)], np.float32)
+        vertical = bool(rng.integers(2))
+        along, across = (yy, xx) if vertical else (xx, yy)
+        extent = w if vertical else h
+        plank = max(40.0, extent / rng.uniform(3.0, 5.5))
+        index = np.floor(across / plank)
+        tone = (rng.uniform(-0.1, 0.1, 64).astype(np.float32))[index.astype(int) % 64]
+        warp = _fbm(rng, size, [(3, 14.0), (9, 4.0)])
+        period = rng.uniform(5.0, 9.0)
+        grain = np.sin((across + warp + 0.02 * along) * 2 * math.pi / period)
+        fine = _fbm(rng, size, [(w // 3, 0.5)])
+        shade = 1 + tone + 0.07 * grain + 0.04 * fine + 0.05 * _fbm(rng, size, [(4, 1.0)])
+        img = shade[..., None] * base
+        seam = (np.abs(across - (index + 1) * plank) < 1.2) | (np.abs(across - index * plank) < 0.6)
+        img[seam] *= 0.45
+    elif kind == "cloth":
+        base = np.array([(55, 110, 40), (110, 70, 35), (45, 45, 115), (80, 80, 80)][
+            rng.integers(4)], np.float32)
+        weave = 0.03 * (np.sin(xx * 2.1) * np.sin(yy * 2.1))
+        fibre = cv2.GaussianBlur(rng.standard_normal((h, w)).astype(np.float32), (0, 0), 0.7)
+        shade = 1 + weave + 0.09 * fibre + 0.06 * _fbm(rng, size, [(3, 1.0), (12, 0.4)])
+        img = shade[..., None] * base
+    elif kind == "dark":
+        base = np.array([(34, 34, 38), (28, 30, 36), (40, 38, 36)][rng.integers(3)], np.float32)
+        speck = (rng.random((h, w)) < 0.004).astype(np.float32) * 0.8
+        shade = 1 + 0.08 * _fbm(rng, size, [(4, 1.0), (20, 0.5)]) + speck
+        img = shade[..., None] * base
+    elif kind == "light":
+        base = np.array([(205, 210, 212), (190, 200, 210), (215, 215, 205)][rng.integers(3)],
+                        np.float32)
+        shade = 1 + 0.025 * _fbm(rng, size, [(3, 1.0), (30, 0.3)])
+        img = shade[..., None] * base
+    else:
+        raise ValueError(f"surface {kind!r} is not one of {', '.join(SURFACES)}")
+    return _f32(np.clip(img, 0, 255))
