@@ -129,6 +129,8 @@ def test_notify_watchdog_and_restart() -> None:
     watchdog = int(one("Service", "WatchdogSec"))
     assert 5 <= watchdog <= 60
     assert one("Service", "Restart") == "always"
+    # a watchdog kill (SIGABRT) leaves the stuck loop's traceback in the journal
+    assert "PYTHONFAULTHANDLER=1" in values("Service", "Environment")
     assert 1 <= int(one("Service", "RestartSec")) <= 10
     interval = int(one("Unit", "StartLimitIntervalSec"))
     burst = int(one("Unit", "StartLimitBurst"))
