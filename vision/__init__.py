@@ -28,8 +28,19 @@ template image per card face at the deck's canonical size (200x300 cards, 200x20
 Camera frames and the simulated table (``vision.camera``, ``vision.simtable``)
 -----------------------------------------------------------------------------
 - ``Frame(image, grey, t_ns, seq)``: BGR uint8 image, greyscale for finding (or None),
-  CLOCK_MONOTONIC ns, sequence number. ``Camera`` protocol: ``configure(size=(640, 480))``,
-  ``start()``, ``capture() -> Frame``, ``close()``; failures raise ``CameraError``.
+  CLOCK_MONOTONIC ns, sequence number. ``Camera`` protocol: ``configure(size=None)``,
+  ``start()``, ``capture() -> Frame``, ``close()``; failures raise ``CameraError``
+  (``EndOfFrames`` when a folder or video file runs out).
+- ``Picamera2Source(camera_num=0, *, size=(1280, 960), lores=None, fps=30, warmup_frames=20,
+  settle_frames=4, timestamp_basis="monotonic", factory=None)``: main RGB888 (BGR) for
+  matching, lores YUV420 Y plane as ``grey`` (half size by default: scale corners found on
+  ``grey`` by ``image.shape / grey.shape``); AE/AWB/AF locked after warm-up (``.locked``).
+- ``OpenCVSource(device=0, *, size=None, fps=None)`` (webcam or video file),
+  ``FolderSource(folder, *, loop=False, size=None, clock=None)`` (images in name order).
+- ``ResilientCamera(open_camera, *, clock, size=None, first_retry_s=1, max_retry_s=30,
+  factor=2, on_status=None)``: ``capture() -> Frame | None`` never raises; ``.status`` is a
+  ``CameraStatus(state, failures, retry_in_s, error)`` with ``message_en`` / ``message_zh``
+  ("camera disconnected, retrying in 4 s" / 「攝影機已斷線，4 秒後重試」).
 - ``SimulatedTable(deck, *, seed=0, size=(640, 480), conditions=None, surface=None,
   card_width=(0.14, 0.19), rotation=(0, 360), clock=None, frame_period_ns=33_333_333)``
   is a ``Camera``. Script it with ``place(card_id, where) -> handle`` (``where``: a zone of

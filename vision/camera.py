@@ -1,23 +1,54 @@
 """Camera sources behind one small interface shaped like picamera2's.
 
-Every source has ``configure(size=...)``, ``start()``, ``capture() -> Frame`` and
-``close()``. A :class:`Frame` carries the BGR image for matching, a greyscale image for finding
-(the Pi's lores Y plane, or a conversion), a CLOCK_MONOTONIC timestamp in ns (the same basis as
-lgpio's GPIO edge ticks, so a card's appearance and a buzzer press can be ordered) and a
-sequence number.
+Every source has ``configure(size=None)``, ``start()``, ``capture() -> Frame`` and
+``close()``; a failure raises :class:`CameraError`. A :class:`Frame` carries the BGR image for
+matching, a greyscale image for finding (the Pi's lores Y plane, possibly smaller than the
+image, or a conversion), a CLOCK_MONOTONIC timestamp in ns (the basis of lgpio's GPIO edge
+ticks, so a card's appearance and a buzzer press can be ordered) and a sequence number.
+
+Sources:
+
+- :class:`Picamera2Source` - the Pi camera (picamera2, imported only inside its methods):
+  main stream RGB888 (BGR in memory) for matching, lores YUV420 whose Y plane is the grey
+  frame; exposure, white balance and focus are measured during a warm-up and then locked.
+- :class:`OpenCVSource` - ``cv2.VideoCapture`` (a USB webcam, or a video file).
+- :class:`FolderSource` - image files of a folder in name order, optionally looping.
+- ``vision.simtable.SimulatedTable`` - rendered cards on a table.
+- :class:`ResilientCamera` - wraps any of them: a missing or unplugged camera becomes a status
+  the app can show ("camera disconnected, retrying in 4 s" / 「攝影機已斷線，4 秒後重試」) and is
+  reopened with exponential back-off on an injected clock; it never raises into the app loop.
+
+Timestamps on the Pi: libcamera documents ``SensorTimestamp`` as CLOCK_BOOTTIME, but the
+Raspberry Pi pipeline handlers copy the V4L2 buffer timestamp into it (``ctrl.set(
+controls::SensorTimestamp, buffer->metadata().timestamp)`` in the vc4 and pisp handlers), which
+the unicam/CFE drivers take from CLOCK_MONOTONIC, and picamera2 itself compares it with
+``time.monotonic_ns()`` (``wait_for_timestamp_``). The two clocks differ only by time spent in
+suspend, which a kiosk Pi never does. :class:`Picamera2Source` therefore treats it as
+CLOCK_MONOTONIC by default (``timestamp_basis="boottime"`` subtracts the measured
+BOOTTIME-MONOTONIC offset instead) and reports the start of exposure (``SensorTimestamp -
+ExposureTime``), as picamera2 does; an implausible value falls back to the capture time.
 """
 
 from __future__ import annotations
 
+import contextlib
+import math
+import os
+import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from pathlib import Path
+from typing import Any, Protocol
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 
 Image = npt.NDArray[np.uint8]
+Clock = Callable[[], int]  # -> ns
 
 DEFAULT_SIZE = (640, 480)
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 
 
 @dataclass(frozen=True, eq=False)
@@ -33,7 +64,7 @@ class Frame:
 class Camera(Protocol):
     """What every camera source provides."""
 
-    def configure(self, size: tuple[int, int] = DEFAULT_SIZE) -> None: ...
+    def configure(self, size: tuple[int, int] | None = None) -> None: ...
 
     def start(self) -> None: ...
 
@@ -44,3 +75,477 @@ class Camera(Protocol):
 
 class CameraError(RuntimeError):
     """A camera could not be opened or a frame could not be captured."""
+
+
+class EndOfFrames(CameraError):
+    """A finite source (a folder without looping, a video file) has no more frames."""
+
+
+def _u8(a: object) -> Image:
+    return np.asarray(a, dtype=np.uint8)
+
+
+def _grey(image: Image) -> Image:
+    return _u8(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
+
+
+def _check_size(size: tuple[int, int] | None) -> tuple[int, int] | None:
+    if size is None:
+        return None
+    if (len(size) != 2 or not all(isinstance(v, int) for v in size)
+            or not all(16 <= v <= 8192 for v in size)):
+        raise ValueError(f"frame size {size!r} must be (width, height) in px, 16-8192")
+    return (size[0], size[1])
+
+
+# ------------------------------------------------------------------------------ picamera2
+
+
+def _boottime_ns() -> int:
+    return time.clock_gettime_ns(time.CLOCK_BOOTTIME)
+
+
+class Picamera2Source:
+    """The Raspberry Pi camera through picamera2 (see the module docstring).
+
+    ``factory(camera_num)`` makes the ``Picamera2`` object (default: picamera2's own class,
+    imported here); tests inject a stand-in with the same methods.
+    """
+
+    def __init__(self, camera_num: int = 0, *, size: tuple[int, int] = (1280, 960),
+                 lores: tuple[int, int] | None = None, fps: float = 30.0,
+                 warmup_frames: int = 20, settle_frames: int = 4,
+                 timestamp_basis: str = "monotonic",
+                 factory: Callable[[int], Any] | None = None,
+                 monotonic_ns: Clock = time.monotonic_ns,
+                 boottime_ns: Clock = _boottime_ns) -> None:
+        if timestamp_basis not in ("monotonic", "boottime"):
+            raise ValueError(f"timestamp_basis {timestamp_basis!r} must be monotonic or boottime")
+        if warmup_frames < 1 or settle_frames < 0:
+            raise ValueError("warmup_frames must be >= 1 and settle_frames >= 0")
+        self.camera_num = camera_num
+        self.fps = fps
+        self.warmup_frames = warmup_frames
+        self.settle_frames = settle_frames
+        self.timestamp_basis = timestamp_basis
+        self._factory = factory
+        self._mono = monotonic_ns
+        self._boot = boottime_ns
+        self._cam: Any = None
+        self._seq = 0
+        self.size: tuple[int, int] = size
+        self.lores: tuple[int, int] = lores or _half(size)
+        self.locked: dict[str, Any] = {}  # the controls fixed after warm-up
+        self.timestamp_fallbacks = 0
+
+    def configure(self, size: tuple[int, int] | None = None,
+                  lores: tuple[int, int] | None = None) -> None:
+        """Main (matching) size and lores (finding) size; lores defaults to half of main."""
+        size = _check_size(size)
+        if size is not None:
+            self.size = size
+            self.lores = _half(size)
+        lores = _check_size(lores)
+        if lores is not None:
+            self.lores = lores
+
+    def start(self) -> None:
+        """Open the camera, warm up, then lock exposure, white balance and focus."""
+        if self._cam is not None:
+            return
+        try:
+            if self._factory is None:
+                from picamera2 import Picamera2
+
+                cam = Picamera2(self.camera_num)
+            else:
+                cam = self._factory(self.camera_num)
+        except Exception as e:  # no camera, busy camera, missing library
+            raise CameraError(f"cannot open camera {self.camera_num}: {e}") from e
+        try:
+            config = cam.create_video_configuration(
+                main={"size": self.size, "format": "RGB888"},
+                lores={"size": self.lores, "format": "YUV420"},
+                buffer_count=4, controls={"FrameRate": self.fps})
+            cam.configure(config)
+            has_af = "AfMode" in cam.camera_controls
+            if has_af:
+                cam.set_controls({"AfMode": 2})  # continuous while warming up
+            cam.start()
+            md: Mapping[str, Any] = {}
+            for _ in range(self.warmup_frames):
+                md = cam.capture_metadata()
+            self.locked = lock_controls(md, has_af)
+            cam.set_controls(self.locked)
+            for _ in range(self.settle_frames):  # controls take a few frames to apply
+                cam.capture_metadata()
+        except Exception as e:
+            with contextlib.suppress(Exception):
+                cam.close()
+            raise CameraError(f"camera {self.camera_num} failed to start: {e}") from e
+        self._cam = cam
+
+    def capture(self) -> Frame:
+        if self._cam is None:
+            raise CameraError("camera not started")
+        try:
+            (main, lores), md = self._cam.capture_arrays(["main", "lores"])
+        except Exception as e:
+            raise CameraError(f"camera {self.camera_num}: capture failed: {e}") from e
+        w, h = self.lores
+        image = _u8(main)
+        if image.ndim == 3 and image.shape[2] == 4:  # XBGR8888 if a platform insists
+            image = image[:, :, :3]
+        grey = np.ascontiguousarray(_u8(lores)[:h, :w])  # Y plane, without stride padding
+        frame = Frame(image=np.ascontiguousarray(image), grey=grey, t_ns=self._timestamp(md),
+                      seq=self._seq)
+        self._seq += 1
+        return frame
+
+    def _timestamp(self, md: Mapping[str, Any]) -> int:
+        now = self._mono()
+        sensor = md.get("SensorTimestamp")
+        if not isinstance(sensor, int):
+            self.timestamp_fallbacks += 1
+            return now
+        t = sensor_to_monotonic(sensor, int(md.get("ExposureTime", 0) or 0),
+                                self.timestamp_basis, now, self._boot())
+        if not now - 5_000_000_000 <= t <= now:  # implausible: wrong basis, clock jump
+            self.timestamp_fallbacks += 1
+            return now
+        return t
+
+    def close(self) -> None:
+        cam, self._cam = self._cam, None
+        if cam is None:
+            return
+        with contextlib.suppress(Exception):
+            cam.stop()
+        with contextlib.suppress(Exception):
+            cam.close()
+
+
+def _half(size: tuple[int, int]) -> tuple[int, int]:
+    return (max(16, size[0] // 4 * 2), max(16, size[1] // 4 * 2))
+
+
+def lock_controls(md: Mapping[str, Any], has_af: bool) -> dict[str, Any]:
+    """The controls that freeze what the auto algorithms settled on (from frame metadata)."""
+    missing = [k for k in ("ExposureTime", "AnalogueGain", "ColourGains") if k not in md]
+    if missing:
+        raise CameraError(f"camera metadata lacks {', '.join(missing)}; cannot lock exposure")
+    red, blue = md["ColourGains"]
+    controls: dict[str, Any] = {
+        "AeEnable": False,
+        "AwbEnable": False,
+        "ExposureTime": int(md["ExposureTime"]),
+        "AnalogueGain": float(md["AnalogueGain"]),
+        "ColourGains": (float(red), float(blue)),
+    }
+    if has_af:
+        controls["AfMode"] = 0  # manual: the lens stays where continuous AF put it
+        if "LensPosition" in md:
+            controls["LensPosition"] = float(md["LensPosition"])
+    return controls
+
+
+def sensor_to_monotonic(sensor_ns: int, exposure_us: int, basis: str, mono_now: int,
+                        boot_now: int) -> int:
+    """Start of exposure on CLOCK_MONOTONIC from a libcamera SensorTimestamp."""
+    t = sensor_ns - 1000 * exposure_us
+    if basis == "boottime":
+        t -= boot_now - mono_now
+    return t
+
+
+# ------------------------------------------------------------------------------ OpenCV
+
+
+class OpenCVSource:
+    """A ``cv2.VideoCapture`` device (USB webcam index or path) or a video file."""
+
+    def __init__(self, device: int | str = 0, *, size: tuple[int, int] | None = None,
+                 fps: float | None = None, api: int = cv2.CAP_ANY,
+                 clock: Clock = time.monotonic_ns,
+                 capture_factory: Callable[[int | str, int], Any] | None = None) -> None:
+        self.device = device
+        self.size = _check_size(size)
+        self.fps = fps
+        self.api = api
+        self._clock = clock
+        self._factory = capture_factory or cv2.VideoCapture
+        self._cap: Any = None
+        self._seq = 0
+
+    def configure(self, size: tuple[int, int] | None = None) -> None:
+        self.size = _check_size(size) or self.size
+
+    def start(self) -> None:
+        if self._cap is not None:
+            return
+        try:
+            cap = self._factory(self.device, self.api)
+        except Exception as e:
+            raise CameraError(f"cannot open camera {self.device!r}: {e}") from e
+        if not cap.isOpened():
+            cap.release()
+            raise CameraError(f"cannot open camera {self.device!r} (no such device or file)")
+        if self.size is not None:
+            cap.set(cv2.CAP_PROP_FRAME_WIDTH, self.size[0])
+            cap.set(cv2.CAP_PROP_FRAME_HEIGHT, self.size[1])
+        if self.fps is not None:
+            cap.set(cv2.CAP_PROP_FPS, self.fps)
+        self._cap = cap
+
+    def capture(self) -> Frame:
+        if self._cap is None:
+            raise CameraError("camera not started")
+        try:
+            ok, image = self._cap.read()
+        except Exception as e:
+            raise CameraError(f"camera {self.device!r}: read failed: {e}") from e
+        t_ns = self._clock()
+        if not ok or image is None:
+            if isinstance(self.device, str) and Path(self.device).is_file():
+                raise EndOfFrames(f"video {self.device} has no more frames")
+            raise CameraError(f"camera {self.device!r} delivered no frame (unplugged?)")
+        image = _u8(image)
+        if image.ndim == 2:
+            image = _u8(cv2.cvtColor(image, cv2.COLOR_GRAY2BGR))
+        if self.size is not None and image.shape[1::-1] != self.size:
+            image = _u8(cv2.resize(image, self.size, interpolation=cv2.INTER_AREA))
+        frame = Frame(image=image, grey=_grey(image), t_ns=t_ns, seq=self._seq)
+        self._seq += 1
+        return frame
+
+    def close(self) -> None:
+        cap, self._cap = self._cap, None
+        if cap is not None:
+            with contextlib.suppress(Exception):
+                cap.release()
+
+
+# ------------------------------------------------------------------------------ folder
+
+
+class FolderSource:
+    """The image files of a folder in name order (one frame each), optionally looping.
+
+    Timestamps come from ``clock`` if given, else advance by ``frame_period_ns`` per frame.
+    """
+
+    def __init__(self, folder: str | os.PathLike[str], *, loop: bool = False,
+                 size: tuple[int, int] | None = None, clock: Clock | None = None,
+                 frame_period_ns: int = 33_333_333) -> None:
+        self.folder = Path(folder)
+        self.loop = loop
+        self.size = _check_size(size)
+        self._clock = clock
+        self._period = frame_period_ns
+        self._files: list[Path] = []
+        self._next = 0
+        self._seq = 0
+        self._started = False
+
+    def configure(self, size: tuple[int, int] | None = None) -> None:
+        self.size = _check_size(size) or self.size
+
+    @property
+    def files(self) -> Sequence[Path]:
+        return tuple(self._files)
+
+    def start(self) -> None:
+        if not self.folder.is_dir():
+            raise CameraError(f"image folder {self.folder} does not exist")
+        self._files = sorted(p for p in self.folder.iterdir()
+                             if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES)
+        if not self._files:
+            raise CameraError(f"image folder {self.folder} has no images "
+                              f"({', '.join(IMAGE_SUFFIXES)})")
+        self._next = 0
+        self._started = True
+
+    def capture(self) -> Frame:
+        if not self._started:
+            raise CameraError("folder source not started")
+        if self._next >= len(self._files):
+            if not self.loop:
+                raise EndOfFrames(f"no more images in {self.folder}")
+            self._next = 0
+        path = self._files[self._next]
+        self._next += 1
+        data = np.fromfile(str(path), dtype=np.uint8)
+        image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+        if image is None:
+            raise CameraError(f"{path} is not a readable image")
+        image = _u8(image)
+        if self.size is not None and image.shape[1::-1] != self.size:
+            image = _u8(cv2.resize(image, self.size, interpolation=cv2.INTER_AREA))
+        t_ns = self._clock() if self._clock is not None else self._seq * self._period
+        frame = Frame(image=image, grey=_grey(image), t_ns=t_ns, seq=self._seq)
+        self._seq += 1
+        return frame
+
+    def close(self) -> None:
+        self._started = False
+
+
+# ------------------------------------------------------------------------------ resilience
+
+
+@dataclass(frozen=True)
+class CameraStatus:
+    """What the screen can show about the camera."""
+
+    state: str  # "starting", "ok", "disconnected", "ended", "closed"
+    failures: int  # consecutive failed attempts since the last good frame
+    retry_in_s: float | None  # seconds until the next attempt, while disconnected
+    error: str  # the last error, for the log
+
+    @property
+    def ok(self) -> bool:
+        return self.state == "ok"
+
+    @property
+    def message_en(self) -> str:
+        if self.state == "ok":
+            return "camera ok"
+        if self.state == "starting":
+            return "starting camera"
+        if self.state == "ended":
+            return "no more frames"
+        if self.state == "closed":
+            return "camera closed"
+        if self.retry_in_s is None or self.retry_in_s <= 0:
+            return "camera disconnected, retrying now"
+        return f"camera disconnected, retrying in {math.ceil(self.retry_in_s)} s"
+
+    @property
+    def message_zh(self) -> str:
+        if self.state == "ok":
+            return "攝影機正常"
+        if self.state == "starting":
+            return "攝影機啟動中"
+        if self.state == "ended":
+            return "沒有更多畫面"
+        if self.state == "closed":
+            return "攝影機已關閉"
+        if self.retry_in_s is None or self.retry_in_s <= 0:
+            return "攝影機已斷線，正在重試"
+        return f"攝影機已斷線，{math.ceil(self.retry_in_s)} 秒後重試"
+
+
+class ResilientCamera:
+    """Keeps a camera going: reopens it with exponential back-off, never raises.
+
+    ``open_camera()`` makes a fresh, unstarted source (e.g. ``lambda: Picamera2Source()``);
+    ``capture()`` returns a :class:`Frame`, or None while the camera is missing (check
+    :attr:`status`). Nothing sleeps: a reconnection is tried in the first ``capture()`` after
+    the back-off, measured on ``clock`` (ns, CLOCK_MONOTONIC in the app, fake in tests).
+    ``on_status`` is called whenever the state changes.
+    """
+
+    def __init__(self, open_camera: Callable[[], Camera], *, clock: Clock = time.monotonic_ns,
+                 size: tuple[int, int] | None = None, first_retry_s: float = 1.0,
+                 max_retry_s: float = 30.0, factor: float = 2.0,
+                 on_status: Callable[[CameraStatus], None] | None = None) -> None:
+        if not 0 < first_retry_s <= max_retry_s or factor < 1:
+            raise ValueError("need 0 < first_retry_s <= max_retry_s and factor >= 1")
+        self._open = open_camera
+        self._clock = clock
+        self._size = size
+        self.first_retry_s = first_retry_s
+        self.max_retry_s = max_retry_s
+        self.factor = factor
+        self._on_status = on_status
+        self._cam: Camera | None = None
+        self._state = "starting"
+        self._failures = 0
+        self._backoff_s = first_retry_s
+        self._retry_at: int | None = None
+        self._error = ""
+
+    @property
+    def status(self) -> CameraStatus:
+        retry = None
+        if self._state == "disconnected" and self._retry_at is not None:
+            retry = max(0.0, (self._retry_at - self._clock()) / 1e9)
+        return CameraStatus(self._state, self._failures, retry, self._error)
+
+    def configure(self, size: tuple[int, int] | None = None) -> None:
+        self._size = size
+        if self._cam is not None:
+            with contextlib.suppress(Exception):
+                self._cam.configure(size)
+
+    def start(self) -> None:
+        """Try to open the camera now; a failure is a status, not an exception."""
+        self._connect()
+
+    def capture(self) -> Frame | None:
+        if self._state in ("ended", "closed"):
+            return None
+        if self._cam is None:
+            if self._retry_at is not None and self._clock() < self._retry_at:
+                return None
+            if not self._connect():
+                return None
+        assert self._cam is not None
+        try:
+            frame = self._cam.capture()
+        except EndOfFrames as e:
+            self._drop(e)
+            self._set_state("ended")
+            return None
+        except Exception as e:  # unplugged, driver error, anything: never into the app loop
+            self._drop(e)
+            self._fail(e)
+            return None
+        self._failures = 0
+        self._backoff_s = self.first_retry_s
+        self._set_state("ok")
+        return frame
+
+    def close(self) -> None:
+        if self._cam is not None:
+            self._drop(None)
+        self._set_state("closed")
+
+    def _connect(self) -> bool:
+        cam: Camera | None = None
+        try:
+            cam = self._open()
+            if self._size is not None:
+                cam.configure(self._size)
+            cam.start()
+        except Exception as e:
+            if cam is not None:
+                with contextlib.suppress(Exception):
+                    cam.close()
+            self._fail(e)
+            return False
+        self._cam = cam
+        self._retry_at = None
+        return True
+
+    def _drop(self, error: BaseException | None) -> None:
+        cam, self._cam = self._cam, None
+        if cam is not None:
+            with contextlib.suppress(Exception):
+                cam.close()
+        if error is not None:
+            self._error = f"{type(error).__name__}: {error}"
+
+    def _fail(self, error: BaseException) -> None:
+        self._error = f"{type(error).__name__}: {error}"
+        self._failures += 1
+        self._retry_at = self._clock() + round(self._backoff_s * 1e9)
+        self._backoff_s = min(self.max_retry_s, self._backoff_s * self.factor)
+        self._set_state("disconnected", force=True)
+
+    def _set_state(self, state: str, force: bool = False) -> None:
+        changed = state != self._state
+        self._state = state
+        if (changed or force) and self._on_status is not None:
+            with contextlib.suppress(Exception):
+                self._on_status(self.status)

@@ -200,9 +200,9 @@ class SimulatedTable:
 
     # ---------------------------------------------------------------- camera interface
 
-    def configure(self, size: tuple[int, int] = DEFAULT_SIZE) -> None:
+    def configure(self, size: tuple[int, int] | None = None) -> None:
         """Set the frame size (re-draws the table surface; placed cards keep their poses)."""
-        if size != self.size:
+        if size is not None and size != self.size:
             self.size = size
             self._setup_view()
             self._layers.clear()
