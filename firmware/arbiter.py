@@ -165,8 +165,12 @@ class Arbiter:
                 i = bisect_right(times, t_ns)
                 times.insert(i, t_ns)
                 s.levels.insert(i, pressed)
-            s.dirty = True
-            self._dirty = True
+            if self._phase is Phase.ARMED:
+                # An edge after the seat's racing press cannot change the race.
+                c = s.candidate
+                if s.dirty or c is None or t_ns <= c:
+                    s.dirty = True
+                    self._dirty = True
             if len(times) > _PRUNE_AT:
                 armed = self._phase is Phase.ARMED
                 self._prune(s, (self._armed_ns if armed else times[-1]) - self._keep)

@@ -1,0 +1,92 @@
+"""All the buzzer hardware of one box, built from its config: ``build(config, pin_factory)``."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from firmware.arbiter import Arbiter, ArbiterStatus, Decision
+from firmware.config import FirmwareConfig
+from firmware.devices import EventSink, GpioButtons, InputHub, KeyboardButtons
+from firmware.lamps import LampMode, Lamps, LampState
+from firmware.sound import PygameTone, WinSound, make_sound
+
+
+@dataclass
+class Firmware:
+    """Buttons (GPIO or keyboard), lamps, sound and the arbiter, wired together.
+
+    Seat edges reach the arbiter directly from the button callbacks; every event is also queued
+    in ``hub`` for the app's loop. Each frame the app calls ``update(now_ns)``: it polls the
+    arbiter, plays the win sound on a decision, and sets the lamps.
+    """
+
+    config: FirmwareConfig
+    arbiter: Arbiter
+    hub: InputHub
+    buttons: GpioButtons | KeyboardButtons
+    lamps: Lamps
+    sound: WinSound
+
+    def key_event(self, key_name: str, pressed: bool, t_ns: int) -> bool:
+        """Feed a pygame key (keyboard backend); False if not a buzzer key or GPIO backend."""
+        if isinstance(self.buttons, KeyboardButtons):
+            return self.buttons.key_event(key_name, pressed, t_ns)
+        return False
+
+    def update(self, now_ns: int | None = None) -> Decision | None:
+        """Poll the arbiter; on a decision play the sound. Set the lamps. Return the decision
+        (once, in the frame it is taken)."""
+        decision = self.arbiter.poll(now_ns)
+        if decision is not None:
+            self.sound.play()
+        self.lamps.show(LampState.from_status(self.arbiter.status(now_ns)))
+        return decision
+
+    def status(self, now_ns: int | None = None) -> ArbiterStatus:
+        return self.arbiter.status(now_ns)
+
+    @property
+    def lamp_modes(self) -> tuple[LampMode, ...]:
+        return self.lamps.modes
+
+    def close(self) -> None:
+        self.buttons.close()
+        self.lamps.close()
+        self.sound.close()
+
+    def __enter__(self) -> Firmware:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def build(config: FirmwareConfig, pin_factory: Any | None = None, *,
+          rng: random.Random | None = None, clock: Callable[[], int] = time.monotonic_ns,
+          also: EventSink | None = None) -> Firmware:
+    """Build the box's buzzer hardware. ``pin_factory`` None = gpiozero's default (lgpio on the
+    Pi; RuntimeError with a hint if it is another one). The keyboard backend uses no pins:
+    its lamps are virtual (``lamp_modes`` for the screen). ``also`` receives every event too
+    (in the callback's thread)."""
+    arbiter = Arbiter(config.seats, config.arbiter, rng=rng, clock=clock)
+    hub = InputHub(arbiter, also)
+    buttons: GpioButtons | KeyboardButtons
+    if config.backend == "keyboard":
+        buttons = KeyboardButtons(config.seats, hub)
+        lamps = Lamps(config, virtual=True)
+        # A laptop has no piezo pin: a piezo config plays its tone on the mixer instead.
+        sound = PygameTone(config.sound) if config.sound.kind == "piezo" else \
+            make_sound(config)
+    else:
+        buttons = GpioButtons(config, hub, pin_factory)
+        try:
+            lamps = Lamps(config, buttons.pin_factory)
+            sound = make_sound(config, buttons.pin_factory)
+        except Exception:
+            buttons.close()
+            raise
+    return Firmware(config, arbiter, hub, buttons, lamps, sound)

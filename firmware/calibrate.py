@@ -1,0 +1,138 @@
+"""Buzzer calibration: how far apart does the Pi stamp two edges that happen at the same instant?
+
+One output pin is jumpered to two seat inputs (hardware.md, "Buzzer calibration"). Each toggle of
+the output makes both inputs change at the same physical instant; the difference of their kernel
+timestamps is pure measurement spread (interrupt handling order and latency). Presses closer than
+that spread cannot be told apart honestly, so the tie window must cover it: otherwise a "win" by
+2 us would really go to whichever pin the kernel happens to handle first, every time.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from firmware.config import FirmwareConfig, _pin
+from firmware.devices import _StampedButton, resolve_pin_factory
+
+
+@dataclass(frozen=True)
+class CalibrationReport:
+    seats: tuple[int, int]
+    pins: tuple[int, int]
+    out_pin: int
+    diffs_ns: tuple[int, ...]  # t(second seat) - t(first seat), one per edge seen on both
+    missed: int  # edges where a seat reported nothing within the timeout
+
+    @property
+    def abs_us(self) -> np.ndarray[Any, np.dtype[np.float64]]:
+        return np.abs(np.asarray(self.diffs_ns, dtype=np.float64)) / 1000
+
+    def percentile_us(self, q: float) -> float:
+        return float(np.percentile(self.abs_us, q)) if self.diffs_ns else float("nan")
+
+    @property
+    def max_us(self) -> float:
+        return float(self.abs_us.max()) if self.diffs_ns else float("nan")
+
+    @property
+    def suggested_tie_window_us(self) -> float:
+        return suggest_tie_window_us(self.diffs_ns)
+
+    def text(self) -> str:
+        a, b = self.seats
+        n = len(self.diffs_ns)
+        lines = [f"calibration: GPIO {self.out_pin} -> seat {a} (GPIO {self.pins[0]}) and "
+                 f"seat {b} (GPIO {self.pins[1]}): {n} edges measured, {self.missed} missed"]
+        if n:
+            signed = np.asarray(self.diffs_ns, dtype=np.float64) / 1000
+            first_a = float(np.mean(signed > 0)) * 100
+            lines.append(f"|t(seat {b}) - t(seat {a})| in us: " + ", ".join(
+                f"p{q:g}={self.percentile_us(q):.1f}" for q in (50, 90, 99, 99.9))
+                + f", max={self.max_us:.1f}")
+            lines.append(f"mean signed difference {float(signed.mean()):+.1f} us; seat {a} "
+                         f"stamped first in {first_a:.1f}% of edges")
+            lines.append(f"suggested tie window: {self.suggested_tie_window_us:g} us "
+                         f"(set [firmware.arbiter] tie_window_us)")
+        return "\n".join(lines)
+
+
+def suggest_tie_window_us(diffs_ns: tuple[int, ...] | list[int]) -> float:
+    """Twice the 99.9th percentile or 1.25 x the max of the spread, whichever is larger,
+    rounded up to 10 us, at least 10 us."""
+    if not diffs_ns:
+        raise ValueError("no measurements: is the jumper in place?")
+    spread = np.abs(np.asarray(diffs_ns, dtype=np.float64)) / 1000
+    wanted = max(2 * float(np.percentile(spread, 99.9)), 1.25 * float(spread.max()), 10.0)
+    return float(np.ceil(wanted / 10) * 10)
+
+
+def run(config: FirmwareConfig, pin_factory: Any | None, *, out_pin: int,
+        seats: tuple[int, int] = (1, 2), toggles: int = 2000, timeout_s: float = 0.1,
+        pause_s: float = 0.002, sleep: Callable[[float], None] = time.sleep
+        ) -> CalibrationReport:
+    """Toggle ``out_pin`` ``toggles`` times (a press and a release each) and measure."""
+    from gpiozero import DigitalOutputDevice
+
+    a, b = seats
+    for s in seats:
+        if not 1 <= s <= config.seats:
+            raise ValueError(f"seats: {s} is not a seat number (1-{config.seats})")
+    if a == b:
+        raise ValueError("seats: give two different seats")
+    if toggles < 1:
+        raise ValueError(f"toggles: {toggles} must be at least 1")
+    pins = (config.pins.seats[a - 1], config.pins.seats[b - 1])
+    _pin(out_pin, "out")
+    if out_pin in pins:
+        raise ValueError(f"out: GPIO {out_pin} is one of the two seat inputs")
+    factory = resolve_pin_factory(pin_factory)
+
+    lock = threading.Lock()
+    both = threading.Event()
+    expect = {"pressed": True}
+    seen: dict[int, int] = {}
+
+    def handler(seat: int) -> Callable[[bool, int], None]:
+        def on_edge(pressed: bool, t_ns: int) -> None:
+            with lock:
+                if pressed == expect["pressed"] and seat not in seen:
+                    seen[seat] = t_ns
+                    if len(seen) == 2:
+                        both.set()
+        return on_edge
+
+    diffs: list[int] = []
+    missed = 0
+    devices: list[Any] = []
+    try:
+        devices.append(_StampedButton(pins[0], handler(a), factory))
+        devices.append(_StampedButton(pins[1], handler(b), factory))
+        out = DigitalOutputDevice(out_pin, initial_value=True, pin_factory=factory)
+        devices.append(out)
+        for _ in range(toggles):
+            for level in (False, True):  # low = both "pressed", then high = released
+                with lock:
+                    seen.clear()
+                    both.clear()
+                    expect["pressed"] = not level
+                out.value = level
+                if both.wait(timeout_s):
+                    with lock:
+                        diffs.append(seen[b] - seen[a])
+                else:
+                    missed += 1
+                if pause_s:
+                    sleep(pause_s)
+    finally:
+        for device in devices:
+            device.close()
+    if not diffs:
+        raise RuntimeError(f"no edge reached both seat inputs in {2 * toggles} toggles: "
+                           f"is GPIO {out_pin} jumpered to GPIO {pins[0]} and GPIO {pins[1]}?")
+    return CalibrationReport(seats, pins, out_pin, tuple(diffs), missed)
