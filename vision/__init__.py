@@ -41,6 +41,10 @@ Camera frames and the simulated table (``vision.camera``, ``vision.simtable``)
   factor=2, on_status=None)``: ``capture() -> Frame | None`` never raises; ``.status`` is a
   ``CameraStatus(state, failures, retry_in_s, error)`` with ``message_en`` / ``message_zh``
   ("camera disconnected, retrying in 4 s" / 「攝影機已斷線，4 秒後重試」).
+- ``CameraConfig.from_dict(d)`` / ``to_dict()``: the ``[camera]`` config section (source
+  auto|picamera2|opencv|folder|sim, size, lores, fps, device, folder, back-off ...);
+  ``open_camera(config, *, deck=None, clock=...) -> Camera`` (unstarted) and
+  ``resilient_camera(config, *, deck=None, clock=..., on_status=None) -> ResilientCamera``.
 - ``SimulatedTable(deck, *, seed=0, size=(640, 480), conditions=None, surface=None,
   card_width=(0.14, 0.19), rotation=(0, 360), clock=None, frame_period_ns=33_333_333)``
   is a ``Camera``. Script it with ``place(card_id, where) -> handle`` (``where``: a zone of

@@ -32,6 +32,7 @@ ExposureTime``), as picamera2 does; an implausible value falls back to the captu
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import math
 import os
 import time
@@ -549,3 +550,166 @@ class ResilientCamera:
         if (changed or force) and self._on_status is not None:
             with contextlib.suppress(Exception):
                 self._on_status(self.status)
+
+
+# ------------------------------------------------------------------------------ config
+
+SOURCES = ("auto", "picamera2", "opencv", "folder", "sim")
+SURFACE_CHOICES = ("random", "wood", "cloth", "dark", "light")
+
+
+@dataclass(frozen=True)
+class CameraConfig:
+    """The ``[camera]`` section of the box's config::
+
+        [camera]
+        source = "auto"        # auto (picamera2 if installed, else opencv) | picamera2 |
+                               # opencv | folder | sim
+        size = [1280, 960]     # main stream / frame size, px
+        lores = [640, 480]     # picamera2's greyscale finding stream (default: half of size)
+        fps = 30.0
+        camera_num = 0         # picamera2 camera index
+        device = 0             # opencv: /dev/videoN index or a path / URL
+        folder = ""            # folder source: the images
+        loop = true            # folder source: start again at the end
+        warmup_frames = 20     # picamera2: frames before exposure/white balance/focus lock
+        timestamp_basis = "monotonic"   # picamera2 SensorTimestamp clock (or "boottime")
+        retry_first_s = 1.0    # reconnect back-off: first wait, doubling up to ...
+        retry_max_s = 30.0
+        sim_seed = 0           # sim: the simulated table's seed and surface
+        sim_surface = "random"
+    """
+
+    source: str = "auto"
+    size: tuple[int, int] = (1280, 960)
+    lores: tuple[int, int] | None = None
+    fps: float = 30.0
+    camera_num: int = 0
+    device: int | str = 0
+    folder: str = ""
+    loop: bool = True
+    warmup_frames: int = 20
+    timestamp_basis: str = "monotonic"
+    retry_first_s: float = 1.0
+    retry_max_s: float = 30.0
+    sim_seed: int = 0
+    sim_surface: str = "random"
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> CameraConfig:
+        known = {f.name for f in dataclasses.fields(cls)}
+        extra = sorted(set(d) - known)
+        if extra:
+            raise ValueError(f"camera: unknown key(s) {', '.join(extra)} "
+                             f"(known: {', '.join(sorted(known))})")
+        kw: dict[str, Any] = {}
+        if "source" in d:
+            kw["source"] = _choice(d["source"], SOURCES, "camera.source")
+        for key in ("size", "lores"):
+            if key in d:
+                kw[key] = _size(d[key], f"camera.{key}")
+        if "fps" in d:
+            kw["fps"] = _number(d["fps"], "camera.fps", 1.0, 240.0)
+        for key, lo, hi in (("camera_num", 0, 15), ("warmup_frames", 1, 600),
+                            ("sim_seed", 0, 2**63 - 1)):
+            if key in d:
+                kw[key] = _int(d[key], f"camera.{key}", lo, hi)
+        if "device" in d:
+            dev = d["device"]
+            if isinstance(dev, bool) or not isinstance(dev, int | str) or dev == "" or (
+                    isinstance(dev, int) and dev < 0):
+                raise ValueError(f"camera.device: expected a device index >= 0 or a path, "
+                                 f"got {dev!r}")
+            kw["device"] = dev
+        if "folder" in d:
+            if not isinstance(d["folder"], str):
+                raise ValueError(f"camera.folder: expected a path, got {d['folder']!r}")
+            kw["folder"] = d["folder"]
+        if "loop" in d:
+            if not isinstance(d["loop"], bool):
+                raise ValueError(f"camera.loop: expected true or false, got {d['loop']!r}")
+            kw["loop"] = d["loop"]
+        if "timestamp_basis" in d:
+            kw["timestamp_basis"] = _choice(d["timestamp_basis"], ("monotonic", "boottime"),
+                                            "camera.timestamp_basis")
+        for key in ("retry_first_s", "retry_max_s"):
+            if key in d:
+                kw[key] = _number(d[key], f"camera.{key}", 0.01, 3600.0)
+        if "sim_surface" in d:
+            kw["sim_surface"] = _choice(d["sim_surface"], SURFACE_CHOICES, "camera.sim_surface")
+        cfg = cls(**kw)
+        if cfg.retry_first_s > cfg.retry_max_s:
+            raise ValueError(f"camera.retry_first_s: {cfg.retry_first_s} is more than "
+                             f"retry_max_s ({cfg.retry_max_s})")
+        if cfg.source == "folder" and not cfg.folder:
+            raise ValueError("camera.folder: required when camera.source = \"folder\"")
+        return cfg
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        d["size"] = list(self.size)
+        if self.lores is None:
+            del d["lores"]
+        else:
+            d["lores"] = list(self.lores)
+        return d
+
+
+def _choice(v: Any, choices: Sequence[str], key: str) -> str:
+    if v not in choices:
+        raise ValueError(f"{key}: {v!r} is not one of {', '.join(choices)}")
+    return str(v)
+
+
+def _size(v: Any, key: str) -> tuple[int, int]:
+    if (not isinstance(v, list | tuple) or len(v) != 2
+            or not all(isinstance(x, int) and not isinstance(x, bool) for x in v)
+            or not all(16 <= x <= 8192 for x in v)):
+        raise ValueError(f"{key}: expected [width, height] in px (16-8192), got {v!r}")
+    return (v[0], v[1])
+
+
+def _number(v: Any, key: str, lo: float, hi: float) -> float:
+    if isinstance(v, bool) or not isinstance(v, int | float) or not lo <= v <= hi:
+        raise ValueError(f"{key}: expected a number from {lo:g} to {hi:g}, got {v!r}")
+    return float(v)
+
+
+def _int(v: Any, key: str, lo: int, hi: int) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+        raise ValueError(f"{key}: expected an integer from {lo} to {hi}, got {v!r}")
+    return v
+
+
+def open_camera(config: CameraConfig, *, deck: Any = None,
+                clock: Clock = time.monotonic_ns) -> Camera:
+    """An unstarted source as the config says (``deck``: a ``vision.deck.Deck``, for "sim")."""
+    source = config.source
+    if source == "auto":
+        import importlib.util
+
+        source = "picamera2" if importlib.util.find_spec("picamera2") else "opencv"
+    if source == "picamera2":
+        return Picamera2Source(config.camera_num, size=config.size, lores=config.lores,
+                               fps=config.fps, warmup_frames=config.warmup_frames,
+                               timestamp_basis=config.timestamp_basis)
+    if source == "opencv":
+        return OpenCVSource(config.device, size=config.size, fps=config.fps, clock=clock)
+    if source == "folder":
+        return FolderSource(config.folder, loop=config.loop, size=config.size, clock=clock)
+    if deck is None:
+        raise ValueError("camera.source = \"sim\" needs a deck to put on the simulated table")
+    from vision.simtable import SimulatedTable
+
+    surface = None if config.sim_surface == "random" else config.sim_surface
+    return SimulatedTable(deck, seed=config.sim_seed, size=config.size, surface=surface,
+                          clock=clock, frame_period_ns=round(1e9 / config.fps))
+
+
+def resilient_camera(config: CameraConfig, *, deck: Any = None,
+                     clock: Clock = time.monotonic_ns,
+                     on_status: Callable[[CameraStatus], None] | None = None) -> ResilientCamera:
+    """The configured source wrapped in a :class:`ResilientCamera` with its back-off."""
+    return ResilientCamera(lambda: open_camera(config, deck=deck, clock=clock), clock=clock,
+                           first_retry_s=config.retry_first_s, max_retry_s=config.retry_max_s,
+                           on_status=on_status)
