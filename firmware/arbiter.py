@@ -98,7 +98,8 @@ class ArbiterStatus:
 class _Seat:
     """One seat's edge history (sorted by time) and its cached scan result."""
 
-    __slots__ = ("candidate", "dirty", "held", "levels", "lock_until", "locked", "times")
+    __slots__ = ("candidate", "dirty", "held", "levels", "lock_until", "locked", "prune_at",
+                 "times")
 
     def __init__(self) -> None:
         self.times: list[int] = []
@@ -108,6 +109,7 @@ class _Seat:
         self.lock_until = 0
         self.locked = False
         self.held = False
+        self.prune_at = _PRUNE_AT
 
 
 class Arbiter:
@@ -171,9 +173,12 @@ class Arbiter:
                 if s.dirty or c is None or t_ns <= c:
                     s.dirty = True
                     self._dirty = True
-            if len(times) > _PRUNE_AT:
+            if len(times) > s.prune_at:
                 armed = self._phase is Phase.ARMED
                 self._prune(s, (self._armed_ns if armed else times[-1]) - self._keep)
+                # Look again after another batch of edges (amortised; also when nothing could
+                # go, e.g. a chattering switch during a long race).
+                s.prune_at = len(times) + _PRUNE_AT
 
     # -- control -----------------------------------------------------------------------------
 

@@ -32,7 +32,8 @@ def register(commands: Subcommands, benches: Subcommands) -> None:
         description="Wire one output pin to two seat inputs (see hardware.md, 'Buzzer "
                     "calibration'), toggle it many times and print the distribution of the "
                     "timestamp differences and a suggested tie window. Needs the Pi.")
-    cal.add_argument("--out", type=int, required=True, help="BCM pin driving the jumper")
+    cal.add_argument("--out", type=int, default=7,
+                     help="BCM pin driving the jumper (default 7, header pin 26)")
     cal.add_argument("--seats", type=int, nargs=2, default=(1, 2), metavar=("A", "B"),
                      help="the two seats whose inputs are jumpered (default 1 2)")
     cal.add_argument("--toggles", type=int, default=2000, help="presses to make (default 2000)")
@@ -61,7 +62,7 @@ def bench_buzzer(args: argparse.Namespace) -> int:
     print(f"arbiter: settle {cfg.settle_ms:g} ms, tie window {cfg.tie_window_us:g} us, "
           f"lockout {cfg.lockout_ms:g} ms, debounce {cfg.debounce_ms:g} ms")
     print(f"edges={result.edges} polls={result.polls} presses={result.presses} "
-          f"arbiter_s={result.arbiter_s:.3f} baseline_s={result.baseline_s:.3f} "
+          f"arbiter_cpu_s={result.arbiter_s:.3f} baseline_cpu_s={result.baseline_s:.3f} "
           f"per_call_us={result.arbiter_s * 1e6 / max(1, result.edges + result.polls):.3f} "
           f"ratio_to_baseline={result.arbiter_s / max(1e-9, result.baseline_s):.1f}")
     print(f"tie races reported exactly: {result.ties_ok}/{result.races - result.decidable}, "
