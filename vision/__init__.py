@@ -49,11 +49,13 @@ Camera frames and the simulated table (``vision.camera``, ``vision.simtable``)
   card_width=(0.14, 0.19), rotation=(0, 360), clock=None, frame_period_ns=33_333_333)``
   is a ``Camera``. Script it with ``place(card_id, where) -> handle`` (``where``: a zone of
   ``ZONES`` such as "centre", a ``Pose(x, y, angle, width)`` or an (x, y) centre),
-  ``place_foreign(where, image=None, label=None)``, ``remove(handle | card_id)``, ``clear()``,
+  ``place_foreign(where, image=None, label=None)``, ``place_back(where, style=0)`` (face
+  down), ``remove(handle | card_id)``, ``clear()``,
   ``hand_pass(frames, target="centre", side=None)``; ``truth(min_visible=0.0)`` lists
   ``TruthCard(handle, card_id, in_deck, corners (4x2 frame px, printed top-left first,
   clockwise), visible (fraction), covered_by_hand)`` for the last captured frame.
   ``Conditions.clean(surface)`` / ``Conditions.random(rng, surface)`` set the look
   (surfaces "wood", "cloth", "dark", "light"; light gradient, colour cast, keystone,
-  blur, noise, JPEG quality).
+  blur, noise, JPEG quality; opt-in ``glare`` on glossy cards). ``lores=(w, h)`` makes
+  ``Frame.grey`` smaller like the Pi's lores stream.
 """

@@ -443,6 +443,31 @@ def random_card(seed: int | str, size: tuple[int, int] = CARD_SIZE) -> Image:
     return img
 
 
+def card_back(size: tuple[int, int] = CARD_SIZE, style: int = 0) -> Image:
+    """A card's back (a face-down card): white edge, a coloured field with a diamond lattice
+    and a central emblem, symmetric like most printed backs."""
+    colours: tuple[BGR, ...] = ((120, 50, 30), (40, 40, 150), (50, 110, 40), (90, 40, 110))
+    field_colour = colours[style % len(colours)]
+    light = tuple(min(255, round(c + 0.45 * (255 - c))) for c in field_colour)
+    img = _blank(size)
+    w, h = size
+    m = max(6, round(0.06 * w))
+    _rounded_rect(img, (m, m), (w - 1 - m, h - 1 - m), max(2, m // 2), field_colour, -1)
+    step = max(8, round(w / 9))
+    for k in range(-h, w + h, step):
+        cv2.line(img, (k, m), (k + h, m + h), light, 1, cv2.LINE_AA)
+        cv2.line(img, (k, m), (k - h, m + h), light, 1, cv2.LINE_AA)
+    img[:m], img[h - m:], img[:, :m], img[:, w - m:] = PAPER, PAPER, PAPER, PAPER
+    _rounded_rect(img, (m, m), (w - 1 - m, h - 1 - m), max(2, m // 2), light, 2)  # type: ignore[arg-type]
+    r = round(0.22 * min(w, h))
+    cv2.ellipse(img, (w // 2, h // 2), (r, round(r * 1.3)), 0, 0, 360, PAPER, -1, cv2.LINE_AA)
+    cv2.ellipse(img, (w // 2, h // 2), (r - 6, round(r * 1.3) - 6), 0, 0, 360, field_colour, 3,
+                cv2.LINE_AA)
+    star = _star(w / 2, h / 2, r * 0.75, 4, 0.0)
+    cv2.fillPoly(img, [star], field_colour, cv2.LINE_AA)
+    return img
+
+
 # --------------------------------------------------------------------------- decks
 
 

@@ -34,7 +34,7 @@ import numpy.typing as npt
 
 from vision.camera import DEFAULT_SIZE, CameraError, Frame, Image
 from vision.deck import Deck
-from vision.demo_decks import random_card
+from vision.demo_decks import card_back, random_card
 
 FloatArray = npt.NDArray[np.float32]
 
@@ -85,6 +85,9 @@ class Conditions:
     noise_sigma: float = 0.0  # sensor noise, grey levels
     jpeg_quality: int | None = None  # None: no JPEG round trip
     flicker: float = 0.0  # frame-to-frame brightness variation (fraction)
+    glare: float = 0.0  # a lamp's reflection on the (glossy) cards: peak brightening 0..1
+    glare_at: tuple[float, float] = (0.35, 0.3)  # where, as fractions of width and height
+    glare_size: float = 0.12  # its spread, as a fraction of the frame width
 
     def __post_init__(self) -> None:
         if self.surface not in SURFACES:
@@ -93,6 +96,8 @@ class Conditions:
             raise ValueError(f"cast {self.cast!r} is not one of {', '.join(CASTS)}")
         if self.jpeg_quality is not None and not 1 <= self.jpeg_quality <= 100:
             raise ValueError(f"jpeg_quality {self.jpeg_quality} is not in 1-100")
+        if not 0 <= self.glare <= 1 or self.glare_size <= 0:
+            raise ValueError(f"glare {self.glare} must be 0..1 with a positive glare_size")
 
     @classmethod
     def clean(cls, surface: str = "cloth") -> Conditions:
@@ -168,7 +173,8 @@ class SimulatedTable:
                  card_width: tuple[float, float] = (0.14, 0.19),
                  rotation: tuple[float, float] = (0.0, 360.0),
                  clock: Callable[[], int] | None = None,
-                 frame_period_ns: int = 33_333_333) -> None:
+                 frame_period_ns: int = 33_333_333,
+                 lores: tuple[int, int] | None = None) -> None:
         if surface is not None and surface not in SURFACES:
             raise ValueError(f"surface {surface!r} is not one of {', '.join(SURFACES)}")
         if not 0 < card_width[0] <= card_width[1] < 1:
@@ -186,6 +192,7 @@ class SimulatedTable:
         self.rotation = rotation
         self._clock = clock
         self._period = frame_period_ns
+        self.lores = lores
         self._cards: list[_Placed] = []
         self._next_handle = 1
         self._hand: _Hand | None = None
@@ -222,8 +229,10 @@ class SimulatedTable:
         hand = self._hand_mask()
         image = self._render(hand)
         t_ns = self._clock() if self._clock is not None else self._seq * self._period
-        frame = Frame(image=image, grey=_u8(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)), t_ns=t_ns,
-                      seq=self._seq)
+        grey = _u8(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
+        if self.lores is not None and self.lores != self.size:  # like the Pi's lores stream
+            grey = _u8(cv2.resize(grey, self.lores, interpolation=cv2.INTER_AREA))
+        frame = Frame(image=image, grey=grey, t_ns=t_ns, seq=self._seq)
         self._last_truth = self._truth(hand)
         self._truth_valid = True
         self._seq += 1
@@ -253,6 +262,11 @@ class SimulatedTable:
         if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
             raise ValueError("a foreign card image must be BGR uint8 (h, w, 3)")
         return self._add(label or f"foreign-{n}", False, image, where)
+
+    def place_back(self, where: str | Pose | tuple[float, float] = "centre", *,
+                   style: int = 0) -> int:
+        """Lay a card face down (its back shows; not a card of the deck)."""
+        return self.place_foreign(where, image=card_back(self.deck.size, style), label="back")
 
     def remove(self, which: int | str) -> None:
         """Take away a card: by handle, or the topmost card with that id."""
@@ -443,6 +457,7 @@ class SimulatedTable:
             live = {p.handle for p in self._cards}
             for handle in [k for k in self._layers if k not in live]:
                 del self._layers[handle]
+            cover = np.zeros(img.shape[:2], np.float32) if self.conditions.glare else None
             for p in self._cards:
                 layer = self._layer(p)
                 if layer is None:
@@ -450,9 +465,25 @@ class SimulatedTable:
                 self._shadow(img, layer, self.conditions.shadow, offset=max(2, round(w / 160)),
                              blur=w / 200)
                 _composite(img, layer)
+                if cover is not None:
+                    hh, ww = layer.alpha.shape
+                    roi = cover[layer.y0:layer.y0 + hh, layer.x0:layer.x0 + ww]
+                    np.maximum(roi, layer.alpha, out=roi)
+            if cover is not None:
+                img += (self._glare() * cover)[..., None]
             img *= self._light
             self._static = img
         return self._static
+
+    def _glare(self) -> FloatArray:
+        """The reflection of a lamp: a soft bright blob (added to card pixels only)."""
+        c = self.conditions
+        w, h = self.size
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        gx, gy = c.glare_at[0] * w, c.glare_at[1] * h
+        sigma = c.glare_size * w
+        blob = np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2 * 1.6) / (2 * sigma**2))
+        return _f32(255.0 * c.glare * blob)
 
     def _render(self, hand: FloatArray | None) -> Image:
         c = self.conditions

@@ -233,3 +233,41 @@ def test_configure_resizes_and_keeps_cards(wink: Deck) -> None:
     frame = table.capture()
     assert frame.image.shape == (600, 800, 3)
     assert table.truth()[0].visible > 0.98
+
+
+def test_lores_grey_like_the_pi(wink: Deck) -> None:
+    table = SimulatedTable(wink, seed=0, lores=(320, 240))
+    frame = table.capture()
+    assert frame.image.shape == (480, 640, 3)
+    assert frame.grey is not None and frame.grey.shape == (240, 320)
+
+
+def test_face_down_cards_are_not_deck_cards(wink: Deck) -> None:
+    table = SimulatedTable(wink, seed=8, conditions=Conditions.clean())
+    table.place_back(Pose(200, 240, angle=20, width=120))
+    table.place_back(Pose(450, 240, angle=-5, width=120), style=1)
+    frame = table.capture()
+    backs = table.truth()
+    assert [(t.card_id, t.in_deck) for t in backs] == [("back", False), ("back", False)]
+    seen = [_unwarp(frame.image, t.corners, wink.size) for t in backs]
+    blue_minus_red = [float(x[..., 0].mean() - x[..., 2].mean()) for x in seen]
+    assert blue_minus_red[0] > 30 > -30 > blue_minus_red[1]  # style 0 blue, style 1 red
+    for s in seen:
+        assert max(_zncc(s, wink.template(c)) for c in wink.ids) < 0.6
+    table.remove("back")
+    assert len(table.truth()) == 1
+
+
+def test_glare_brightens_cards_not_the_table(wink: Deck) -> None:
+    def frame(glare: float) -> np.ndarray:
+        c = Conditions(surface="dark", glare=glare, glare_at=(0.5, 0.5))
+        table = SimulatedTable(wink, seed=0, conditions=c)
+        table.place("w33", Pose(320, 240, angle=0, width=150))
+        return table.capture().image.astype(int)
+
+    plain, glared = frame(0.0), frame(0.6)
+    card = (slice(200, 280), slice(280, 360))
+    assert glared[card].mean() > plain[card].mean() + 15
+    assert np.array_equal(glared[:, :150], plain[:, :150])  # the dark table does not shine
+    with pytest.raises(ValueError, match="glare"):
+        Conditions(glare=1.5)
