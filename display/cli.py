@@ -1,0 +1,166 @@
+"""``tablekeeper bench display`` and ``tablekeeper display shots``.
+
+* ``bench display``: render time per frame of every sample screen at 1920×1080 and 800×480
+  (median and worst of repeated redraws, text caches warm, as in the kiosk loop), CPU use of the
+  real render loop while the scoreboard sits idle, and the peak RSS of rendering the whole
+  sequence of screens.
+* ``display shots DIR``: every sample screen, both sizes, both languages, as PNG files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+FRAME_TARGET_MS = 4.0
+IDLE_CPU_TARGET = 0.02
+RSS_TARGET_MB = 200.0
+SIZES: tuple[tuple[int, int], ...] = ((1920, 1080), (800, 480))
+
+
+def register(commands: Any, benches: Any) -> None:
+    bench = benches.add_parser("display", help="render time per screen, idle CPU, peak RSS")
+    bench.add_argument("--repeat", type=int, default=30, help="redraws per screen and size")
+    bench.add_argument("--idle-seconds", type=float, default=3.0,
+                       help="how long the idle scoreboard loop runs")
+    bench.set_defaults(func=run_bench)
+    display = commands.add_parser("display", help="screen tools (headless renders)")
+    sub = display.add_subparsers(dest="display_command", required=True, metavar="ACTION")
+    shots = sub.add_parser("shots", help="render every sample screen to PNG files")
+    shots.add_argument("out", type=Path, help="directory for the PNG files")
+    shots.add_argument("--size", action="append", default=None,
+                       help="WxH (default: 1920x1080 and 800x480)")
+    shots.set_defaults(func=run_shots)
+
+
+def _headless() -> None:
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+
+def _sizes(values: list[str] | None) -> list[tuple[int, int]]:
+    if not values:
+        return list(SIZES)
+    out = []
+    for value in values:
+        try:
+            w, h = (int(v) for v in value.lower().split("x"))
+        except ValueError:
+            raise SystemExit(f"--size {value!r}: expected WxH, e.g. 1920x1080") from None
+        if w < 160 or h < 120:
+            raise SystemExit(f"--size {value!r}: too small (at least 160x120)")
+        out.append((w, h))
+    return out
+
+
+def run_shots(args: argparse.Namespace) -> int:
+    _headless()
+    import pygame
+
+    from display.fonts import FontBook
+    from display.i18n import LANGS
+    from display.renderer import Renderer
+    from display.samples import snapshots
+
+    pygame.display.init()
+    fonts = FontBook()
+    count = 0
+    for w, h in _sizes(args.size):
+        surface = pygame.Surface((w, h))
+        for lang in LANGS:
+            for name, snap in snapshots(lang):
+                renderer = Renderer(surface, fonts=fonts)
+                renderer.render(snap)
+                renderer.save_png(args.out / f"{w}x{h}-{lang}-{name}.png")
+                count += 1
+    print(f"{count} PNG files in {args.out}")
+    return 0
+
+
+def _peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+def run_bench(args: argparse.Namespace) -> int:
+    _headless()
+    import pygame
+
+    from display.fonts import FontBook
+    from display.renderer import Renderer
+    from display.samples import snapshots
+
+    pygame.display.init()
+    fonts = FontBook()
+    print(f"fonts: {fonts.faces['bold'].name} ({fonts.faces['bold'].source})")
+    rss_start = _peak_rss_mb()
+    samples = snapshots()
+    # Per screen and size: the first frame (cold caches), a new snapshot on the same screen
+    # (static layer re-rendered, text cache warm) and a frame of the render loop (the static
+    # layer cached: what a running timer or score animation costs each tick).
+    results: dict[str, dict[tuple[int, int], tuple[float, float, float]]] = {}
+    repeat = max(1, args.repeat)
+    for size in SIZES:
+        surface = pygame.Surface(size)
+        for name, snap in samples:
+            renderer = Renderer(surface, fonts=fonts)
+            start = time.perf_counter()
+            renderer.render(snap)
+            first = (time.perf_counter() - start) * 1000
+            layer, frame = [], []
+            for _ in range(repeat):
+                renderer.invalidate(layers=True)
+                start = time.perf_counter()
+                renderer.render(snap)
+                layer.append((time.perf_counter() - start) * 1000)
+                renderer.invalidate()
+                start = time.perf_counter()
+                renderer.render(snap)
+                frame.append((time.perf_counter() - start) * 1000)
+            results.setdefault(name, {})[size] = (
+                first, statistics.median(layer), statistics.median(frame))
+    print("ms per frame: first (cold) / new snapshot (static layer redrawn) / "
+          "render-loop frame (layer cached); medians of", repeat)
+    print(f"{'screen':<22}" + "".join(f"{f'{w}x{h}':>30}" for w, h in SIZES))
+    worst = 0.0
+    for name, by_size in results.items():
+        row = f"{name:<22}"
+        for size in SIZES:
+            first, layer_ms, frame_ms = by_size[size]
+            row += f"{first:>12.2f} /{layer_ms:>6.2f} /{frame_ms:>6.2f}"
+        worst = max(worst, by_size[SIZES[0]][2])
+        print(row)
+    verdict = "ok" if worst <= FRAME_TARGET_MS else "OVER TARGET"
+    print(f"slowest 1920x1080 render-loop frame: {worst:.2f} ms "
+          f"(target ≤ {FRAME_TARGET_MS} ms): {verdict}")
+
+    # Idle scoreboard in the real loop pattern: render(snapshot) each tick at 60 Hz.
+    surface = pygame.Surface(SIZES[0])
+    renderer = Renderer(surface, fonts=fonts)
+    scoring = dict(samples)["scoring"]
+    drawn = 0
+    ticks = 0
+    clock = pygame.time.Clock()
+    cpu0, wall0 = time.process_time(), time.perf_counter()
+    while time.perf_counter() - wall0 < args.idle_seconds:
+        now_ms = scoring.now_ms + int((time.perf_counter() - wall0) * 1000)
+        snap = type(scoring)(**{**scoring.__dict__, "now_ms": now_ms})
+        if renderer.render(snap):
+            drawn += 1
+        ticks += 1
+        clock.tick(60)
+    cpu = time.process_time() - cpu0
+    wall = time.perf_counter() - wall0
+    share = cpu / wall
+    verdict = "ok" if share <= IDLE_CPU_TARGET else "OVER TARGET"
+    print(f"idle scoreboard: {ticks} ticks in {wall:.1f} s, {drawn} frames drawn, "
+          f"CPU {share * 100:.2f} % of a core (target ≤ {IDLE_CPU_TARGET * 100:.0f} %): {verdict}")
+    peak = _peak_rss_mb()
+    verdict = "ok" if peak <= RSS_TARGET_MB else "OVER TARGET"
+    print(f"peak RSS: {peak:.0f} MB after all screens at both sizes "
+          f"({rss_start:.0f} MB before rendering; target ≤ {RSS_TARGET_MB:.0f} MB): {verdict}")
+    return 0

@@ -1,0 +1,67 @@
+"""The palette: the seven player colours of 什麼不見啦, the text colour readable on each, and
+the screen's own colours.
+
+Player colours are named by key (``"red"`` …) everywhere; :data:`PLAYER_COLOURS` keeps the game's
+order (紅 黃 藍 綠 橘 棕 紫). The text colour on a player colour is whichever of near-black and
+white has the higher WCAG contrast ratio (``tests/display/test_colours.py`` checks ≥ 4.5:1).
+"""
+
+from __future__ import annotations
+
+RGB = tuple[int, int, int]
+
+#: The game's colours, in the order of the rules.
+PLAYER_COLOURS: dict[str, RGB] = {
+    "red": (220, 38, 38),
+    "yellow": (250, 204, 21),
+    "blue": (37, 99, 235),
+    "green": (22, 163, 74),
+    "orange": (249, 115, 22),
+    "brown": (120, 72, 36),
+    "purple": (126, 34, 206),
+}
+COLOUR_KEYS: tuple[str, ...] = tuple(PLAYER_COLOURS)
+
+BLACK: RGB = (17, 17, 17)
+WHITE: RGB = (255, 255, 255)
+
+# Screen colours (a dark theme: bright player colours stand out on it across a table).
+BG: RGB = (24, 26, 33)
+BG_TOP: RGB = (34, 38, 50)
+PANEL: RGB = (44, 49, 64)
+PANEL_HI: RGB = (62, 69, 90)
+TEXT: RGB = (240, 242, 247)
+TEXT_DIM: RGB = (160, 168, 186)
+ACCENT: RGB = (94, 234, 212)
+GOOD: RGB = (34, 197, 94)
+BAD: RGB = (239, 68, 68)
+WARN: RGB = (245, 158, 11)
+DISABLED: RGB = (90, 95, 110)
+SLOT_EMPTY: RGB = (70, 76, 96)
+
+
+def player_rgb(colour: str) -> RGB:
+    """The RGB of a player colour key; an unknown key gives a neutral grey (never raises)."""
+    return PLAYER_COLOURS.get(colour, (128, 128, 128))
+
+
+def _linear(c: int) -> float:
+    s = c / 255.0
+    return s / 12.92 if s <= 0.04045 else float(((s + 0.055) / 1.055) ** 2.4)
+
+
+def luminance(rgb: RGB) -> float:
+    """WCAG relative luminance."""
+    r, g, b = (_linear(c) for c in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: RGB, b: RGB) -> float:
+    """WCAG contrast ratio between two colours (1 … 21)."""
+    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def text_on(bg: RGB) -> RGB:
+    """Black or white, whichever reads better on ``bg``."""
+    return BLACK if contrast(BLACK, bg) >= contrast(WHITE, bg) else WHITE

@@ -1,0 +1,179 @@
+"""Every string a player sees, in Traditional Chinese (``zh-TW``) and English (``en``).
+
+One table, :data:`STRINGS`, maps a key to its two translations. Screens never hold literal UI
+text: they call :func:`tr` with a key. The language is a field of the display snapshot, so it
+switches at run time (the host's ``lang`` key flips it with :func:`next_lang`).
+
+Placeholders use :meth:`str.format` syntax (``{name}``); both translations of a key must use the
+same placeholders (``tests/display/test_i18n.py`` checks that, and that every key a screen uses
+exists). A key missing at run time never crashes the kiosk: :func:`tr` returns ``⟨key⟩`` and logs
+the key once.
+"""
+
+from __future__ import annotations
+
+import logging
+import string
+from collections.abc import Mapping
+
+LANGS: tuple[str, ...] = ("zh-TW", "en")
+DEFAULT_LANG = "zh-TW"
+
+_log = logging.getLogger(__name__)
+_missing_logged: set[str] = set()
+
+#: key -> {lang: text}
+STRINGS: Mapping[str, Mapping[str, str]] = {
+    # --- general -------------------------------------------------------------------------
+    "game.title": {"zh-TW": "什麼不見啦", "en": "Something Is Missing"},
+    "lang.name": {"zh-TW": "中文", "en": "English"},
+    "round": {"zh-TW": "第 {n} 回合", "en": "Round {n}"},
+    "seat": {"zh-TW": "{n} 號座位", "en": "Seat {n}"},
+    "player.default": {"zh-TW": "玩家 {n}", "en": "Player {n}"},
+    "points": {"zh-TW": "{n} 分", "en": "{n} pts"},
+    "cards_left": {"zh-TW": "剩 {n} 張", "en": "{n} cards"},
+    "no_cards": {"zh-TW": "沒牌了", "en": "no cards"},
+    "seconds": {"zh-TW": "{n} 秒", "en": "{n} s"},
+    "scene.label": {"zh-TW": "場景 {s}", "en": "Scene {s}"},
+    # --- host buttons ----------------------------------------------------------------------
+    "btn.confirm": {"zh-TW": "確定", "en": "OK"},
+    "btn.back": {"zh-TW": "返回", "en": "Back"},
+    "btn.next": {"zh-TW": "下一步", "en": "Next"},
+    "btn.undo": {"zh-TW": "復原", "en": "Undo"},
+    "btn.lang": {"zh-TW": "English", "en": "中文"},
+    "btn.start": {"zh-TW": "開始遊戲", "en": "Start game"},
+    "btn.start_timer": {"zh-TW": "開始計時", "en": "Start timer"},
+    "btn.nobody": {"zh-TW": "沒人搶答", "en": "Nobody buzzed"},
+    "btn.pass": {"zh-TW": "不投注", "en": "Pass"},
+    "btn.found": {"zh-TW": "找到了", "en": "Found"},
+    "btn.not_found": {"zh-TW": "找不到", "en": "Not found"},
+    "btn.hourglass": {"zh-TW": "翻沙漏", "en": "Run hourglass"},
+    "btn.next_round": {"zh-TW": "下一回合", "en": "Next round"},
+    "btn.swap": {"zh-TW": "交換 {a} ↔ {b}", "en": "Swap {a} ↔ {b}"},
+    "btn.keep": {"zh-TW": "不交換", "en": "Keep"},
+    "btn.new_game": {"zh-TW": "新遊戲", "en": "New game"},
+    "btn.add_player": {"zh-TW": "＋ 加入玩家", "en": "+ Add player"},
+    "btn.remove": {"zh-TW": "移除", "en": "Remove"},
+    "btn.replace": {"zh-TW": "換場景", "en": "Replace a scene"},
+    "btn.no_replace": {"zh-TW": "不換", "en": "No change"},
+    # --- setup ---------------------------------------------------------------------------
+    "setup.title": {"zh-TW": "新遊戲：玩家設定", "en": "New game: players"},
+    "setup.players": {"zh-TW": "{n} 位玩家", "en": "{n} players"},
+    "setup.need_players": {"zh-TW": "需要 3 到 7 位玩家", "en": "3 to 7 players needed"},
+    "setup.colour_taken": {"zh-TW": "每人要不同顏色", "en": "Each player needs a different colour"},
+    "setup.variant": {"zh-TW": "玩法", "en": "Variant"},
+    "setup.typing": {"zh-TW": "輸入名字，按 Enter 完成", "en": "Type a name, Enter when done"},
+    "variant.easy": {"zh-TW": "簡單：4 張場景", "en": "Easy: 4 scenes"},
+    "variant.normal": {"zh-TW": "標準：5 張場景", "en": "Standard: 5 scenes"},
+    "variant.advanced": {"zh-TW": "進階：6 張場景", "en": "Advanced: 6 scenes"},
+    "colour.red": {"zh-TW": "紅", "en": "Red"},
+    "colour.yellow": {"zh-TW": "黃", "en": "Yellow"},
+    "colour.blue": {"zh-TW": "藍", "en": "Blue"},
+    "colour.green": {"zh-TW": "綠", "en": "Green"},
+    "colour.orange": {"zh-TW": "橘", "en": "Orange"},
+    "colour.brown": {"zh-TW": "棕", "en": "Brown"},
+    "colour.purple": {"zh-TW": "紫", "en": "Purple"},
+    # --- scene viewing -------------------------------------------------------------------
+    "viewing.title": {"zh-TW": "記住場景", "en": "Memorise the scenes"},
+    "viewing.pass": {"zh-TW": "第 {k} / {n} 輪", "en": "Pass {k} of {n}"},
+    "viewing.hint": {"zh-TW": "每人看 5 秒，然後傳給左邊的玩家",
+                     "en": "Look for 5 seconds, then pass to the left"},
+    "viewing.ready": {"zh-TW": "準備好就開始計時", "en": "Start the timer when ready"},
+    "viewing.done": {"zh-TW": "傳給左邊！", "en": "Pass left!"},
+    "replace.title": {"zh-TW": "新場景", "en": "New scene"},
+    "replace.hint": {"zh-TW": "大家有 20 秒看新場景", "en": "Everyone has 20 seconds to look"},
+    "replace.choose": {"zh-TW": "{name} 可以換一張場景",
+                       "en": "{name} may replace a scene"},
+    # --- reveal --------------------------------------------------------------------------
+    "reveal.turn": {"zh-TW": "輪到 {name}", "en": "{name}'s turn"},
+    "reveal.flip": {"zh-TW": "翻開一張物品卡", "en": "Turn over an item card"},
+    "reveal.waiting": {"zh-TW": "等待卡牌…", "en": "Waiting for a card…"},
+    "reveal.seen": {"zh-TW": "看到了", "en": "On the table"},
+    "reveal.buzz_hint": {"zh-TW": "記得在哪裡？快按鈕！", "en": "Remember where? Hit your button!"},
+    # --- buzz ----------------------------------------------------------------------------
+    "buzz.shout": {"zh-TW": "什麼不見啦！", "en": "Something is missing!"},
+    "buzz.first": {"zh-TW": "{name} 搶到沙漏", "en": "{name} got the hourglass"},
+    "buzz.margin": {"zh-TW": "領先 {ms} 毫秒", "en": "by {ms} ms"},
+    "buzz.alone": {"zh-TW": "唯一按下", "en": "the only press"},
+    "buzz.tie": {"zh-TW": "平手抽籤", "en": "Tie — drawn by lot"},
+    "buzz.tied_with": {"zh-TW": "同時按下：", "en": "Pressed together:"},
+    # --- betting -------------------------------------------------------------------------
+    "bet.title": {"zh-TW": "投注場景", "en": "Place your bets"},
+    "bet.decide": {"zh-TW": "{name}：投注或不投注？", "en": "{name}: bet or pass?"},
+    "bet.must": {"zh-TW": "{name} 必須投注", "en": "{name} must bet"},
+    "bet.passed": {"zh-TW": "不投注", "en": "passed"},
+    "bet.waiting": {"zh-TW": "等待", "en": "waiting"},
+    "bet.on": {"zh-TW": "投 {s}", "en": "on {s}"},
+    "bet.tap": {"zh-TW": "點選場景下注", "en": "Tap a scene to bet"},
+    # --- checking ------------------------------------------------------------------------
+    "check.title": {"zh-TW": "檢視 {s}", "en": "Checking {s}"},
+    "check.bettors": {"zh-TW": "投注者", "en": "Bettors"},
+    "check.point": {"zh-TW": "翻開場景，指出物品", "en": "Turn the scene up and point at the item"},
+    "check.timeup": {"zh-TW": "時間到！", "en": "Time's up!"},
+    "check.no_timer": {"zh-TW": "沒投這張的人可以翻沙漏",
+                       "en": "Players who did not bet here may run the hourglass"},
+    "check.found": {"zh-TW": "找到了", "en": "found"},
+    "check.not_found": {"zh-TW": "找不到", "en": "not found"},
+    "check.pending": {"zh-TW": "待檢視", "en": "to check"},
+    # --- scoring -------------------------------------------------------------------------
+    "score.title": {"zh-TW": "計分", "en": "Scores"},
+    "score.target": {"zh-TW": "目標 {n} 分", "en": "First to {n}"},
+    # --- swap ----------------------------------------------------------------------------
+    "swap.title": {"zh-TW": "交換場景？", "en": "Swap scenes?"},
+    "swap.who": {"zh-TW": "最低分的 {name} 決定", "en": "{name} (lowest score) decides"},
+    # --- game over -----------------------------------------------------------------------
+    "over.title": {"zh-TW": "遊戲結束", "en": "Game over"},
+    "over.winner": {"zh-TW": "{name} 獲勝！", "en": "{name} wins!"},
+    "over.winners": {"zh-TW": "共同獲勝！", "en": "Shared win!"},
+    "over.chart": {"zh-TW": "每回合分數", "en": "Scores by round"},
+    "over.reason.score": {"zh-TW": "有人達到 {n} 分", "en": "Someone reached {n} points"},
+    "over.reason.cards": {"zh-TW": "{n} 位玩家沒牌了", "en": "{n} players ran out of cards"},
+    # --- status banner -------------------------------------------------------------------
+    "status.camera_disconnected": {"zh-TW": "相機未連線", "en": "Camera disconnected"},
+    "status.camera_starting": {"zh-TW": "相機啟動中…", "en": "Camera starting…"},
+    "status.camera_blocked": {"zh-TW": "相機被遮住了", "en": "Camera view blocked"},
+    "status.button_stuck": {"zh-TW": "{name} 的按鈕卡住了", "en": "{name}'s button is stuck"},
+    "status.early_press": {"zh-TW": "{name} 太早按，暫停一下",
+                           "en": "{name} pressed too early: locked out"},
+    "status.rejected": {"zh-TW": "不能這樣做：{why}", "en": "Not allowed: {why}"},
+}
+
+
+def tr(key: str, lang: str, /, **params: object) -> str:
+    """The text of ``key`` in ``lang`` with ``params`` filled in.
+
+    An unknown language falls back to :data:`DEFAULT_LANG`; an unknown key gives ``⟨key⟩``
+    (logged once) so a missing translation shows up on screen instead of crashing the kiosk.
+    """
+    entry = STRINGS.get(key)
+    if entry is None:
+        if key not in _missing_logged:
+            _missing_logged.add(key)
+            _log.error("display: no translation for key %r", key)
+        return f"⟨{key}⟩"
+    text = entry.get(lang) or entry[DEFAULT_LANG]
+    if not params:
+        return text
+    try:
+        return text.format(**params)
+    except (KeyError, IndexError, ValueError):
+        _log.error("display: bad parameters %r for key %r", sorted(params), key)
+        return text
+
+
+def next_lang(lang: str) -> str:
+    """The language after ``lang`` in :data:`LANGS` (the host's one-key switch)."""
+    try:
+        return LANGS[(LANGS.index(lang) + 1) % len(LANGS)]
+    except ValueError:
+        return DEFAULT_LANG
+
+
+def placeholders(text: str) -> set[str]:
+    """The ``{name}`` placeholders of a format string."""
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def all_text() -> str:
+    """Every character of every translation (what the bundled font subset must cover)."""
+    return "".join(text for entry in STRINGS.values() for text in entry.values())

@@ -1,0 +1,173 @@
+"""Host input: pygame events in, neutral input events out.
+
+The display translates; the app routes. Three kinds of event come out of :func:`translate`:
+
+- :class:`SeatInput` ``(seat, pressed)`` — keys ``1``–``8`` stand in for the seat buttons
+  (key ``1`` is seat 0). The app hands these to the firmware's keyboard backend, which stamps
+  and arbitrates them like real buttons. Both key-down and key-up are reported.
+- :class:`HostAction` ``(name, arg)`` — the host's commands, from a touch/click on an on-screen
+  button or from the keyboard:
+
+  ========================  ===========================================================
+  ``confirm``               Enter (also: start game, OK, new game)
+  ``back``                  Escape, Backspace
+  ``next``                  → (Right), Tab ("nobody buzzed", "next round")
+  ``undo``                  Ctrl+Z or U, from any screen: undo the last host action
+  ``lang``                  L: switch 中文 / English
+  ``bet``, scene            A–F on the betting screen (arg: 0-based scene index)
+  ``pass``                  P on the betting screen (the bettor does not bet)
+  ``found`` / ``not_found``  F / N while a scene is checked
+  ``start_timer``           T: start the pass countdown / the hourglass
+  ``swap``, (a, b)          S: swap two turned-up scenes; ``keep``: K
+  ``replace``, scene        advanced variant: replace that scene; ``no_replace``
+  ``setup.*``               the setup form's own actions (see :mod:`display.setup`)
+  ``erase``                 Backspace while typing a name
+  ========================  ===========================================================
+
+- :class:`TextInput` — typed text while a name field on the setup screen has the focus.
+
+Every screen draws its buttons (:class:`Button`) and the renderer keeps the list of the frame
+on screen; :func:`hit_test` maps a touch or click to the button's action, and a button's
+``key`` is its keyboard shortcut (shown on it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import pygame
+
+
+@dataclass(frozen=True)
+class SeatInput:
+    """A seat button stand-in (keyboard) went down (``pressed``) or up."""
+
+    seat: int
+    pressed: bool
+
+
+@dataclass(frozen=True)
+class HostAction:
+    """A host command; ``arg`` is a scene index, a seat, a pair of scenes or a variant name."""
+
+    name: str
+    arg: int | str | tuple[int, int] | None = None
+
+
+@dataclass(frozen=True)
+class TextInput:
+    """Text typed into the focused name field of the setup form."""
+
+    text: str
+
+
+InputEvent = SeatInput | HostAction | TextInput
+
+
+@dataclass(frozen=True)
+class Button:
+    """An on-screen touch target. ``rect`` is (x, y, w, h) in surface pixels."""
+
+    rect: tuple[int, int, int, int]
+    action: HostAction
+    label: str = ""
+    enabled: bool = True
+    key: int | None = None  # keyboard shortcut (pygame key code)
+
+    def contains(self, pos: tuple[float, float]) -> bool:
+        x, y, w, h = self.rect
+        return x <= pos[0] < x + w and y <= pos[1] < y + h
+
+
+SEAT_KEYS: dict[int, int] = {
+    **{pygame.K_1 + i: i for i in range(8)},
+    **{pygame.K_KP1 + i: i for i in range(8)},
+}
+
+#: Keys that mean the same on every screen. Buttons never take these as shortcuts.
+GLOBAL_KEYS: dict[int, HostAction] = {
+    pygame.K_RETURN: HostAction("confirm"),
+    pygame.K_KP_ENTER: HostAction("confirm"),
+    pygame.K_ESCAPE: HostAction("back"),
+    pygame.K_BACKSPACE: HostAction("back"),
+    pygame.K_RIGHT: HostAction("next"),
+    pygame.K_TAB: HostAction("next"),
+    pygame.K_u: HostAction("undo"),
+    pygame.K_l: HostAction("lang"),
+}
+
+
+def hit_test(buttons: Sequence[Button], pos: tuple[float, float]) -> HostAction | None:
+    """The action of the enabled button under ``pos`` (the topmost: the last drawn), or None."""
+    for button in reversed(buttons):
+        if button.enabled and button.contains(pos):
+            return button.action
+    return None
+
+
+def translate(
+    event: pygame.event.Event,
+    buttons: Sequence[Button] = (),
+    *,
+    text_focus: bool = False,
+    size: tuple[int, int] | None = None,
+) -> InputEvent | None:
+    """The input event a pygame event means, or None if it means nothing here.
+
+    ``buttons`` are the buttons on screen (``Renderer.buttons``); ``text_focus`` is true while a
+    name field takes typing (``Renderer.text_focus``); ``size`` is the surface size, needed to
+    place finger (touch) events, whose coordinates pygame gives as fractions.
+    """
+    etype = event.type
+    if etype in (pygame.KEYDOWN, pygame.KEYUP):
+        return _key(event, buttons, text_focus)
+    if etype == pygame.TEXTINPUT:
+        return TextInput(event.text) if text_focus and event.text else None
+    if etype == pygame.MOUSEBUTTONDOWN:
+        # SDL turns each touch into a finger event *and* a synthetic mouse event; the finger
+        # event is the one we use, so a touch is not counted twice.
+        if event.button != 1 or getattr(event, "touch", False):
+            return None
+        return hit_test(buttons, event.pos)
+    if etype == pygame.FINGERDOWN:
+        if size is None:
+            surface = pygame.display.get_surface()
+            if surface is None:
+                return None
+            size = surface.get_size()
+        return hit_test(buttons, (event.x * size[0], event.y * size[1]))
+    return None
+
+
+def _key(
+    event: pygame.event.Event, buttons: Sequence[Button], text_focus: bool
+) -> InputEvent | None:
+    key = event.key
+    down = event.type == pygame.KEYDOWN
+    ctrl = bool(event.mod & pygame.KMOD_CTRL)
+    if text_focus:
+        # Typing a name: characters arrive as TEXTINPUT; only editing keys count here.
+        if not down:
+            return None
+        if ctrl and key == pygame.K_z:
+            return HostAction("undo")
+        if key == pygame.K_BACKSPACE:
+            return HostAction("erase")
+        if key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_ESCAPE, pygame.K_TAB):
+            return HostAction("setup.focus", None)
+        return None
+    if key in SEAT_KEYS and not ctrl:
+        return SeatInput(SEAT_KEYS[key], down)
+    if not down:
+        return None
+    if ctrl and key == pygame.K_z:
+        return HostAction("undo")
+    if ctrl:
+        return None
+    if key in GLOBAL_KEYS:
+        return GLOBAL_KEYS[key]
+    for button in buttons:
+        if button.key == key and button.enabled:
+            return button.action
+    return None

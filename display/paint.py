@@ -1,0 +1,203 @@
+"""Drawing helpers shared by the screens: relative layout, fitted and cached text, buttons.
+
+Screens lay out in fractions of the surface (``p.rect(0.05, 0.1, 0.4, 0.2)``) and size text in
+fractions of the height, so one layout serves 1920×1080 across a table and the 800×480 Pi
+touchscreen. :meth:`Painter.text` shrinks text until it fits its box and records the drawn
+rectangle with its box (:attr:`Painter.texts`), so tests can prove nothing is clipped.
+Rendered text surfaces are cached (:class:`TextCache`): a frame mostly blits.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Literal
+
+import pygame
+import pygame.freetype
+
+from display.colours import PANEL, PANEL_HI, RGB, TEXT, TEXT_DIM, player_rgb, text_on
+from display.fonts import FontBook, Weight
+from display.i18n import tr
+from display.input import Button, HostAction
+
+Align = Literal["left", "center", "right"]
+
+
+@dataclass(frozen=True)
+class TextRecord:
+    """A piece of text drawn: its ink rectangle and the box it had to fit in."""
+
+    text: str
+    rect: pygame.Rect
+    box: pygame.Rect
+
+
+class TextCache:
+    """Rendered text surfaces and fitted sizes, least recently used out first."""
+
+    def __init__(self, fonts: FontBook, capacity: int = 768) -> None:
+        self.fonts = fonts
+        self.capacity = capacity
+        self._surfaces: OrderedDict[tuple[str, Weight, int, RGB], pygame.Surface] = OrderedDict()
+        self._fits: dict[tuple[str, Weight, int, int, int], int] = {}
+
+    def surface(self, text: str, weight: Weight, size: int, colour: RGB) -> pygame.Surface:
+        key = (text, weight, size, colour)
+        surf = self._surfaces.get(key)
+        if surf is not None:
+            self._surfaces.move_to_end(key)
+            return surf
+        font = self.fonts.font(weight, size)
+        surf, _ = font.render(text, colour)
+        self._surfaces[key] = surf
+        if len(self._surfaces) > self.capacity:
+            self._surfaces.popitem(last=False)
+        return surf
+
+    def fit(self, text: str, weight: Weight, max_size: int, w: int, h: int) -> int:
+        """The largest size ≤ ``max_size`` at which ``text`` fits in ``w``×``h``."""
+        key = (text, weight, max_size, w, h)
+        size = self._fits.get(key)
+        if size is not None:
+            return size
+        size = max(4, min(max_size, h))
+        while size > 4:
+            rect = self.fonts.font(weight, size).get_rect(text)
+            if rect.width <= w and rect.height <= h:
+                break
+            shrink = min(w / max(rect.width, 1), h / max(rect.height, 1), 0.95)
+            size = max(4, min(size - 1, int(size * shrink)))
+        if len(self._fits) > 4 * self.capacity:
+            self._fits.clear()
+        self._fits[key] = size
+        return size
+
+
+class Painter:
+    """One frame's drawing context: the surface, its units, the language, what was drawn."""
+
+    def __init__(self, surface: pygame.Surface, cache: TextCache, lang: str) -> None:
+        self.surface = surface
+        self.cache = cache
+        self.lang = lang
+        self.w, self.h = surface.get_size()
+        self.texts: list[TextRecord] = []
+        self.buttons: list[Button] = []
+
+    # --- units ----------------------------------------------------------------------------
+    def px(self, frac: float) -> int:
+        """A length in fractions of the height (text sizes, margins, radii)."""
+        return max(1, round(frac * self.h))
+
+    def rect(self, x: float, y: float, w: float, h: float) -> pygame.Rect:
+        """A rectangle in fractions of the width (x, w) and height (y, h)."""
+        return pygame.Rect(
+            round(x * self.w), round(y * self.h), round(w * self.w), round(h * self.h)
+        )
+
+    def tr(self, key: str, **params: object) -> str:
+        return tr(key, self.lang, **params)
+
+    # --- drawing --------------------------------------------------------------------------
+    def fill(self, rect: pygame.Rect, colour: RGB, radius: float = 0.0) -> None:
+        pygame.draw.rect(self.surface, colour, rect, border_radius=self.px(radius) if radius else 0)
+
+    def outline(self, rect: pygame.Rect, colour: RGB, width: float, radius: float = 0.0) -> None:
+        pygame.draw.rect(
+            self.surface, colour, rect, max(1, self.px(width)),
+            border_radius=self.px(radius) if radius else 0,
+        )
+
+    def text(
+        self,
+        text: str,
+        box: pygame.Rect,
+        *,
+        size: float = 0.06,
+        colour: RGB = TEXT,
+        weight: Weight = "bold",
+        align: Align = "center",
+        pad: float = 0.0,
+    ) -> pygame.Rect:
+        """Draw ``text`` fitted into ``box`` (at most ``size`` × height tall); returns its rect."""
+        inner = box.inflate(-2 * self.px(pad), -2 * self.px(pad)) if pad else box
+        if not text or inner.width <= 0 or inner.height <= 0:
+            return pygame.Rect(inner.x, inner.y, 0, 0)
+        fitted = self.cache.fit(text, weight, self.px(size), inner.width, inner.height)
+        surf = self.cache.surface(text, weight, fitted, colour)
+        rect = surf.get_rect()
+        rect.centery = inner.centery
+        if align == "left":
+            rect.left = inner.left
+        elif align == "right":
+            rect.right = inner.right
+        else:
+            rect.centerx = inner.centerx
+        self.surface.blit(surf, rect)
+        self.texts.append(TextRecord(text, rect, box))
+        return rect
+
+    def button(
+        self,
+        rect: pygame.Rect,
+        action: HostAction,
+        label: str,
+        *,
+        enabled: bool = True,
+        key: int | None = None,
+        colour: RGB = PANEL_HI,
+        size: float = 0.05,
+    ) -> Button:
+        """A touch button; its shortcut key, if any, is shown in its corner."""
+        bg = colour if enabled else PANEL
+        fg = text_on(bg) if enabled else TEXT_DIM
+        self.fill(rect, bg, 0.015)
+        if key is not None:
+            name = pygame.key.name(key).upper()
+            hint = pygame.Rect(rect.x, rect.y, max(rect.width // 6, self.px(0.04)), rect.height)
+            self.text(name, hint.inflate(-self.px(0.01), -rect.height // 2), size=0.03,
+                      colour=fg, weight="regular")
+            label_box = pygame.Rect(hint.right, rect.y, rect.right - hint.right, rect.height)
+        else:
+            label_box = rect
+        self.text(label, label_box, size=size, colour=fg, pad=0.012)
+        button = Button((rect.x, rect.y, rect.width, rect.height), action, label, enabled, key)
+        self.buttons.append(button)
+        return button
+
+    def chip(self, rect: pygame.Rect, colour: str, label: str, *, size: float = 0.05,
+             radius: float = 0.012) -> None:
+        """A player-coloured box with a label in the readable text colour."""
+        bg = player_rgb(colour)
+        self.fill(rect, bg, radius)
+        self.text(label, rect, size=size, colour=text_on(bg), pad=0.008)
+
+    def arc_timer(self, center: tuple[int, int], radius: int, frac: float, colour: RGB,
+                  track: RGB) -> None:
+        """A ring that drains clockwise from 12 o'clock as ``frac`` goes 1 → 0."""
+        width = max(2, radius // 5)
+        pygame.draw.circle(self.surface, track, center, radius, width)
+        frac = min(1.0, max(0.0, frac))
+        if frac <= 0:
+            return
+        if frac >= 1:
+            pygame.draw.circle(self.surface, colour, center, radius, width)
+            return
+        # A filled polygon for the remaining sector of the ring: smooth and cheap.
+        steps = max(8, int(90 * frac))
+        start = -math.pi / 2
+        end = start + 2 * math.pi * frac
+        outer = [
+            (center[0] + radius * math.cos(start + (end - start) * i / steps),
+             center[1] + radius * math.sin(start + (end - start) * i / steps))
+            for i in range(steps + 1)
+        ]
+        r2 = radius - width
+        inner = [
+            (center[0] + r2 * math.cos(start + (end - start) * i / steps),
+             center[1] + r2 * math.sin(start + (end - start) * i / steps))
+            for i in range(steps, -1, -1)
+        ]
+        pygame.draw.polygon(self.surface, colour, outer + inner)

@@ -1,0 +1,304 @@
+"""The renderer: draws a :class:`~display.model.Snapshot` only when something visible changed.
+
+The app's loop calls :meth:`Renderer.render` every tick. It compares the snapshot (which ignores
+``now_ms``) and a small time key (the running timer's frame, the score animation's frame, whether
+the buzz screen is still up) with the last frame's; when both are equal it returns at once
+without touching a pixel, so an idle scoreboard costs next to nothing. Animations are functions
+of ``now_ms`` (never of frame counts), capped at ``fps`` frames per second.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pygame
+
+from display.adapt import game_view
+from display.fonts import FontBook
+from display.i18n import STRINGS, tr
+from display.input import Button, InputEvent, hit_test, translate
+from display.model import GameView, Phase, Snapshot
+from display.paint import Painter, TextCache, TextRecord
+from display.screens import SCREENS, Frame, draw_banner
+from display.setup import SetupForm
+
+_log = logging.getLogger(__name__)
+
+PHASE_SCREENS: dict[Phase, str] = {
+    Phase.VIEWING: "viewing",
+    Phase.REPLACE: "replace",
+    Phase.REVEAL: "reveal",
+    Phase.BETTING: "betting",
+    Phase.CHECKING: "checking",
+    Phase.SCORING: "scoring",
+    Phase.SWAP: "swap",
+    Phase.OVER: "over",
+}
+TIMER_SCREENS = frozenset({"viewing", "replace", "checking"})
+SCORE_SCREENS = frozenset({"reveal", "scoring"})
+
+
+@dataclass(frozen=True)
+class RenderResult:
+    """What :meth:`Renderer.render` did: ``drawn`` (also the truth value), the screen shown,
+    and why it drew (``"changed"``, ``"animating"``) or not (``"unchanged"``)."""
+
+    drawn: bool
+    screen: str
+    reason: str
+
+    def __bool__(self) -> bool:
+        return self.drawn
+
+
+class Renderer:
+    """Draws snapshots onto ``surface`` (the display surface, or any surface headless).
+
+    ``present``: call ``pygame.display.flip()`` after drawing (for the real display).
+    ``adapter`` turns the engine's state into a :class:`GameView` (default:
+    :func:`display.adapt.game_view`).
+    """
+
+    def __init__(
+        self,
+        surface: pygame.Surface,
+        *,
+        fonts: FontBook | None = None,
+        present: bool = False,
+        fps: int = 30,
+        buzz_ms: int = 2500,
+        score_anim_ms: int = 1200,
+        delta_hold_ms: int = 2500,
+        adapter: Callable[[Any], GameView | None] = game_view,
+        strict: bool = False,
+    ) -> None:
+        self.surface = surface
+        self.fonts = fonts or FontBook()
+        self.cache = TextCache(self.fonts)
+        self.present = present
+        self.frame_ms = max(1, 1000 // max(1, fps))
+        self.buzz_ms = buzz_ms
+        self.score_anim_ms = score_anim_ms
+        self.delta_hold_ms = delta_hold_ms
+        self.adapter = adapter
+        self.strict = strict  # re-raise drawing errors (tests) instead of logging them
+        self.buttons: tuple[Button, ...] = ()
+        self.texts: tuple[TextRecord, ...] = ()
+        self.screen = ""
+        self.frames = 0
+        self._key: Hashable = None
+        self._state: Any = object()
+        self._view: GameView | None = None
+        self._scores_from: tuple[int, ...] = ()
+        self._scores_to: tuple[int, ...] = ()
+        self._scores_t0 = 0
+        self._card_id: str | None = None
+        self._card_surface: pygame.Surface | None = None
+        self._base: pygame.Surface | None = None
+        self._base_key: Hashable = None
+        self._base_texts: list[TextRecord] = []
+        self._base_buttons: list[Button] = []
+
+    # --- public ---------------------------------------------------------------------------
+    @property
+    def text_focus(self) -> bool:
+        """True while the setup screen's name field takes typing (pass to ``translate``)."""
+        return self.screen == "setup" and bool(getattr(self._setup, "focus", None) is not None)
+
+    def hit_test(self, pos: tuple[float, float]) -> Any:
+        """The host action of the button at ``pos`` on the last frame drawn, or None."""
+        return hit_test(self.buttons, pos)
+
+    def translate(self, event: pygame.event.Event) -> InputEvent | None:
+        """:func:`display.input.translate` with this frame's buttons, focus and size."""
+        return translate(event, self.buttons, text_focus=self.text_focus,
+                         size=self.surface.get_size())
+
+    def invalidate(self, *, layers: bool = False) -> None:
+        """Force the next :meth:`render` to draw (e.g. after the window was exposed);
+        ``layers``: also re-render the cached static layer."""
+        self._key = None
+        if layers:
+            self._base_key = None
+
+    def save_png(self, path: str | Path) -> Path:
+        """Write the current frame to a PNG file (headless runs, bug reports)."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        pygame.image.save(self.surface, str(path))
+        return path
+
+    def render(self, snap: Snapshot) -> RenderResult:
+        """Draw ``snap`` if anything visible changed since the last frame."""
+        now = snap.now_ms
+        self._setup = snap.setup
+        view = self._view_of(snap.state)
+        self._track_scores(view, now)
+        screen = self.screen_for(snap, view)
+        key = (snap, screen, self._time_key(screen, view, snap, now))
+        if key == self._key:
+            return RenderResult(False, screen, "unchanged")
+        animating = self._key is not None and self._key[:2] == key[:2]  # type: ignore[index]
+        self._key = key
+        self._draw(snap, view, screen, now)
+        return RenderResult(True, screen, "animating" if animating else "changed")
+
+    def screen_for(self, snap: Snapshot, view: GameView | None) -> str:
+        """The name of the screen ``snap`` shows (a key of :data:`display.screens.SCREENS`)."""
+        buzz = snap.buzz
+        if buzz is not None and buzz.at_ms <= snap.now_ms < buzz.at_ms + self.buzz_ms:
+            return "buzz"
+        if view is None:
+            return "setup" if isinstance(snap.setup, SetupForm) else "title"
+        return PHASE_SCREENS.get(view.phase, "reveal")
+
+    # --- internals ------------------------------------------------------------------------
+    _setup: Any = None
+
+    def _view_of(self, state: Any) -> GameView | None:
+        if state is self._state:
+            return self._view
+        self._state = state
+        if state is None:
+            self._view = None
+        elif isinstance(state, GameView):
+            self._view = state
+        else:
+            try:
+                self._view = self.adapter(state)
+            except Exception:  # a drawing problem must never stop the kiosk loop
+                if self.strict:
+                    raise
+                _log.exception("display: cannot read the engine state %r", type(state))
+                self._view = None
+        return self._view
+
+    def _track_scores(self, view: GameView | None, now: int) -> None:
+        scores = view.scores if view is not None else ()
+        if scores == self._scores_to:
+            return
+        if len(scores) == len(self._scores_to) and self._scores_to:
+            self._scores_from = tuple(round(s) for s in self._shown_scores(now))
+        else:
+            self._scores_from = scores
+        self._scores_to = scores
+        self._scores_t0 = now
+
+    def _anim_t(self, now: int) -> float:
+        if self.score_anim_ms <= 0:
+            return 1.0
+        return min(1.0, max(0.0, (now - self._scores_t0) / self.score_anim_ms))
+
+    def _shown_scores(self, now: int) -> tuple[float, ...]:
+        t = self._anim_t(now)
+        ease = 1 - (1 - t) ** 3
+        return tuple(a + (b - a) * ease for a, b in zip(self._scores_from, self._scores_to,
+                                                         strict=True))
+
+    def _deltas(self, now: int) -> tuple[int, ...]:
+        if now - self._scores_t0 >= self.score_anim_ms + self.delta_hold_ms:
+            return ()
+        if self._scores_from == self._scores_to:
+            return ()
+        return tuple(b - a for a, b in zip(self._scores_from, self._scores_to, strict=True))
+
+    def _time_key(self, screen: str, view: GameView | None, snap: Snapshot, now: int) -> Hashable:
+        parts: list[Hashable] = []
+        if screen in TIMER_SCREENS and view is not None and view.deadline_ms is not None:
+            left = view.deadline_ms - now
+            parts.append(now // self.frame_ms if left > 0 else "expired")
+        if screen in SCORE_SCREENS and self._scores_from != self._scores_to:
+            elapsed = now - self._scores_t0
+            if elapsed < self.score_anim_ms:
+                parts.append(("anim", now // self.frame_ms))
+            else:
+                parts.append(("deltas", elapsed < self.score_anim_ms + self.delta_hold_ms))
+        return tuple(parts)
+
+    def _card_image(self, snap: Snapshot) -> pygame.Surface | None:
+        card = snap.last_card
+        if card is None or card.image is None:
+            return None
+        if card.card_id == self._card_id and self._card_surface is not None:
+            return self._card_surface
+        image = card.image
+        surface: pygame.Surface | None
+        if isinstance(image, pygame.Surface):
+            surface = image
+        else:
+            try:
+                arr = np.asarray(image)
+                if arr.ndim == 2:
+                    arr = np.stack([arr] * 3, axis=-1)
+                surface = pygame.surfarray.make_surface(
+                    np.ascontiguousarray(arr[:, :, :3].swapaxes(0, 1)).astype(np.uint8))
+            except (ValueError, TypeError, IndexError):
+                _log.warning("display: card %s has an image I cannot show", card.card_id)
+                surface = None
+        self._card_id, self._card_surface = card.card_id, surface
+        return surface
+
+    def _banner(self, snap: Snapshot) -> list[str]:
+        lines: list[str] = []
+        lang = snap.lang
+        status = snap.camera_status
+        if status:
+            key = status if status in STRINGS else f"status.{status}"
+            lines.append(tr(key, lang) if key in STRINGS else status)
+        for notice in snap.notices:
+            if notice.key in STRINGS:
+                name = ""
+                if notice.seat is not None:
+                    players = snap.players
+                    name = (players[notice.seat].name if 0 <= notice.seat < len(players)
+                            else tr("seat", lang, n=notice.seat + 1))
+                lines.append(tr(notice.key, lang, name=name, why=notice.text))
+            elif notice.text:
+                lines.append(notice.text)
+        return lines[:3]
+
+    def _draw(self, snap: Snapshot, view: GameView | None, screen: str, now: int) -> None:
+        frame = Frame(
+            snap=snap, view=view, now_ms=now,
+            shown_scores=self._shown_scores(now) if view is not None else (),
+            deltas=self._deltas(now),
+            card_image=self._card_image(snap),
+        )
+        static, moving = SCREENS[screen]
+        size = self.surface.get_size()
+        base_key = (snap, screen, size)
+        if self._base is None or self._base.get_size() != size:
+            self._base = pygame.Surface(size, 0, self.surface)
+            self._base_key = None
+        if base_key != self._base_key:
+            # The static layer: everything that does not move while this snapshot is shown.
+            painter = Painter(self._base, self.cache, snap.lang)
+            self._paint(static, painter, frame, screen)
+            self._base_key = base_key
+            self._base_texts, self._base_buttons = painter.texts, painter.buttons
+        self.surface.blit(self._base, (0, 0))
+        painter = Painter(self.surface, self.cache, snap.lang)
+        if moving is not None:
+            self._paint(moving, painter, frame, screen)
+        draw_banner(painter, self._banner(snap))
+        self.buttons = tuple(self._base_buttons + painter.buttons)
+        self.texts = tuple(self._base_texts + painter.texts)
+        self.screen = screen
+        self.frames += 1
+        if self.present:
+            pygame.display.flip()
+
+    def _paint(self, draw: Callable[[Painter, Frame], None], painter: Painter, frame: Frame,
+               screen: str) -> None:
+        try:
+            draw(painter, frame)
+        except Exception:  # never take the kiosk down over one bad frame
+            if self.strict:
+                raise
+            _log.exception("display: drawing %s failed", screen)
+            painter.surface.fill((0, 0, 0))

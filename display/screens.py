@@ -1,0 +1,739 @@
+"""The screens of 什麼不見啦, one function each: ``draw_<screen>(p, frame)``.
+
+Every screen has a header (title on the left, round on the right), a body and a footer of host
+buttons (undo on the left, the language switch on the right, the screen's own choices between).
+All positions are fractions of the surface (see :mod:`display.paint`). Screens read a
+:class:`Frame`: the snapshot, the game view and the renderer's animation values.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pygame
+
+from display import colours as C
+from display.colours import player_rgb, text_on
+from display.input import HostAction
+from display.model import CardView, GameView, PlayerInfo, Snapshot
+from display.paint import Painter
+from display.setup import MAX_PLAYERS, MIN_PLAYERS, VARIANTS, SetupForm
+
+SLOT_LABELS: tuple[str, ...] = ("0/+1", "-1", "-1", "-2", "-3", "-3")
+SCENE_LETTERS = "ABCDEF"
+SCENE_KEYS: tuple[int, ...] = (pygame.K_a, pygame.K_b, pygame.K_c, pygame.K_d, pygame.K_e,
+                               pygame.K_f)
+
+HEADER_H = 0.10
+BODY_TOP = 0.12
+FOOTER_Y = 0.86
+FOOTER_H = 0.12
+
+
+@dataclass
+class Frame:
+    """What a screen function reads."""
+
+    snap: Snapshot
+    view: GameView | None
+    now_ms: int
+    shown_scores: tuple[float, ...] = ()  # animated scores
+    deltas: tuple[int, ...] = ()  # the change being animated (empty: none)
+    card_image: pygame.Surface | None = None  # the last card's image, converted
+
+    def player(self, seat: int) -> PlayerInfo:
+        players = self.snap.players
+        if 0 <= seat < len(players):
+            return players[seat]
+        from display.colours import COLOUR_KEYS
+        return PlayerInfo(f"#{seat + 1}", COLOUR_KEYS[seat % len(COLOUR_KEYS)])
+
+    def name(self, seat: int | None) -> str:
+        return "—" if seat is None else self.player(seat).name
+
+    def timer_left_ms(self) -> int | None:
+        view = self.view
+        if view is None or view.deadline_ms is None:
+            return None
+        return max(0, view.deadline_ms - self.now_ms)
+
+
+def scene_letter(index: int) -> str:
+    return SCENE_LETTERS[index] if 0 <= index < len(SCENE_LETTERS) else str(index + 1)
+
+
+# --- shared parts ----------------------------------------------------------------------------
+
+def header(p: Painter, title: str, right: str = "") -> None:
+    p.fill(p.rect(0, 0, 1, HEADER_H), C.BG_TOP)
+    p.text(title, p.rect(0.02, 0.0, 0.62 if right else 0.96, HEADER_H), size=0.065,
+           align="left", pad=0.012)
+    if right:
+        p.text(right, p.rect(0.64, 0.0, 0.34, HEADER_H), size=0.05, colour=C.TEXT_DIM,
+               align="right", pad=0.014)
+
+
+def footer(p: Painter, choices: Sequence[tuple[HostAction, str, int | None, C.RGB, bool]] = (),
+           *, undo: bool = True) -> None:
+    """Undo at the left, the choices in the middle, the language switch at the right."""
+    y, h = FOOTER_Y, FOOTER_H
+    if undo:
+        p.button(p.rect(0.01, y, 0.13, h), HostAction("undo"), p.tr("btn.undo"), size=0.04)
+    p.button(p.rect(0.86, y, 0.13, h), HostAction("lang"), p.tr("btn.lang"), size=0.04)
+    if not choices:
+        return
+    left, right, gap = 0.16, 0.84, 0.015
+    width = min(0.34, (right - left - gap * (len(choices) - 1)) / len(choices))
+    total = width * len(choices) + gap * (len(choices) - 1)
+    x = left + (right - left - total) / 2
+    for action, label, key, colour, enabled in choices:
+        p.button(p.rect(x, y, width, h), action, label, key=key, colour=colour, enabled=enabled,
+                 size=0.055)
+        x += width + gap
+
+
+def player_strip(p: Painter, f: Frame, box: pygame.Rect, *, highlight: int | None = None,
+                 show_cards: bool = True) -> None:
+    """One chip per player: name, (animated) score, cards left."""
+    view = f.view
+    n = len(f.snap.players) if view is None else view.players
+    if n == 0:
+        return
+    for seat, r in enumerate(_strip_cells(p, n, box)):
+        info = f.player(seat)
+        bg = player_rgb(info.colour)
+        fg = text_on(bg)
+        p.fill(r, bg, 0.012)
+        if seat == highlight:
+            p.outline(r.inflate(p.px(0.012), p.px(0.012)), C.TEXT, 0.006, 0.016)
+        top = pygame.Rect(r.x, r.y, r.width, r.height * 45 // 100)
+        p.text(info.name, top, size=0.045, colour=fg, pad=0.006)
+        mid = pygame.Rect(r.x, top.bottom, r.width, r.height * 35 // 100)
+        if show_cards and view is not None and seat < len(view.cards_left):
+            left = view.cards_left[seat]
+            low = pygame.Rect(r.x, mid.bottom, r.width, r.bottom - mid.bottom)
+            label = p.tr("cards_left", n=left) if left else p.tr("no_cards")
+            p.text(label, low, size=0.03, colour=fg, weight="regular", pad=0.004)
+
+
+def _strip_cells(p: Painter, n: int, box: pygame.Rect) -> list[pygame.Rect]:
+    gap = p.px(0.012)
+    w = (box.width - gap * (n - 1)) / max(n, 1)
+    return [pygame.Rect(round(box.x + seat * (w + gap)), box.y, round(w), box.height)
+            for seat in range(n)]
+
+
+def strip_scores(p: Painter, f: Frame, box: pygame.Rect) -> None:
+    """The (animated) scores on the player strip: the dynamic part of :func:`player_strip`."""
+    view = _need(f)
+    for seat, r in enumerate(_strip_cells(p, view.players, box)):
+        fg = text_on(player_rgb(f.player(seat).colour))
+        score = round(f.shown_scores[seat]) if seat < len(f.shown_scores) else view.scores[seat]
+        mid = pygame.Rect(r.x, r.y + r.height * 45 // 100, r.width, r.height * 35 // 100)
+        p.text(p.tr("points", n=score), mid, size=0.045, colour=fg, pad=0.004)
+
+
+def big_timer(p: Painter, center: tuple[int, int], radius: int, left_ms: int | None,
+              total_ms: int, colour: C.RGB) -> None:
+    """The draining ring with the seconds left inside (``left_ms`` None: not started)."""
+    if left_ms is None:
+        p.arc_timer(center, radius, 1.0, C.PANEL_HI, C.PANEL)
+        secs = total_ms // 1000
+        label_colour = C.TEXT_DIM
+    else:
+        frac = left_ms / total_ms if total_ms > 0 else 0.0
+        ring = C.BAD if left_ms <= min(5000, total_ms // 4) else colour
+        p.arc_timer(center, radius, frac, ring, C.PANEL)
+        secs = math.ceil(left_ms / 1000)
+        label_colour = C.BAD if left_ms == 0 else C.TEXT
+    inner = int(radius * 1.1)
+    box = pygame.Rect(0, 0, inner, int(radius * 0.8))
+    box.center = center
+    p.text(str(secs), box, size=radius * 0.9 / p.h, colour=label_colour)
+
+
+def card_panel(p: Painter, f: Frame, box: pygame.Rect) -> None:
+    """The card just recognised, large: its image and its name; or a waiting note."""
+    p.fill(box, C.PANEL, 0.02)
+    card: CardView | None = f.snap.last_card
+    if card is None:
+        p.text(p.tr("reveal.waiting"), box, size=0.06, colour=C.TEXT_DIM, pad=0.03)
+        return
+    name_h = box.height // 5
+    img_box = pygame.Rect(box.x, box.y, box.width, box.height - name_h).inflate(
+        -p.px(0.04), -p.px(0.04))
+    image = f.card_image
+    if image is not None and image.get_width() > 0 and image.get_height() > 0:
+        scale = min(img_box.width / image.get_width(), img_box.height / image.get_height())
+        size = (max(1, int(image.get_width() * scale)), max(1, int(image.get_height() * scale)))
+        scaled = _scaled(image, size)
+        r = scaled.get_rect(center=img_box.center)
+        p.surface.blit(scaled, r)
+    else:
+        p.fill(img_box, C.PANEL_HI, 0.015)
+        p.text(card.name(p.lang), img_box, size=0.14, pad=0.02)
+    name_box = pygame.Rect(box.x, box.bottom - name_h, box.width, name_h)
+    p.text(card.name(p.lang), name_box, size=0.08, colour=C.ACCENT, pad=0.01)
+
+
+_SCALED: dict[tuple[int, tuple[int, int]], pygame.Surface] = {}
+
+
+def _scaled(image: pygame.Surface, size: tuple[int, int]) -> pygame.Surface:
+    key = (id(image), size)
+    out = _SCALED.get(key)
+    if out is None:
+        if len(_SCALED) > 32:
+            _SCALED.clear()
+        out = pygame.transform.smoothscale(image.convert_alpha() if pygame.display.get_surface()
+                                           else image, size)
+        _SCALED[key] = out
+    return out
+
+
+# --- the screens -----------------------------------------------------------------------------
+
+def draw_title(p: Painter, f: Frame) -> None:
+    p.surface.fill(C.BG)
+    p.text(p.tr("game.title"), p.rect(0.1, 0.2, 0.8, 0.25), size=0.2, colour=C.ACCENT)
+    other = "Something Is Missing" if p.lang != "en" else "什麼不見啦"
+    p.text(other, p.rect(0.1, 0.45, 0.8, 0.12), size=0.08, colour=C.TEXT_DIM)
+    footer(p, [(HostAction("confirm"), p.tr("btn.new_game"), None, C.ACCENT, True)], undo=False)
+
+
+def draw_setup(p: Painter, f: Frame) -> None:
+    form: SetupForm = f.snap.setup if isinstance(f.snap.setup, SetupForm) else SetupForm()
+    p.surface.fill(C.BG)
+    header(p, p.tr("setup.title"), p.tr("setup.players", n=len(form.players)))
+    row_h, gap, top = 0.094, 0.012, BODY_TOP
+    for seat, info in enumerate(form.players):
+        y = top + seat * (row_h + gap) * 7 / max(7, MAX_PLAYERS)
+        colour_box = p.rect(0.02, y, 0.14, row_h)
+        bg = player_rgb(info.colour)
+        p.fill(colour_box, bg, 0.012)
+        p.text(p.tr(f"colour.{info.colour}"), colour_box, size=0.05, colour=text_on(bg),
+               pad=0.008)
+        p.buttons.append(_plain_button(colour_box, HostAction("setup.colour", seat)))
+        name_box = p.rect(0.17, y, 0.32, row_h)
+        focused = form.focus == seat
+        p.fill(name_box, C.PANEL_HI if focused else C.PANEL, 0.012)
+        if focused:
+            p.outline(name_box, C.ACCENT, 0.005, 0.012)
+        name = info.name + ("▏" if focused else "")
+        shown = name if info.name else form.display_name(seat, p.lang)
+        p.text(shown, name_box, size=0.05, colour=C.TEXT if info.name else C.TEXT_DIM,
+               align="left", pad=0.014)
+        p.buttons.append(_plain_button(name_box, HostAction("setup.focus", seat)))
+        p.button(p.rect(0.50, y, 0.12, row_h), HostAction("setup.remove", seat),
+                 p.tr("btn.remove"), enabled=len(form.players) > MIN_PLAYERS, size=0.04)
+    add_y = top + len(form.players) * (row_h + gap)
+    if len(form.players) < MAX_PLAYERS:
+        p.button(p.rect(0.02, add_y, 0.30, row_h), HostAction("setup.add"),
+                 p.tr("btn.add_player"), size=0.045)
+    # Variant choice on the right.
+    p.text(p.tr("setup.variant"), p.rect(0.66, top, 0.32, 0.08), size=0.05, colour=C.TEXT_DIM,
+           align="left")
+    for i, variant in enumerate(VARIANTS):
+        r = p.rect(0.66, top + 0.1 + i * 0.13, 0.32, 0.11)
+        chosen = form.variant == variant
+        p.button(r, HostAction("setup.variant", variant), p.tr(f"variant.{variant}"),
+                 colour=C.ACCENT if chosen else C.PANEL_HI, size=0.045)
+    notes = [p.tr(k) for k in form.problems]
+    if form.focus is not None:
+        notes.append(p.tr("setup.typing"))
+    for i, note in enumerate(notes[:2]):
+        p.text(note, p.rect(0.66, 0.64 + i * 0.08, 0.32, 0.07), size=0.04,
+               colour=C.WARN if i < len(form.problems) else C.TEXT_DIM, align="left")
+    footer(p, [(HostAction("confirm"), p.tr("btn.start"), None, C.ACCENT, form.ready)],
+           undo=False)
+
+
+def _plain_button(r: pygame.Rect, action: HostAction) -> Any:
+    from display.input import Button
+    return Button((r.x, r.y, r.width, r.height), action)
+
+
+def draw_viewing(p: Painter, f: Frame) -> None:
+    view = _need(f)
+    p.surface.fill(C.BG)
+    passes = max(view.viewing_passes, 1)
+    header(p, p.tr("viewing.title"), p.tr("viewing.pass", k=view.viewing_pass + 1, n=passes))
+    left = f.timer_left_ms()
+    right = p.rect(0.56, BODY_TOP + 0.04, 0.41, 0.6)
+    if view.deadline_ms is None:
+        p.text(p.tr("viewing.ready"), pygame.Rect(right.x, right.y, right.width, right.height // 3),
+               size=0.055)
+    p.text(p.tr("viewing.hint"), pygame.Rect(right.x, right.y + right.height // 3, right.width,
+                                             right.height // 4), size=0.04, colour=C.TEXT_DIM,
+           weight="regular")
+    # The scenes as small face-down cards with their letters.
+    n = view.scene_count
+    w = 0.41 / max(n, 1)
+    for i in range(n):
+        r = p.rect(0.56 + i * w, BODY_TOP + 0.48, w * 0.85, 0.14)
+        p.fill(r, C.PANEL_HI, 0.01)
+        p.text(scene_letter(i), r, size=0.07)
+    choices: list[tuple[HostAction, str, int | None, C.RGB, bool]] = []
+    if left is None:
+        choices.append((HostAction("start_timer"), p.tr("btn.start_timer"), pygame.K_t, C.ACCENT,
+                        True))
+    footer(p, choices)
+
+
+def viewing_timer(p: Painter, f: Frame) -> None:
+    view = _need(f)
+    left = f.timer_left_ms()
+    center = (round(p.w * 0.30), round(p.h * 0.48))
+    big_timer(p, center, p.px(0.27), left, view.timer_ms or 5000, C.ACCENT)
+    if left == 0:
+        right = p.rect(0.56, BODY_TOP + 0.04, 0.41, 0.6)
+        p.text(p.tr("viewing.done"), pygame.Rect(right.x, right.y, right.width, right.height // 3),
+               size=0.09, colour=C.WARN)
+
+
+def draw_replace(p: Painter, f: Frame) -> None:
+    view = _need(f)
+    p.surface.fill(C.BG)
+    header(p, p.tr("replace.title"), p.tr("round", n=view.round_no))
+    left = f.timer_left_ms()
+    choices: list[tuple[HostAction, str, int | None, C.RGB, bool]] = []
+    if view.deadline_ms is None and view.actor is not None:
+        # The lowest scorer chooses which scene the new one replaces.
+        p.text(p.tr("replace.choose", name=f.name(view.actor)), p.rect(0.05, 0.16, 0.9, 0.12),
+               size=0.07)
+        n = view.scene_count
+        w = 0.9 / max(n, 1)
+        for i in range(n):
+            r = p.rect(0.05 + i * w, 0.34, w * 0.9, 0.36)
+            p.button(r, HostAction("replace", i), p.tr("scene.label", s=scene_letter(i)),
+                     key=SCENE_KEYS[i] if i < len(SCENE_KEYS) else None, size=0.06)
+        choices.append((HostAction("no_replace"), p.tr("btn.no_replace"), pygame.K_k,
+                        C.PANEL_HI, True))
+    else:
+        p.text(p.tr("replace.hint"), p.rect(0.56, 0.3, 0.41, 0.2), size=0.055)
+        if left is None:
+            choices.append((HostAction("start_timer"), p.tr("btn.start_timer"), pygame.K_t,
+                            C.ACCENT, True))
+    footer(p, choices)
+
+
+def replace_timer(p: Painter, f: Frame) -> None:
+    view = _need(f)
+    if view.deadline_ms is None and view.actor is not None:
+        return
+    big_timer(p, (round(p.w * 0.30), round(p.h * 0.48)), p.px(0.27), f.timer_left_ms(),
+              view.timer_ms or 20000, C.ACCENT)
+
+
+def draw_reveal(p: Painter, f: Frame) -> None:
+    view = _need(f)
+    p.surface.fill(C.BG)
+    header(p, p.tr("game.title"), p.tr("round", n=view.round_no))
+    turn = view.actor
+    if turn is not None:
+        info = f.player(turn)
+        chip = p.rect(0.03, BODY_TOP + 0.02, 0.44, 0.2)
+        p.chip(chip, info.colour, p.tr("reveal.turn", name=info.name), size=0.09)
+    p.text(p.tr("reveal.flip"), p.rect(0.03, BODY_TOP + 0.25, 0.44, 0.1), size=0.055)
+    p.text(p.tr("reveal.buzz_hint"), p.rect(0.03, BODY_TOP + 0.37, 0.44, 0.1), size=0.045,
+           colour=C.WARN)
+    card_panel(p, f, p.rect(0.52, BODY_TOP + 0.01, 0.45, 0.54))
+    player_strip(p, f, strip_box(p), highlight=turn)
+    footer(p, [(HostAction("next"), p.tr("btn.nobody"), None, C.PANEL_HI, True)])
+
+
+def strip_box(p: Painter) -> pygame.Rect:
+    return p.rect(0.03, 0.69, 0.94, 0.15)
+
+
+def reveal_scores(p: Painter, f: Frame) -> None:
+    strip_scores(p, f, strip_box(p))
+
+
+def draw_buzz(p: Painter, f: Frame) -> None:
+    buzz = f.snap.buzz
+    assert buzz is not None
+    info = f.player(buzz.winner)
+    bg = player_rgb(info.colour)
+    fg = text_on(bg)
+    p.surface.fill(bg)
+    p.text(p.tr("buzz.shout"), p.rect(0.05, 0.05, 0.9, 0.16), size=0.12, colour=fg)
+    p.text(info.name, p.rect(0.05, 0.23, 0.9, 0.34), size=0.3, colour=fg)
+    p.text(p.tr("buzz.first", name=info.name), p.rect(0.05, 0.58, 0.9, 0.1), size=0.06,
+           colour=fg, weight="regular")
+    if buzz.tie:
+        line = p.tr("buzz.tie")
+    elif buzz.margin_us is None:
+        line = p.tr("buzz.alone")
+    else:
+        line = p.tr("buzz.margin", ms=f"{buzz.margin_us / 1000:.1f}")
+    p.text(line, p.rect(0.05, 0.69, 0.9, 0.12), size=0.09, colour=fg)
+    if buzz.tie and buzz.tied:
+        n = len(buzz.tied)
+        label = p.rect(0.05, 0.83, 0.3, 0.12)
+        p.text(p.tr("buzz.tied_with"), label, size=0.045, colour=fg, align="right", pad=0.01)
+        w = 0.6 / max(n, 1)
+        for i, seat in enumerate(buzz.tied):
+            tied = f.player(seat)
+            r = p.rect(0.37 + i * w, 0.83, w * 0.92, 0.12)
+            p.fill(r.inflate(p.px(0.008), p.px(0.008)), fg, 0.014)
+            p.chip(r, tied.colour, tied.name, size=0.045)
+
+
+def memory_card(p: Painter, f: Frame, r: pygame.Rect, scene: int, bettors: Sequence[int],
+                *, result: bool | None = None, active: bool = False) -> None:
+    """A memory card (回憶卡): the scene's letter and its six slots, filled in bet order."""
+    view = f.view
+    p.fill(r, C.PANEL_HI if active else C.PANEL, 0.015)
+    if active:
+        p.outline(r, C.ACCENT, 0.006, 0.015)
+    title_h = r.height * 22 // 100
+    title = pygame.Rect(r.x, r.y, r.width, title_h)
+    p.text(p.tr("scene.label", s=scene_letter(scene)), title, size=0.05, pad=0.008)
+    if result is not None:
+        mark = p.tr("check.found") if result else p.tr("check.not_found")
+        band = pygame.Rect(r.x, r.bottom - title_h, r.width, title_h)
+        p.fill(band, C.GOOD if result else C.BAD, 0.015)
+        p.text(mark, band, size=0.04, colour=text_on(C.GOOD if result else C.BAD), pad=0.006)
+        grid = pygame.Rect(r.x, title.bottom, r.width, band.top - title.bottom)
+    else:
+        grid = pygame.Rect(r.x, title.bottom, r.width, r.bottom - title.bottom)
+    grid = grid.inflate(-p.px(0.016), -p.px(0.016))
+    gap = p.px(0.008)
+    cw = (grid.width - 2 * gap) / 3
+    ch = (grid.height - gap) / 2
+    for slot in range(6):
+        col, row = slot % 3, slot // 3
+        cell = pygame.Rect(round(grid.x + col * (cw + gap)), round(grid.y + row * (ch + gap)),
+                           round(cw), round(ch))
+        if slot < len(bettors):
+            info = f.player(bettors[slot])
+            p.chip(cell, info.colour, info.name, size=0.035, radius=0.008)
+        else:
+            p.fill(cell, C.SLOT_EMPTY, 0.008)
+            p.text(SLOT_LABELS[slot], cell, size=0.035, colour=C.TEXT_DIM, weight="regular",
+                   pad=0.004)
+    del view
+
+
+def draw_betting(p: Painter, f: Frame) -> None:
+    view = _need(f)
+    p.surface.fill(C.BG)
+    actor = view.actor
+    must = actor is not None and actor == view.hourglass
+    if actor is None:
+        title = p.tr("bet.title")
+    else:
+        title = p.tr("bet.must" if must else "bet.decide", name=f.name(actor))
+    header(p, title, p.tr("round", n=view.round_no))
+    if actor is not None:
+        p.fill(p.rect(0, HEADER_H, 1, 0.012), player_rgb(f.player(actor).colour))
+    n = view.scene_count
+    gap = 0.012
+    w = (0.96 - gap * (n - 1)) / max(n, 1)
+    for i in range(n):
+        r = p.rect(0.02 + i * (w + gap), BODY_TOP + 0.02, w, 0.46)
+        bettors = view.bets[i] if i < len(view.bets) else ()
+        memory_card(p, f, r, i, bettors, active=actor is not None)
+        if actor is not None:
+            from display.input import Button
+            p.buttons.append(Button((r.x, r.y, r.width, r.height), HostAction("bet", i),
+                                    scene_letter(i), True,
+                                    SCENE_KEYS[i] if i < len(SCENE_KEYS) else None))
+    if actor is not None:
+        p.text(p.tr("bet.tap"), p.rect(0.02, BODY_TOP + 0.485, 0.96, 0.05), size=0.035,
+               colour=C.TEXT_DIM, weight="regular")
+    # Who has decided what.
+    seat_of_bet = {seat: scene for scene, seats in enumerate(view.bets) for seat in seats}
+    players = view.players
+    box = p.rect(0.02, 0.68, 0.96, 0.16)
+    gapx = p.px(0.01)
+    cw = (box.width - gapx * (players - 1)) / max(players, 1)
+    for seat in range(players):
+        r = pygame.Rect(round(box.x + seat * (cw + gapx)), box.y, round(cw), box.height)
+        info = f.player(seat)
+        bg = player_rgb(info.colour)
+        p.fill(r, bg, 0.012)
+        if seat == actor:
+            p.outline(r.inflate(p.px(0.012), p.px(0.012)), C.TEXT, 0.006, 0.016)
+        fg = text_on(bg)
+        p.text(info.name, pygame.Rect(r.x, r.y, r.width, r.height // 2), size=0.045, colour=fg,
+               pad=0.006)
+        if seat in seat_of_bet:
+            status = p.tr("bet.on", s=scene_letter(seat_of_bet[seat]))
+        elif seat in view.passed:
+            status = p.tr("bet.passed")
+        else:
+            status = p.tr("bet.waiting")
+        p.text(status, pygame.Rect(r.x, r.centery, r.width, r.height // 2), size=0.04,
+               colour=fg, weight="regular", pad=0.006)
+    footer(p, [(HostAction("pass"), p.tr("btn.pass"), pygame.K_p, C.PANEL_HI,
+                actor is not None and not must)])
+
+
+def draw_checking(p: Painter, f: Frame) -> None:
+    view = _need(f)
+    p.surface.fill(C.BG)
+    scene = view.checking_scene
+    letter = scene_letter(scene) if scene is not None else "?"
+    header(p, p.tr("check.title", s=p.tr("scene.label", s=letter)),
+           p.tr("round", n=view.round_no))
+    left = f.timer_left_ms()
+    if left is None:
+        p.text(p.tr("check.no_timer"), p.rect(0.02, 0.77, 0.5, 0.08), size=0.035,
+               colour=C.TEXT_DIM, weight="regular")
+    # Right: the bettors on this scene, and every bet-on scene's result so far.
+    right_x = 0.54
+    p.text(p.tr("check.point"), p.rect(right_x, BODY_TOP, 0.44, 0.08), size=0.045,
+           weight="regular")
+    p.text(p.tr("check.bettors"), p.rect(right_x, BODY_TOP + 0.09, 0.44, 0.06), size=0.04,
+           colour=C.TEXT_DIM, align="left")
+    bettors = view.bets[scene] if scene is not None and scene < len(view.bets) else ()
+    cols = 3
+    cw = 0.44 / cols
+    for i, seat in enumerate(bettors):
+        info = f.player(seat)
+        r = p.rect(right_x + (i % cols) * cw, BODY_TOP + 0.16 + (i // cols) * 0.11,
+                   cw * 0.94, 0.095)
+        p.chip(r, info.colour, info.name, size=0.045)
+    scenes = [i for i, seats in enumerate(view.bets) if seats]
+    if scenes:
+        w = 0.44 / len(scenes)
+        for j, i in enumerate(scenes):
+            r = p.rect(right_x + j * w, 0.58, w * 0.92, 0.2)
+            res = view.results[i] if i < len(view.results) else None
+            active = i == scene
+            bg = C.GOOD if res else C.BAD if res is False else (C.PANEL_HI if active else C.PANEL)
+            p.fill(r, bg, 0.012)
+            if active:
+                p.outline(r, C.ACCENT, 0.006, 0.012)
+            fg = text_on(bg)
+            p.text(scene_letter(i), pygame.Rect(r.x, r.y, r.width, r.height * 6 // 10), size=0.08,
+                   colour=fg)
+            status = ("check.pending" if res is None else
+                      "check.found" if res else "check.not_found")
+            p.text(p.tr(status), pygame.Rect(r.x, r.y + r.height * 6 // 10, r.width,
+                                             r.height * 4 // 10),
+                   size=0.035, colour=fg, weight="regular", pad=0.005)
+    choices: list[tuple[HostAction, str, int | None, C.RGB, bool]] = [
+        (HostAction("found"), p.tr("btn.found"), pygame.K_f, C.GOOD, True),
+        (HostAction("not_found"), p.tr("btn.not_found"), pygame.K_n, C.BAD, True),
+    ]
+    if left is None:
+        choices.insert(0, (HostAction("start_timer"), p.tr("btn.hourglass"), pygame.K_h,
+                           C.WARN, True))
+    footer(p, choices)
+
+
+def checking_timer(p: Painter, f: Frame) -> None:
+    view = _need(f)
+    left = f.timer_left_ms()
+    center = (round(p.w * 0.27), round(p.h * 0.47))
+    big_timer(p, center, p.px(0.28), left, view.timer_ms or 30000, C.WARN)
+    if left == 0:
+        p.text(p.tr("check.timeup"), p.rect(0.02, 0.77, 0.5, 0.08), size=0.06, colour=C.BAD)
+
+
+def _board_rows(p: Painter, n: int, box: pygame.Rect) -> list[dict[str, pygame.Rect]]:
+    gap = p.px(0.012)
+    row_h = (box.height - gap * (n - 1)) / max(n, 1)
+    name_w, num_w, delta_w = box.width * 0.24, box.width * 0.14, box.width * 0.12
+    bar_w = box.width - name_w - num_w - delta_w - 3 * gap
+    rows = []
+    for seat in range(n):
+        y, h = round(box.y + seat * (row_h + gap)), round(row_h)
+        name = pygame.Rect(box.x, y, round(name_w), h)
+        track = pygame.Rect(round(box.x + name_w + gap), y, round(bar_w), h)
+        num = pygame.Rect(track.right + gap, y, round(num_w), h)
+        delta = pygame.Rect(num.right + gap, y, round(delta_w), h)
+        rows.append({"name": name, "track": track, "num": num, "delta": delta})
+    return rows
+
+
+def scoreboard(p: Painter, f: Frame, box: pygame.Rect) -> None:
+    """The static part of the score bars: names and empty tracks."""
+    view = _need(f)
+    for seat, row in enumerate(_board_rows(p, view.players, box)):
+        p.chip(row["name"], f.player(seat).colour, f.player(seat).name, size=0.05)
+        p.fill(row["track"], C.PANEL, 0.01)
+
+
+def scoreboard_values(p: Painter, f: Frame, box: pygame.Rect, target: int) -> None:
+    """The moving part: bars and numbers at the animated scores, the change beside each."""
+    view = _need(f)
+    top = max([target, *view.scores, 1])
+    for seat, row in enumerate(_board_rows(p, view.players, box)):
+        track = row["track"]
+        shown = f.shown_scores[seat] if seat < len(f.shown_scores) else float(view.scores[seat])
+        fill_w = round(track.width * max(0.0, min(1.0, shown / top)))
+        if fill_w > 0:
+            p.fill(pygame.Rect(track.x, track.y, fill_w, track.height),
+                   player_rgb(f.player(seat).colour), 0.01)
+        tx = round(track.x + track.width * target / top)
+        pygame.draw.line(p.surface, C.TEXT_DIM, (tx, track.y), (tx, track.bottom - 1),
+                         max(1, p.px(0.003)))
+        p.text(str(round(shown)), row["num"], size=0.07, align="right")
+        if seat < len(f.deltas) and f.deltas[seat]:
+            d = f.deltas[seat]
+            p.text(f"{d:+d}", row["delta"], size=0.06, colour=C.GOOD if d > 0 else C.BAD)
+
+
+def board_box(p: Painter) -> pygame.Rect:
+    return p.rect(0.03, BODY_TOP + 0.02, 0.94, 0.7)
+
+
+def draw_scoring(p: Painter, f: Frame) -> None:
+    view = _need(f)
+    p.surface.fill(C.BG)
+    header(p, p.tr("score.title"), p.tr("score.target", n=view.target))
+    scoreboard(p, f, board_box(p))
+    footer(p, [(HostAction("next"), p.tr("btn.next_round"), None, C.ACCENT, True)])
+
+
+def scoring_values(p: Painter, f: Frame) -> None:
+    scoreboard_values(p, f, board_box(p), _need(f).target)
+
+
+def draw_swap(p: Painter, f: Frame) -> None:
+    view = _need(f)
+    p.surface.fill(C.BG)
+    header(p, p.tr("swap.title"), p.tr("round", n=view.round_no))
+    if view.actor is not None:
+        info = f.player(view.actor)
+        p.chip(p.rect(0.03, BODY_TOP + 0.02, 0.94, 0.12), info.colour,
+               p.tr("swap.who", name=info.name), size=0.065)
+    scenes = list(view.swap_scenes)
+    n = max(len(scenes), 1)
+    w = 0.94 / n
+    for j, i in enumerate(scenes):
+        r = p.rect(0.03 + j * w, BODY_TOP + 0.18, w * 0.92, 0.3)
+        res = view.results[i] if i < len(view.results) else None
+        memory_card(p, f, r, i, view.bets[i] if i < len(view.bets) else (), result=res)
+    pairs = [(a, b) for k, a in enumerate(scenes) for b in scenes[k + 1:]][:6]
+    if pairs:
+        cols = min(3, len(pairs))
+        bw = 0.94 / cols
+        for k, (a, b) in enumerate(pairs):
+            r = p.rect(0.03 + (k % cols) * bw, 0.62 + (k // cols) * 0.115, bw * 0.95, 0.1)
+            p.button(r, HostAction("swap", (a, b)),
+                     p.tr("btn.swap", a=scene_letter(a), b=scene_letter(b)),
+                     key=pygame.K_s if k == 0 else None, size=0.045)
+    footer(p, [(HostAction("keep"), p.tr("btn.keep"), pygame.K_k, C.PANEL_HI, True)])
+
+
+def score_chart(p: Painter, f: Frame, box: pygame.Rect) -> None:
+    """Each player's score after each round, as lines in their colours."""
+    view = _need(f)
+    p.fill(box, C.PANEL, 0.015)
+    title = pygame.Rect(box.x, box.y, box.width, box.height // 9)
+    p.text(p.tr("over.chart"), title, size=0.045, colour=C.TEXT_DIM, pad=0.008)
+    history = [tuple(0 for _ in view.scores), *view.history]
+    if not view.history or tuple(view.history[-1]) != tuple(view.scores):
+        history.append(view.scores)
+    axis_w = p.px(0.07)
+    plot = pygame.Rect(box.x + axis_w, title.bottom + p.px(0.02),
+                       box.width - axis_w - p.px(0.03), box.height - title.height - p.px(0.1))
+    top = max(max((max(r) for r in history if r), default=1), 1)
+    step = 5 if top <= 40 else 10
+    ymax = step * math.ceil(top / step)
+    line_w = max(1, p.px(0.002))
+    for v in range(0, ymax + 1, step):
+        y = plot.bottom - plot.height * v / ymax
+        pygame.draw.line(p.surface, C.PANEL_HI, (plot.x, y), (plot.right, y), line_w)
+        p.text(str(v), pygame.Rect(box.x, round(y - p.px(0.02)), axis_w - p.px(0.01),
+                                   p.px(0.04)), size=0.03, colour=C.TEXT_DIM, align="right",
+               weight="regular")
+    rounds = len(history) - 1
+    label_every = max(1, math.ceil(rounds / 10))
+    for k in range(0, rounds + 1, label_every):
+        x = plot.x + plot.width * k / max(rounds, 1)
+        p.text(str(k), pygame.Rect(round(x - p.px(0.03)), plot.bottom + p.px(0.01), p.px(0.06),
+                                   p.px(0.04)), size=0.03, colour=C.TEXT_DIM, weight="regular")
+    width = max(2, p.px(0.006))
+    for seat in range(view.players):
+        colour = player_rgb(f.player(seat).colour)
+        points = [
+            (plot.x + plot.width * k / max(rounds, 1),
+             plot.bottom - plot.height * (row[seat] if seat < len(row) else 0) / ymax)
+            for k, row in enumerate(history)
+        ]
+        if len(points) >= 2:
+            pygame.draw.lines(p.surface, colour, False, points, width)
+        for pt in points[-1:]:
+            pygame.draw.circle(p.surface, colour, (round(pt[0]), round(pt[1])), width * 2)
+
+
+def draw_over(p: Painter, f: Frame) -> None:
+    view = _need(f)
+    p.surface.fill(C.BG)
+    reason = ""
+    if view.end_reason == "score":
+        reason = p.tr("over.reason.score", n=view.end_count or view.target)
+    elif view.end_reason == "cards":
+        reason = p.tr("over.reason.cards", n=view.end_count)
+    header(p, p.tr("over.title"), reason)
+    winners = list(view.winners)
+    if len(winners) == 1:
+        info = f.player(winners[0])
+        p.chip(p.rect(0.03, BODY_TOP + 0.02, 0.44, 0.17), info.colour,
+               p.tr("over.winner", name=info.name), size=0.08)
+    elif winners:
+        p.text(p.tr("over.winners"), p.rect(0.03, BODY_TOP + 0.02, 0.44, 0.08), size=0.06,
+               colour=C.ACCENT)
+        w = 0.44 / len(winners)
+        for i, seat in enumerate(winners):
+            info = f.player(seat)
+            p.chip(p.rect(0.03 + i * w, BODY_TOP + 0.11, w * 0.94, 0.08), info.colour, info.name,
+                   size=0.05)
+    ranking = sorted(range(view.players), key=lambda s: (-view.scores[s], s))
+    row_h = min(0.075, 0.48 / max(view.players, 1))
+    for k, seat in enumerate(ranking):
+        info = f.player(seat)
+        y = BODY_TOP + 0.23 + k * row_h
+        place = 1 + sum(1 for s in ranking if view.scores[s] > view.scores[seat])
+        p.text(f"{place}.", p.rect(0.03, y, 0.05, row_h * 0.9), size=0.045, colour=C.TEXT_DIM,
+               align="right")
+        p.chip(p.rect(0.09, y, 0.26, row_h * 0.9), info.colour, info.name, size=0.045)
+        p.text(p.tr("points", n=view.scores[seat]), p.rect(0.36, y, 0.11, row_h * 0.9),
+               size=0.045, align="right")
+    score_chart(p, f, p.rect(0.5, BODY_TOP + 0.01, 0.48, 0.72))
+    footer(p, [(HostAction("confirm"), p.tr("btn.new_game"), None, C.ACCENT, True)], undo=False)
+
+
+def draw_banner(p: Painter, lines: Sequence[str]) -> None:
+    """The status banner for problems, over whatever screen is showing."""
+    if not lines:
+        return
+    h = 0.085
+    r = p.rect(0, HEADER_H, 1, h * len(lines))
+    p.fill(r, C.BAD)
+    for i, line in enumerate(lines):
+        p.text(line, p.rect(0.02, HEADER_H + i * h, 0.96, h),
+               size=0.05, colour=text_on(C.BAD), pad=0.01)
+
+
+def _need(f: Frame) -> GameView:
+    assert f.view is not None, "this screen needs a game"
+    return f.view
+
+
+Draw = Callable[[Painter, Frame], None]
+
+#: screen name -> (static part, moving part or None). The renderer caches the static part as a
+#: layer per snapshot and redraws only the moving part (timers, animated scores) on top.
+SCREENS: dict[str, tuple[Draw, Draw | None]] = {
+    "title": (draw_title, None),
+    "setup": (draw_setup, None),
+    "viewing": (draw_viewing, viewing_timer),
+    "replace": (draw_replace, replace_timer),
+    "reveal": (draw_reveal, reveal_scores),
+    "buzz": (draw_buzz, None),
+    "betting": (draw_betting, None),
+    "checking": (draw_checking, checking_timer),
+    "scoring": (draw_scoring, scoring_values),
+    "swap": (draw_swap, None),
+    "over": (draw_over, None),
+}

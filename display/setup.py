@@ -1,0 +1,115 @@
+"""The player-setup form: how many players, their names and colours, and the variant.
+
+A pure value: :meth:`SetupForm.apply` takes a host action (a touch on the setup screen, a key,
+typed text) and returns the next form; the app keeps the current form in ``Snapshot.setup`` and,
+on ``confirm`` with :attr:`SetupForm.ready`, starts the game with :meth:`SetupForm.players_for`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from display.colours import COLOUR_KEYS
+from display.i18n import tr
+from display.input import HostAction, TextInput
+from display.model import PlayerInfo
+
+MIN_PLAYERS = 3
+MAX_PLAYERS = 7
+MAX_NAME = 12
+VARIANTS: tuple[str, ...] = ("easy", "normal", "advanced")
+SCENES = {"easy": 4, "normal": 5, "advanced": 6}
+
+
+def _default_players(n: int) -> tuple[PlayerInfo, ...]:
+    return tuple(PlayerInfo("", COLOUR_KEYS[i]) for i in range(n))
+
+
+@dataclass(frozen=True)
+class SetupForm:
+    """Players (an empty name shows as "玩家 n" / "Player n"), variant, and the name field
+    that has the keyboard focus (None: none)."""
+
+    players: tuple[PlayerInfo, ...] = _default_players(4)
+    variant: str = "normal"
+    focus: int | None = None
+
+    @property
+    def problems(self) -> tuple[str, ...]:
+        """i18n keys of what stops the game from starting (empty: ready)."""
+        out: list[str] = []
+        if not MIN_PLAYERS <= len(self.players) <= MAX_PLAYERS:
+            out.append("setup.need_players")
+        colours = [p.colour for p in self.players]
+        if len(set(colours)) != len(colours):
+            out.append("setup.colour_taken")
+        return tuple(out)
+
+    @property
+    def ready(self) -> bool:
+        return not self.problems
+
+    @property
+    def scenes(self) -> int:
+        return SCENES[self.variant]
+
+    def display_name(self, seat: int, lang: str) -> str:
+        name = self.players[seat].name.strip()
+        return name or tr("player.default", lang, n=seat + 1)
+
+    def players_for(self, lang: str) -> tuple[PlayerInfo, ...]:
+        """The players with default names filled in, for starting the game."""
+        return tuple(
+            PlayerInfo(self.display_name(i, lang), p.colour) for i, p in enumerate(self.players)
+        )
+
+    def apply(self, action: HostAction | TextInput) -> SetupForm:
+        """The form after ``action``; an action that does not apply leaves it unchanged."""
+        if isinstance(action, TextInput):
+            return self._type(action.text)
+        name, arg = action.name, action.arg
+        if name == "setup.add" and len(self.players) < MAX_PLAYERS:
+            used = {p.colour for p in self.players}
+            colour = next(c for c in COLOUR_KEYS if c not in used)
+            return replace(self, players=(*self.players, PlayerInfo("", colour)), focus=None)
+        if (name == "setup.remove" and isinstance(arg, int) and len(self.players) > MIN_PLAYERS
+                and 0 <= arg < len(self.players)):
+            players = self.players[:arg] + self.players[arg + 1:]
+            return replace(self, players=players, focus=None)
+        if name == "setup.colour" and isinstance(arg, int) and 0 <= arg < len(self.players):
+            return replace(self, players=self._next_colour(arg), focus=None)
+        if name == "setup.focus":
+            if arg is None:
+                return replace(self, focus=None)
+            if isinstance(arg, int) and 0 <= arg < len(self.players):
+                return replace(self, focus=None if arg == self.focus else arg)
+        if name == "setup.variant" and arg in VARIANTS:
+            return replace(self, variant=str(arg), focus=None)
+        if name == "erase" and self.focus is not None:
+            return self._set_name(self.focus, self.players[self.focus].name[:-1])
+        return self
+
+    def _type(self, text: str) -> SetupForm:
+        if self.focus is None:
+            return self
+        printable = "".join(ch for ch in text if ch.isprintable())
+        name = (self.players[self.focus].name + printable)[:MAX_NAME]
+        return self._set_name(self.focus, name)
+
+    def _set_name(self, seat: int, name: str) -> SetupForm:
+        players = list(self.players)
+        players[seat] = replace(players[seat], name=name)
+        return replace(self, players=tuple(players))
+
+    def _next_colour(self, seat: int) -> tuple[PlayerInfo, ...]:
+        """Cycle the seat's colour to the next one nobody else has."""
+        used = {p.colour for i, p in enumerate(self.players) if i != seat}
+        current = self.players[seat].colour
+        start = COLOUR_KEYS.index(current) if current in COLOUR_KEYS else -1
+        for step in range(1, len(COLOUR_KEYS) + 1):
+            colour = COLOUR_KEYS[(start + step) % len(COLOUR_KEYS)]
+            if colour not in used:
+                players = list(self.players)
+                players[seat] = replace(players[seat], colour=colour)
+                return tuple(players)
+        return self.players

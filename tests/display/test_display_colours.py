@@ -1,0 +1,29 @@
+"""Player colours: the seven of the game, each with a readable text colour."""
+
+from __future__ import annotations
+
+from display.colours import BAD, GOOD, PLAYER_COLOURS, WARN, contrast, player_rgb, text_on
+
+
+def test_the_seven_colours_of_the_game() -> None:
+    assert list(PLAYER_COLOURS) == ["red", "yellow", "blue", "green", "orange", "brown", "purple"]
+    assert len(set(PLAYER_COLOURS.values())) == 7
+
+
+def test_text_on_each_player_colour_is_readable() -> None:
+    for name, rgb in PLAYER_COLOURS.items():
+        assert contrast(text_on(rgb), rgb) >= 4.5, name
+
+
+def test_text_on_status_colours_is_readable() -> None:
+    for rgb in (GOOD, BAD, WARN):
+        assert contrast(text_on(rgb), rgb) >= 4.0
+
+
+def test_expected_text_colours() -> None:
+    dark = {k for k, v in PLAYER_COLOURS.items() if text_on(v) != (255, 255, 255)}
+    assert dark == {"yellow", "green", "orange"}
+
+
+def test_unknown_colour_is_grey_not_an_error() -> None:
+    assert player_rgb("chartreuse") == (128, 128, 128)

@@ -1,0 +1,130 @@
+"""Every sample screen, both sizes, both languages: drawn, nothing clipped, content present."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pygame
+import pytest
+
+from display.colours import PLAYER_COLOURS, WARN
+from display.fonts import FontBook
+from display.i18n import LANGS
+from display.input import GLOBAL_KEYS
+from display.model import Snapshot
+from display.renderer import Renderer
+from display.samples import PLAYERS, T0, snapshots
+
+SIZES = [(1920, 1080), (800, 480)]
+
+SAMPLES = {name: snap for name, snap in snapshots()}
+
+
+def _render(fonts: FontBook, size: tuple[int, int], snap: Snapshot) -> Renderer:
+    renderer = Renderer(pygame.Surface(size), fonts=fonts, strict=True)
+    assert renderer.render(snap)
+    return renderer
+
+
+def _share(surface: pygame.Surface, rgb: tuple[int, int, int], tol: int = 8) -> float:
+    px = pygame.surfarray.pixels3d(surface)
+    near = np.all(np.abs(px.astype(np.int16) - np.array(rgb, np.int16)) <= tol, axis=-1)
+    return float(near.mean())
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_screen_fits(fonts: FontBook, size: tuple[int, int], lang: str) -> None:
+    screen_rect = pygame.Rect((0, 0), size)
+    for name, snap in snapshots(lang):
+        renderer = _render(fonts, size, snap)
+        assert renderer.texts, name
+        for record in renderer.texts:
+            assert record.box.contains(record.rect), (name, record.text, record.rect, record.box)
+            assert screen_rect.contains(record.rect), (name, record.text)
+        for button in renderer.buttons:
+            assert screen_rect.contains(pygame.Rect(button.rect)), (name, button)
+            assert button.key not in GLOBAL_KEYS, (name, button)
+        # A button is big enough to hit with a finger on the small screen.
+        if size == (800, 480):
+            for button in renderer.buttons:
+                assert min(button.rect[2:]) >= 30, (name, button)
+
+
+def test_screens_are_as_named(fonts: FontBook) -> None:
+    expected = {"title": "title", "setup": "setup", "viewing-ready": "viewing",
+                "replace-choose": "replace", "reveal-card": "reveal", "buzz": "buzz",
+                "betting-must": "betting", "checking-running": "checking",
+                "scoring": "scoring", "swap": "swap", "over": "over"}
+    for sample, screen in expected.items():
+        assert _render(fonts, (800, 480), SAMPLES[sample]).screen == screen
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_buzz_fills_the_screen_with_the_winners_colour(fonts: FontBook,
+                                                       size: tuple[int, int]) -> None:
+    for sample in ("buzz", "buzz-alone", "buzz-tie"):
+        snap = SAMPLES[sample]
+        assert snap.buzz is not None
+        colour = PLAYER_COLOURS[PLAYERS[snap.buzz.winner].colour]
+        renderer = _render(fonts, size, snap)
+        assert _share(renderer.surface, colour, tol=0) > 0.6, sample
+
+
+def test_buzz_shows_the_margin_or_the_tie(fonts: FontBook) -> None:
+    texts = [r.text for r in _render(fonts, (800, 480), SAMPLES["buzz"]).texts]
+    assert "領先 3.2 毫秒" in texts
+    en = replace(SAMPLES["buzz-tie"], lang="en")
+    assert "Tie — drawn by lot" in [r.text for r in _render(fonts, (800, 480), en).texts]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_hourglass_ring_drains_as_time_passes(fonts: FontBook, size: tuple[int, int]) -> None:
+    snap = SAMPLES["checking-running"]
+    renderer = Renderer(pygame.Surface(size), fonts=fonts, strict=True)
+    shares = []
+    for elapsed in (0, 8_000, 16_000):
+        renderer.render(replace(snap, now_ms=T0 + elapsed))
+        shares.append(_share(renderer.surface, WARN, tol=0))
+    assert shares[0] > shares[1] > shares[2] > 0.002
+    renderer.render(replace(snap, now_ms=T0 + 60_000))
+    assert _share(renderer.surface, WARN, tol=0) < 0.0005
+    assert "時間到！" in [r.text for r in renderer.texts]
+
+
+def test_player_strip_uses_each_players_colour(fonts: FontBook) -> None:
+    renderer = _render(fonts, (1920, 1080), SAMPLES["reveal-card"])
+    for info in PLAYERS:
+        assert _share(renderer.surface, PLAYER_COLOURS[info.colour], tol=0) > 0.01, info
+
+
+def test_betting_slots_show_bettors_in_order(fonts: FontBook) -> None:
+    renderer = _render(fonts, (1920, 1080), SAMPLES["betting-decide"])
+    texts = [r for r in renderer.texts if r.text in ("阿美", "春嬌")]
+    in_cards = [r for r in texts if r.rect.y < 0.6 * 1080]  # the slot chips, not the seat row
+    ordered = sorted(in_cards, key=lambda r: r.rect.x)
+    assert [r.text for r in ordered] == ["阿美", "春嬌"]
+    actions = {b.action.name for b in renderer.buttons}
+    assert {"bet", "pass", "undo", "lang"} <= actions
+
+
+def test_the_buzz_winner_cannot_pass(fonts: FontBook) -> None:
+    renderer = _render(fonts, (800, 480), SAMPLES["betting-must"])
+    (pass_button,) = [b for b in renderer.buttons if b.action.name == "pass"]
+    assert not pass_button.enabled
+    assert renderer.hit_test((pass_button.rect[0] + 5, pass_button.rect[1] + 5)) is None
+
+
+def test_game_over_draws_a_chart_in_player_colours(fonts: FontBook) -> None:
+    renderer = _render(fonts, (1920, 1080), SAMPLES["over"])
+    chart = renderer.surface.subsurface(pygame.Rect(960, 130, 920, 780))
+    for info in PLAYERS:
+        assert _share(chart, PLAYER_COLOURS[info.colour], tol=0) > 0.0005, info
+
+
+def test_status_banner_shows_problems(fonts: FontBook) -> None:
+    renderer = _render(fonts, (800, 480), SAMPLES["reveal-camera-problem"])
+    texts = [r.text for r in renderer.texts]
+    assert "相機未連線" in texts
+    assert "阿美 的按鈕卡住了" in texts

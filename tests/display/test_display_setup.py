@@ -1,0 +1,80 @@
+"""The player-setup form."""
+
+from __future__ import annotations
+
+import pygame
+
+from display.fonts import FontBook
+from display.input import HostAction, TextInput
+from display.model import PlayerInfo, Snapshot
+from display.renderer import Renderer
+from display.setup import MAX_NAME, SetupForm
+
+
+def test_add_and_remove_players_within_3_to_7() -> None:
+    form = SetupForm()
+    assert len(form.players) == 4 and form.ready
+    for _ in range(5):
+        form = form.apply(HostAction("setup.add"))
+    assert len(form.players) == 7
+    assert len({p.colour for p in form.players}) == 7
+    for _ in range(6):
+        form = form.apply(HostAction("setup.remove", 0))
+    assert len(form.players) == 3
+    assert form.apply(HostAction("setup.remove", 99)) == form
+
+
+def test_colour_cycles_to_a_free_colour() -> None:
+    form = SetupForm().apply(HostAction("setup.colour", 0))
+    assert form.players[0].colour == "orange"  # red -> next not taken (yellow/blue/green are)
+    assert len({p.colour for p in form.players}) == 4
+
+
+def test_typing_names() -> None:
+    form = SetupForm().apply(HostAction("setup.focus", 1))
+    assert form.focus == 1
+    form = form.apply(TextInput("阿美")).apply(TextInput("x")).apply(HostAction("erase"))
+    assert form.players[1].name == "阿美"
+    form = form.apply(TextInput("y" * 40))
+    assert len(form.players[1].name) == MAX_NAME
+    assert form.apply(HostAction("setup.focus", None)).focus is None
+    assert SetupForm().apply(TextInput("nobody focused")) == SetupForm()
+    assert form.players_for("en")[0].name == "Player 1"
+    assert form.players_for("zh-TW")[0].name == "玩家 1"
+
+
+def test_problems_block_the_start() -> None:
+    two = SetupForm(players=(PlayerInfo("a", "red"), PlayerInfo("b", "red")))
+    assert two.problems == ("setup.need_players", "setup.colour_taken")
+    assert not two.ready
+
+
+def test_variant_and_unknown_actions() -> None:
+    form = SetupForm().apply(HostAction("setup.variant", "advanced"))
+    assert form.variant == "advanced" and form.scenes == 6
+    assert form.apply(HostAction("setup.variant", "silly")) == form
+    assert form.apply(HostAction("jump")) == form
+
+
+def test_the_setup_screen_is_operable_by_touch(fonts: FontBook) -> None:
+    renderer = Renderer(pygame.Surface((800, 480)), fonts=fonts, strict=True)
+    form = SetupForm()
+
+    def tap(name: str, arg: int | str | None = None) -> None:
+        nonlocal form
+        renderer.render(Snapshot(state=None, setup=form))
+        (button,) = [b for b in renderer.buttons if b.action == HostAction(name, arg)]
+        x, y, w, h = button.rect
+        action = renderer.hit_test((x + w / 2, y + h / 2))
+        assert action is not None
+        form = form.apply(action)
+
+    tap("setup.add")
+    tap("setup.colour", 4)
+    tap("setup.focus", 2)
+    assert renderer.render(Snapshot(state=None, setup=form)) and renderer.text_focus
+    tap("setup.variant", "easy")
+    assert len(form.players) == 5 and form.variant == "easy"
+    renderer.render(Snapshot(state=None, setup=form))
+    (start,) = [b for b in renderer.buttons if b.action.name == "confirm"]
+    assert start.enabled
