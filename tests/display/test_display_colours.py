@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import display_testing  # noqa: F401  (headless SDL first)
+
 from display.colours import BAD, GOOD, PLAYER_COLOURS, WARN, contrast, player_rgb, text_on
 
 

@@ -7,6 +7,7 @@ import logging
 from pathlib import Path
 
 import pytest
+from display_testing import book
 
 from display.fonts import (
     BUNDLED_DIR,
@@ -18,6 +19,11 @@ from display.fonts import (
     tc_face_index,
 )
 from display.i18n import all_text
+
+
+@pytest.fixture
+def fonts() -> FontBook:
+    return book()
 
 SYSTEM_BOLD = SYSTEM_CJK_PATTERNS[0].format(weight="Bold")
 ROOT = Path(__file__).resolve().parents[2]

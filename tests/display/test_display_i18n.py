@@ -6,6 +6,7 @@ import logging
 import re
 from pathlib import Path
 
+import display_testing  # noqa: F401  (headless SDL first)
 import pytest
 
 from display.colours import COLOUR_KEYS

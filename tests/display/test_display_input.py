@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import display_testing  # noqa: F401  (headless SDL first)
 import pygame
 
 from display.input import Button, HostAction, SeatInput, TextInput, hit_test, translate

@@ -9,11 +9,17 @@ from typing import Any
 
 import pygame
 import pytest
+from display_testing import book
 
 from display.fonts import FontBook
 from display.model import BuzzView, GameView, Phase, Snapshot
 from display.renderer import Renderer
 from display.samples import BASE, PLAYERS, T0, snapshots
+
+
+@pytest.fixture
+def fonts() -> FontBook:
+    return book()
 
 SAMPLES = dict(snapshots())
 

@@ -7,6 +7,7 @@ from dataclasses import replace
 import numpy as np
 import pygame
 import pytest
+from display_testing import SIZES, book
 
 from display.colours import PLAYER_COLOURS, WARN
 from display.fonts import FontBook
@@ -16,7 +17,11 @@ from display.model import Snapshot
 from display.renderer import Renderer
 from display.samples import PLAYERS, T0, snapshots
 
-SIZES = [(1920, 1080), (800, 480)]
+
+@pytest.fixture
+def fonts() -> FontBook:
+    return book()
+
 
 SAMPLES = {name: snap for name, snap in snapshots()}
 

@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import pygame
+import pytest
+from display_testing import book
 
 from display.fonts import FontBook
 from display.input import HostAction, TextInput
 from display.model import PlayerInfo, Snapshot
 from display.renderer import Renderer
 from display.setup import MAX_NAME, SetupForm
+
+
+@pytest.fixture
+def fonts() -> FontBook:
+    return book()
 
 
 def test_add_and_remove_players_within_3_to_7() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import display_testing  # noqa: F401  (headless SDL first)
 import numpy as np
 
 from display.sound import Sounds, hourglass_end_samples, tone
