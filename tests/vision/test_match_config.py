@@ -1,0 +1,66 @@
+"""VisionConfig: defaults, round trip, and errors that name the key."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from vision.config import Thresholds, VisionConfig, Zone
+
+
+def test_defaults_and_round_trip() -> None:
+    c = VisionConfig.from_dict({})
+    assert c == VisionConfig()
+    raw: dict[str, Any] = {
+        "stable_frames": 3,
+        "find": {"work_width": 400, "dark_cards": True},
+        "match": {"min_score": 0.6, "long_side": 0,
+                  "decks": {"the-game-demo": {"min_score": 0.75}}},
+        "zones": [{"name": "pile", "polygon": [[0, 0], [10, 0], [10, 10], [0, 10]]}],
+    }
+    c = VisionConfig.from_dict(raw)
+    assert c.stable_frames == 3 and c.find.work_width == 400 and c.find.dark_cards
+    assert c.match.long_side is None and c.match.min_score == 0.6
+    assert c.thresholds("the-game-demo") == Thresholds(0.75, c.match.min_margin)
+    assert c.thresholds("other") == Thresholds(0.6, c.match.min_margin)
+    assert c.match_params("the-game-demo").min_score == 0.75
+    assert VisionConfig.from_dict(c.to_dict()) == c
+
+
+def test_zone_contains() -> None:
+    z = Zone("pile", ((0, 0), (10, 0), (10, 10), (0, 10)))
+    assert z.contains(5, 5) and not z.contains(11, 5) and not z.contains(-1, -1)
+
+
+@pytest.mark.parametrize(
+    ("raw", "message"),
+    [
+        ({"stable_frames": 0}, r"vision\.stable_frames: 0 is not in 1\.\.100"),
+        ({"stable_frames": "2"}, r"vision\.stable_frames: '2' is not an integer"),
+        ({"stable_frames": True}, r"vision\.stable_frames: True is not an integer"),
+        ({"find": {"work_width": 10}}, r"vision\.find\.work_width: 10 is not in 64\.\.4096"),
+        ({"find": {"colour": 1}}, r"vision\.find\.colour: unknown key"),
+        ({"find": {"dark_cards": 1}}, r"vision\.find\.dark_cards: 1 is not true or false"),
+        ({"match": {"min_score": 3}}, r"vision\.match\.min_score: 3\.0 is not in -1\.\.1"),
+        ({"match": {"min_margin": "x"}}, r"vision\.match\.min_margin: 'x' is not a number"),
+        ({"match": {"decks": {"d": {"min_score": 9}}}},
+         r"vision\.match\.decks\.d\.min_score: 9 is not in -1\.\.1"),
+        ({"match": {"decks": {"d": {"x": 1}}}}, r"vision\.match\.decks\.d\.x: unknown key"),
+        ({"zones": {}}, r"vision\.zones: expected a list"),
+        ({"zones": [{"name": "a", "polygon": [[0, 0], [1, 1]]}]},
+         r"vision\.zones\[0\]\.polygon: expected a list of at least 3"),
+        ({"zones": [{"name": "a", "polygon": [[0, 0], [1, 1], [1]]}]},
+         r"vision\.zones\[0\]\.polygon\[2\]: \[1\] is not an \[x, y\] point"),
+        ({"zones": [{"name": "", "polygon": [[0, 0], [1, 1], [1, 0]]}]},
+         r"vision\.zones\[0\]\.name"),
+        ({"zones": [{"name": "a", "polygon": [[0, 0], [1, 1], [1, 0]]},
+                    {"name": "a", "polygon": [[0, 0], [1, 1], [1, 0]]}]},
+         r"vision\.zones: the name 'a' is used twice"),
+        ({"nonsense": 1}, r"vision\.nonsense: unknown key"),
+        ([], r"vision: expected a table"),
+    ],
+)
+def test_errors_name_the_key(raw: Any, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        VisionConfig.from_dict(raw)

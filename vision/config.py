@@ -1,0 +1,227 @@
+"""The ``[vision]`` section of the box's config: finding, matching, events, zones.
+
+``VisionConfig.from_dict`` takes the parsed ``[vision]`` table (a mapping), applies defaults
+and raises ``ValueError`` naming the offending key (``vision.match.min_score: ...``);
+``to_dict`` gives it back in the same shape, ready to be written as TOML::
+
+    [vision]
+    stable_frames = 2        # a card counts as played when seen this many frames in a row
+    forget_frames = 45       # ... and as gone after this many frames without it
+    min_sharpness = 60.0     # live enrolment: variance of the Laplacian of a sharp shot
+
+    [vision.find]            # vision.find.FindParams
+    work_width = 320
+
+    [vision.match]           # vision.match.MatchParams (defaults for every deck)
+    min_score = 0.55
+    min_margin = 0.08
+
+    [vision.match.decks."the-game-demo"]   # thresholds measured for one deck
+    min_score = 0.6
+
+    [[vision.zones]]         # written by `tablekeeper vision calibrate`
+    name = "pile"
+    polygon = [[200.0, 120.0], [440.0, 120.0], [440.0, 360.0], [200.0, 360.0]]
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Self, TypeVar
+
+from vision.find import FindParams
+from vision.match import MatchParams
+
+Point = tuple[float, float]
+P = TypeVar("P", FindParams, MatchParams)
+
+
+@dataclass(frozen=True)
+class Zone:
+    """A named region of the table in frame pixels (a polygon, clockwise or not)."""
+
+    name: str
+    polygon: tuple[Point, ...]
+
+    def __post_init__(self) -> None:
+        if not self.name or not isinstance(self.name, str):
+            raise ValueError("zone name must be a non-empty string")
+        if len(self.polygon) < 3:
+            raise ValueError(f"zone {self.name!r}: a polygon needs at least 3 points")
+
+    def contains(self, x: float, y: float) -> bool:
+        """Is (x, y) inside the polygon (ray casting; points on an edge may go either way)?"""
+        inside = False
+        pts = self.polygon
+        j = len(pts) - 1
+        for i in range(len(pts)):
+            xi, yi = pts[i]
+            xj, yj = pts[j]
+            if (yi > y) != (yj > y) and x < (xj - xi) * (y - yi) / (yj - yi) + xi:
+                inside = not inside
+            j = i
+        return inside
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "polygon": [[round(x, 2), round(y, 2)] for x, y in self.polygon]}
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """When a best match counts as a card (see ``vision.match``)."""
+
+    min_score: float
+    min_margin: float
+
+
+@dataclass(frozen=True)
+class VisionConfig:
+    find: FindParams = field(default_factory=FindParams)
+    match: MatchParams = field(default_factory=MatchParams)
+    #: deck id -> thresholds measured for that deck (overrides ``match``'s).
+    deck_thresholds: Mapping[str, Thresholds] = field(default_factory=dict)
+    zones: tuple[Zone, ...] = ()
+    stable_frames: int = 2
+    forget_frames: int = 45
+    min_sharpness: float = 60.0
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.stable_frames <= 100:
+            raise ValueError(f"vision.stable_frames: {self.stable_frames} is not in 1..100")
+        if not 1 <= self.forget_frames <= 10_000:
+            raise ValueError(f"vision.forget_frames: {self.forget_frames} is not in 1..10000")
+        if not 0 <= self.min_sharpness <= 1e6:
+            raise ValueError(f"vision.min_sharpness: {self.min_sharpness} is not in 0..1e6")
+        names = [z.name for z in self.zones]
+        for n in names:
+            if names.count(n) > 1:
+                raise ValueError(f"vision.zones: the name {n!r} is used twice")
+
+    def thresholds(self, deck_id: str) -> Thresholds:
+        """The thresholds for ``deck_id``: its own if measured, else the defaults."""
+        t = self.deck_thresholds.get(deck_id)
+        return t or Thresholds(self.match.min_score, self.match.min_margin)
+
+    def match_params(self, deck_id: str) -> MatchParams:
+        t = self.thresholds(deck_id)
+        return dataclasses.replace(self.match, min_score=t.min_score, min_margin=t.min_margin)
+
+    # -- (de)serialisation ----------------------------------------------------------------
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Self:
+        where = "vision"
+        _mapping(d, where)
+        _no_unknown(d, where, {"find", "match", "zones", "stable_frames", "forget_frames",
+                               "min_sharpness"})
+        find = _params(FindParams, d.get("find", {}), f"{where}.find")
+        match_raw = dict(_mapping(d.get("match", {}), f"{where}.match"))
+        decks_raw = match_raw.pop("decks", {})
+        match = _params(MatchParams, match_raw, f"{where}.match")
+        thresholds: dict[str, Thresholds] = {}
+        for deck_id, t in _mapping(decks_raw, f"{where}.match.decks").items():
+            w = f"{where}.match.decks.{deck_id}"
+            t = _mapping(t, w)
+            _no_unknown(t, w, {"min_score", "min_margin"})
+            score = _number(t.get("min_score", match.min_score), f"{w}.min_score", -1, 1)
+            margin = _number(t.get("min_margin", match.min_margin), f"{w}.min_margin", 0, 2)
+            thresholds[str(deck_id)] = Thresholds(score, margin)
+        zones_raw = d.get("zones", [])
+        if not isinstance(zones_raw, list):
+            raise ValueError(f"{where}.zones: expected a list of zones, got {zones_raw!r}")
+        zones = tuple(_zone(z, f"{where}.zones[{i}]") for i, z in enumerate(zones_raw))
+        stable = _int(d.get("stable_frames", 2), f"{where}.stable_frames")
+        forget = _int(d.get("forget_frames", 45), f"{where}.forget_frames")
+        sharp = _number(d.get("min_sharpness", 60.0), f"{where}.min_sharpness", 0, 1e6)
+        return cls(find=find, match=match, deck_thresholds=thresholds, zones=zones,
+                   stable_frames=stable, forget_frames=forget, min_sharpness=sharp)
+
+    def to_dict(self) -> dict[str, Any]:
+        match = dataclasses.asdict(self.match)
+        if match["long_side"] is None:
+            match["long_side"] = 0
+        if self.deck_thresholds:
+            match["decks"] = {k: {"min_score": v.min_score, "min_margin": v.min_margin}
+                              for k, v in self.deck_thresholds.items()}
+        return {
+            "stable_frames": self.stable_frames,
+            "forget_frames": self.forget_frames,
+            "min_sharpness": self.min_sharpness,
+            "find": dataclasses.asdict(self.find),
+            "match": match,
+            "zones": [z.to_dict() for z in self.zones],
+        }
+
+
+# -- helpers ------------------------------------------------------------------------------
+
+
+def _mapping(v: Any, where: str) -> Mapping[str, Any]:
+    if not isinstance(v, Mapping):
+        raise ValueError(f"{where}: expected a table, got {v!r}")
+    return v
+
+
+def _no_unknown(d: Mapping[str, Any], where: str, known: set[str]) -> None:
+    unknown = sorted(set(d) - known)
+    if unknown:
+        raise ValueError(f"{where}.{unknown[0]}: unknown key (known: {', '.join(sorted(known))})")
+
+
+def _int(v: Any, where: str) -> int:
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise ValueError(f"{where}: {v!r} is not an integer")
+    return v
+
+
+def _number(v: Any, where: str, lo: float, hi: float) -> float:
+    if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
+        raise ValueError(f"{where}: {v!r} is not a number")
+    if not lo <= v <= hi:
+        raise ValueError(f"{where}: {v} is not in {lo:g}..{hi:g}")
+    return float(v)
+
+
+def _params(cls: type[P], raw: Any, where: str) -> P:
+    raw = _mapping(raw, where)
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    _no_unknown(raw, where, set(fields))
+    kwargs: dict[str, Any] = {}
+    for name, value in raw.items():
+        default = fields[name].default
+        key = f"{where}.{name}"
+        if isinstance(default, bool):
+            if not isinstance(value, bool):
+                raise ValueError(f"{key}: {value!r} is not true or false")
+            kwargs[name] = value
+        elif name == "long_side":
+            n = _int(value, key)
+            kwargs[name] = None if n == 0 else n  # 0 = compare at the canonical size
+        elif isinstance(default, int):
+            kwargs[name] = _int(value, key)
+        else:
+            kwargs[name] = _number(value, key, -1e9, 1e9)
+    try:
+        return cls(**kwargs)
+    except ValueError as e:
+        raise ValueError(f"{where}.{e}") from None
+
+
+def _zone(raw: Any, where: str) -> Zone:
+    raw = _mapping(raw, where)
+    _no_unknown(raw, where, {"name", "polygon"})
+    name = raw.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise ValueError(f"{where}.name: {name!r} is not a non-empty string")
+    poly = raw.get("polygon")
+    if not isinstance(poly, list) or len(poly) < 3:
+        raise ValueError(f"{where}.polygon: expected a list of at least 3 [x, y] points")
+    pts: list[Point] = []
+    for i, p in enumerate(poly):
+        if not isinstance(p, list | tuple) or len(p) != 2:
+            raise ValueError(f"{where}.polygon[{i}]: {p!r} is not an [x, y] point")
+        pts.append((_number(p[0], f"{where}.polygon[{i}]", -1e6, 1e6),
+                    _number(p[1], f"{where}.polygon[{i}]", -1e6, 1e6)))
+    return Zone(name, tuple(pts))

@@ -1,0 +1,391 @@
+"""Card finding: every card-shaped quadrilateral in a frame, warped to the deck's canonical size.
+
+Finding runs on a downscaled grey copy of the frame (``FindParams.work_width`` px wide); the
+corners are scaled back and each card is warped from the full-resolution frame, so the cost of
+finding barely depends on the camera resolution.
+
+Candidates come from two masks of the small image, so cards are found on dark and on light
+tables, close to each other and on top of a pile:
+
+* edges (Canny with thresholds from the image's median, closed by a 3x3 dilation); every
+  contour of the edge mask is a candidate, the inner and the outer side of each card outline;
+* Otsu's threshold, both polarities (bright cards on a dark table and the reverse).
+
+A contour is a card when its convex hull simplifies to four corners, fills that quadrilateral
+(rectangularity), has the deck's aspect ratio (either way round, with a tolerance for
+perspective) and a plausible area. Near-duplicates (the two sides of an outline, the same card in
+two masks) are merged by averaging their corners; a candidate whose centre lies inside a larger
+accepted card (printed frames, pictures on the card) is dropped.
+
+Corners are ordered clockwise in image coordinates (y down) and start at the corner that makes
+the first edge a *short* edge of the card; of the two (four for square tiles) orders that remain,
+the one whose first corner is nearest the image's top-left is taken. The warp therefore shows an
+upright card upright; matching tries the other orientations anyway (``vision.match``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+FloatArray = npt.NDArray[np.float32]
+Image = npt.NDArray[np.uint8]
+
+
+class FrameError(ValueError):
+    """A frame or image that cannot be searched for cards (wrong type, shape or dtype)."""
+
+
+@dataclass(frozen=True)
+class FindParams:
+    """How cards are searched for; see the module docstring."""
+
+    work_width: int = 320
+    min_area_frac: float = 0.002  # of the frame's area
+    max_area_frac: float = 0.6
+    aspect_tolerance: float = 0.22  # relative deviation of short/long side ratio allowed
+    min_rectangularity: float = 0.86  # contour area / quadrilateral area
+    canny_low: float = 20.0
+    canny_high: float = 60.0
+    dark_cards: bool = False  # also look for cards darker than the table
+    min_paper_contrast: float = 25.0  # grey levels between table (median) and paper (98 %)
+    min_edge_support: float = 0.75  # of a candidate's sides that must lie on an edge
+
+    def __post_init__(self) -> None:
+        if not 64 <= self.work_width <= 4096:
+            raise ValueError(f"work_width: {self.work_width} is not in 64..4096")
+        if not 0 < self.min_area_frac < self.max_area_frac <= 1:
+            raise ValueError("min_area_frac/max_area_frac: need 0 < min < max <= 1")
+        if not 0 < self.aspect_tolerance < 1:
+            raise ValueError(f"aspect_tolerance: {self.aspect_tolerance} is not in (0, 1)")
+        if not 0 < self.min_rectangularity <= 1:
+            raise ValueError(f"min_rectangularity: {self.min_rectangularity} is not in (0, 1]")
+
+
+@dataclass(frozen=True)
+class FoundCard:
+    """One card in a frame: ``corners`` (4x2 float32, frame px) in the order described above."""
+
+    corners: FloatArray
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        c = self.corners.mean(axis=0)
+        return float(c[0]), float(c[1])
+
+    @property
+    def area(self) -> float:
+        return float(abs(_signed_area(self.corners)))
+
+
+def check_image(image: object, what: str = "frame") -> Image:
+    """Return ``image`` as a uint8 grey (HxW) or BGR (HxWx3) array or raise FrameError."""
+    if not isinstance(image, np.ndarray):
+        raise FrameError(f"{what}: expected a numpy array, got {type(image).__name__}")
+    if image.dtype != np.uint8:
+        raise FrameError(f"{what}: expected dtype uint8, got {image.dtype}")
+    if image.ndim == 3 and image.shape[2] == 1:
+        image = image[:, :, 0]
+    if not (image.ndim == 2 or (image.ndim == 3 and image.shape[2] == 3)):
+        raise FrameError(
+            f"{what}: expected shape HxW (grey) or HxWx3 (BGR), got {tuple(image.shape)}"
+        )
+    if image.shape[0] < 16 or image.shape[1] < 16:
+        raise FrameError(f"{what}: {image.shape[1]}x{image.shape[0]} px is too small")
+    return image
+
+
+def to_grey(image: Image) -> Image:
+    if image.ndim == 2:
+        return image
+    return np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), dtype=np.uint8)
+
+
+_NEXT = np.array([1, 2, 3, 0])
+
+
+def _signed_area(pts: FloatArray) -> float:
+    """Shoelace area of a quadrilateral; positive when clockwise on screen (y down)."""
+    x, y = pts[:, 0].astype(np.float64), pts[:, 1].astype(np.float64)
+    return 0.5 * float(x @ y[_NEXT] - y @ x[_NEXT])
+
+
+def _edges(q: FloatArray) -> npt.NDArray[np.float32]:
+    d = q[_NEXT] - q
+    return np.asarray(np.sqrt((d * d).sum(axis=1)), dtype=np.float32)
+
+
+def order_corners(pts: npt.ArrayLike, square: bool = False) -> FloatArray:
+    """Order four corners clockwise (image coordinates), first edge short, first corner top-left.
+
+    For square tiles every edge counts as short and the corner nearest the top-left is first.
+    """
+    p = np.asarray(pts, dtype=np.float32).reshape(4, 2)
+    if _signed_area(p) < 0:  # counter-clockwise on screen (y down): reverse
+        p = p[::-1].copy()
+    starts: list[int]
+    if square:
+        starts = [0, 1, 2, 3]
+    else:
+        edges = _edges(p)
+        first = 0 if edges[0] + edges[2] <= edges[1] + edges[3] else 1
+        starts = [first, first + 2]
+    best = min(starts, key=lambda s: float(p[s % 4, 0] + p[s % 4, 1]))
+    return np.roll(p, -best, axis=0).astype(np.float32)
+
+
+def warp_card(image: Image, corners: npt.ArrayLike, size: tuple[int, int]) -> Image:
+    """Warp the quadrilateral ``corners`` of ``image`` to a ``size`` = (w, h) upright image.
+
+    ``corners`` are the card's top-left, top-right, bottom-right, bottom-left.
+    """
+    w, h = size
+    src = np.asarray(corners, dtype=np.float32).reshape(4, 2)
+    dst = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], dtype=np.float32)
+    m = cv2.getPerspectiveTransform(src, dst)
+    # Downscaling by a lot aliases with INTER_LINEAR; warp at up to twice the size first.
+    side = float(np.linalg.norm(src[1] - src[0]))
+    if side > 2.5 * w:
+        big = (2 * w, 2 * h)
+        m2 = cv2.getPerspectiveTransform(
+            src, dst * np.array([big[0] / w, big[1] / h], dtype=np.float32)
+        )
+        out = cv2.warpPerspective(image, m2, big, flags=cv2.INTER_AREA)
+        return np.asarray(cv2.resize(out, (w, h), interpolation=cv2.INTER_AREA), dtype=np.uint8)
+    return np.asarray(
+        cv2.warpPerspective(image, m, (w, h), flags=cv2.INTER_LINEAR,
+                            borderMode=cv2.BORDER_REPLICATE),
+        dtype=np.uint8,
+    )
+
+
+class CardFinder:
+    """Finds cards of one shape (``size`` = canonical (w, h) of the deck) in frames."""
+
+    def __init__(self, size: tuple[int, int], params: FindParams | None = None) -> None:
+        w, h = size
+        if w <= 0 or h <= 0:
+            raise ValueError(f"size: {size} is not a positive (w, h)")
+        self.size = (int(w), int(h))
+        self.params = params or FindParams()
+        self.square = abs(w - h) <= 0.02 * max(w, h)
+        self.aspect = min(w, h) / max(w, h)
+
+    # -- public ---------------------------------------------------------------------------
+    def find(self, frame: object) -> list[FoundCard]:
+        """All cards in ``frame`` (uint8 grey or BGR), largest first."""
+        image = check_image(frame)
+        grey = to_grey(image)
+        H, W = grey.shape
+        scale = min(1.0, self.params.work_width / W)
+        small = grey if scale == 1.0 else cv2.resize(
+            grey, (round(W * scale), round(H * scale)), interpolation=cv2.INTER_AREA
+        )
+        quads = self._candidates(np.asarray(small, dtype=np.uint8))
+        merged = self._merge(quads)
+        out = []
+        for q in merged:
+            # An outline from the paper mask may be a printed frame just inside the edge; one
+            # from an edge band may be a pixel or two outside (dilation, shadow).
+            # Twice: the first pass may stop at the frame when the rough outline is far inside.
+            inward, outward = max(4.0, 3.5 / scale), max(3.0, 3.0 / scale)
+            r = refine_corners(grey, q / scale, inward, outward)
+            r = refine_corners(grey, r, inward, outward)
+            out.append(FoundCard(order_corners(r, self.square)))
+        return out
+
+    def find_and_warp(
+        self, frame: object
+    ) -> list[tuple[FoundCard, Image]]:
+        image = check_image(frame)
+        return [(c, warp_card(image, c.corners, self.size)) for c in self.find(image)]
+
+    # -- internals ------------------------------------------------------------------------
+    def _candidates(self, small: Image) -> list[FloatArray]:
+        p = self.params
+        h, w = small.shape
+        area_min, area_max = p.min_area_frac * w * h, p.max_area_frac * w * h
+        blurred = cv2.GaussianBlur(small, (5, 5), 0)
+        edges = cv2.dilate(cv2.Canny(blurred, p.canny_low, p.canny_high),
+                           np.ones((3, 3), np.uint8))
+        # Thin (undilated) edges of a less blurred copy keep the narrow white margin between a
+        # card's outline and its printed frame: the outline of the top card of a pile.
+        thin = cv2.Canny(cv2.GaussianBlur(small, (3, 3), 0), p.canny_low, p.canny_high)
+        masks = [edges, thin]
+        hist = cv2.calcHist([blurred], [0], None, [256], [0, 256]).ravel().cumsum()
+        table = float(np.searchsorted(hist, 0.5 * hist[-1]))  # the median: mostly table
+        paper = float(np.searchsorted(hist, 0.98 * hist[-1]))  # the brightest: card paper
+        if paper - table >= p.min_paper_contrast:
+            _, bright = cv2.threshold(blurred, (table + paper) / 2, 255, cv2.THRESH_BINARY)
+            masks.append(bright)
+        if p.dark_cards:
+            dark = float(np.searchsorted(hist, 0.02 * hist[-1]))
+            if table - dark >= p.min_paper_contrast:
+                _, dim = cv2.threshold(blurred, (table + dark) / 2, 255, cv2.THRESH_BINARY_INV)
+                masks.append(dim)
+        out: list[FloatArray] = []
+        for mask in masks:
+            contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+            for c in contours:
+                _, _, bw, bh = cv2.boundingRect(c)
+                if bw * bh < area_min:
+                    continue
+                q = self._quad(np.asarray(c, dtype=np.int32), area_min, area_max)
+                if q is None or _edge_support(np.asarray(edges, np.uint8), q) < p.min_edge_support:
+                    continue
+                # A card cut by the border of the frame cannot be warped whole.
+                if (q.min() < 2 or float(q[:, 0].max()) > w - 3
+                        or float(q[:, 1].max()) > h - 3):
+                    continue
+                out.append(q)
+        return out
+
+    def _quad(
+        self, contour: npt.NDArray[np.int32], area_min: float, area_max: float
+    ) -> FloatArray | None:
+        # Cheap rejection first (one C call): the rotated bounding box's area and aspect.
+        # (The contour itself may be a thin ring: the white margin between a card's outline
+        # and its printed frame. Whether the sides lie on edges is checked by the caller.)
+        (_, _), (rw, rh), _ = cv2.minAreaRect(contour)
+        if not area_min <= rw * rh <= area_max:
+            return None
+        if abs(min(rw, rh) / max(rw, rh) - self.aspect) > 1.5 * (
+            self.params.aspect_tolerance * self.aspect
+        ):
+            return None
+        hull = cv2.convexHull(contour)
+        hull_area = cv2.contourArea(hull)
+        if hull_area <= 0:
+            return None
+        peri = cv2.arcLength(hull, True)
+        q = None
+        for eps in (0.02, 0.035):
+            a = cv2.approxPolyDP(hull, eps * peri, True)
+            if len(a) == 4:
+                q = a.reshape(4, 2).astype(np.float32)
+                break
+            if len(a) < 4:
+                break
+        min_rect = self.params.min_rectangularity
+        if q is None or hull_area / max(abs(_signed_area(q)), 1e-6) < min_rect:
+            # A clipped corner (a picture touching the edge) or a notch: the hull's bounding
+            # rectangle, if the hull fills it.
+            q = cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float32)
+        qa = abs(_signed_area(q))
+        if qa <= 0 or hull_area / qa < self.params.min_rectangularity:
+            return None
+        e = _edges(q)
+        a_pair, b_pair = (e[0] + e[2]) / 2, (e[1] + e[3]) / 2
+        short, long_ = min(a_pair, b_pair), max(a_pair, b_pair)
+        if long_ <= 0:
+            return None
+        ratio = short / long_
+        if abs(ratio - self.aspect) > self.params.aspect_tolerance * self.aspect:
+            return None
+        # Opposite edges should be roughly parallel-length (a card seen from above).
+        if min(e[0], e[2]) < 0.6 * max(e[0], e[2]) or min(e[1], e[3]) < 0.6 * max(e[1], e[3]):
+            return None
+        return order_corners(q, self.square)
+
+    def _merge(self, quads: list[FloatArray]) -> list[FloatArray]:
+        """One quadrilateral per card: largest first, and a candidate whose centre lies inside
+        a kept card is that card seen smaller (its printed frame) or a picture on it."""
+        kept: list[FloatArray] = []
+        for q in sorted(quads, key=lambda c: -abs(_signed_area(c))):
+            if not any(_contains(k, q) for k in kept):
+                kept.append(q)
+        return kept
+
+
+def _edge_support(edges: Image, q: FloatArray) -> float:
+    """Fraction of points along the sides of ``q`` (corners excepted) that lie on an edge."""
+    ts = np.linspace(0.1, 0.9, 10, dtype=np.float32)
+    pts = q[:, None, :] + ts[None, :, None] * (q[_NEXT] - q)[:, None, :]
+    xs = np.clip(np.rint(pts[..., 0]).astype(np.intp), 0, edges.shape[1] - 1)
+    ys = np.clip(np.rint(pts[..., 1]).astype(np.intp), 0, edges.shape[0] - 1)
+    return float(np.count_nonzero(edges[ys, xs])) / float(xs.size)
+
+
+def _contains(outer: FloatArray, inner: FloatArray) -> bool:
+    c = inner.mean(axis=0)
+    return cv2.pointPolygonTest(outer.reshape(-1, 1, 2), (float(c[0]), float(c[1])), False) >= 0
+
+
+def refine_corners(
+    grey: Image, quad: FloatArray, inward: float = 6.0, outward: float = 4.0,
+    bright: bool = True,
+) -> FloatArray:
+    """Move each side of a rough clockwise quadrilateral onto the card's outline in ``grey``.
+
+    Along each side, at 12 points, the grey profile across the side is sampled from ``inward``
+    px inside to ``outward`` px outside; the card's outline is the *outermost* strong step
+    (at least 25 % of the profile's largest) from paper to table (a fall for ``bright`` cards),
+    so a printed frame just inside the edge is passed over, a soft shadow outside is not taken
+    and the near edge of a neighbouring card (a rise) is not either. Per side, the edge offsets
+    are fitted as a linear function of the position along the side (with outliers dropped:
+    pictures touching the edge), and the corners are the intersections of neighbouring sides.
+    A side without enough agreeing steps keeps its rough position.
+    """
+    q = np.asarray(quad, dtype=np.float32).reshape(4, 2)
+    nxt = q[_NEXT]
+    d = nxt - q
+    length = np.sqrt((d * d).sum(axis=1, keepdims=True))
+    if float(length.min()) < 4:
+        return q
+    d = d / length
+    normal = np.stack([d[:, 1], -d[:, 0]], axis=1)  # outward for clockwise (y down)
+    ts = np.linspace(0.12, 0.88, 12, dtype=np.float32)
+    offs = np.arange(-max(2, round(inward)), max(2, round(outward)) + 1, dtype=np.float32)
+    base = q[:, None, :] + ts[None, :, None] * (nxt - q)[:, None, :]  # (4, 12, 2)
+    pts = base[:, :, None, :] + offs[None, None, :, None] * normal[:, None, None, :]
+    mapx = np.ascontiguousarray(pts[..., 0].reshape(48, -1), dtype=np.float32)
+    mapy = np.ascontiguousarray(pts[..., 1].reshape(48, -1), dtype=np.float32)
+    prof = cv2.remap(grey, mapx, mapy, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    diff = np.diff(prof.astype(np.float32), axis=1)  # (48, n-1), going outward
+    step = -diff if bright else diff  # paper -> table is a fall for bright cards
+    strong = step >= np.maximum(8.0, 0.25 * np.abs(diff).max(axis=1, keepdims=True))
+    best = step.shape[1] - 1 - strong[:, ::-1].argmax(axis=1)  # the outermost strong step
+    step = np.where(strong, step, 0.0)
+    strength = np.take_along_axis(step, best[:, None], axis=1).reshape(4, 12)
+    where = (offs[best] + 0.5).reshape(4, 12)  # offset of the edge along the normal
+    # Per side, the edge's offset is a linear function of the position along the side (the
+    # rough side may be tilted against the true one): fit it, drop outliers (pictures touching
+    # the edge, a shadow), fit again.
+    wgt = (strength >= 8).astype(np.float32)
+    tt = np.broadcast_to(ts[None, :], where.shape)
+    a0 = b0 = np.zeros(4, dtype=np.float32)
+    for it in range(3):
+        if it:
+            resid = np.abs(where - (a0[:, None] + b0[:, None] * tt))
+            wgt = wgt * (resid <= (3.0 if it == 1 else 1.5))
+        sw = wgt.sum(axis=1)
+        st = (wgt * tt).sum(axis=1)
+        sy = (wgt * where).sum(axis=1)
+        stt = (wgt * tt * tt).sum(axis=1)
+        sty = (wgt * tt * where).sum(axis=1)
+        den = sw * stt - st * st
+        safe = np.where(np.abs(den) < 1e-6, 1.0, den)
+        b0 = np.where(np.abs(den) < 1e-6, 0.0, (sw * sty - st * sy) / safe).astype(np.float32)
+        a0 = np.where(sw > 0, (sy - b0 * st) / np.maximum(sw, 1e-6), 0.0).astype(np.float32)
+    good = wgt.sum(axis=1) >= 4
+    a0 = np.where(good, a0, 0.0)
+    b0 = np.where(good, b0, 0.0)
+    start = q + a0[:, None] * normal
+    end = nxt + (a0 + b0)[:, None] * normal
+    origin = start
+    direc = end - start
+    # Corner i is where side i-1 meets side i.
+    p1, d1 = origin[[3, 0, 1, 2]], direc[[3, 0, 1, 2]]
+    p2, d2 = origin, direc
+    det = d1[:, 0] * (-d2[:, 1]) + d2[:, 0] * d1[:, 1]
+    if float(np.abs(det).min()) < 1e-6:
+        return q
+    diff = p2 - p1
+    s_ = (diff[:, 0] * (-d2[:, 1]) + d2[:, 0] * diff[:, 1]) / det
+    out = np.asarray(p1 + s_[:, None] * d1, dtype=np.float32)
+    if float(np.abs(out - q).max()) > 3 * max(inward, outward):  # gone wrong: keep the rough
+        return q
+    return out

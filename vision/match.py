@@ -1,0 +1,224 @@
+"""Recognition by template matching: one matrix product scores a card against a whole deck.
+
+``cv2.matchTemplate(card, template, cv2.TM_CCOEFF_NORMED)`` with card and template of the same
+size is the Pearson correlation of their pixels: subtract each one's mean (per channel),
+divide by the norm, take the dot product. So every template is normalised once, when the deck
+is loaded, into one row of a matrix ``T``; a warped card normalised the same way into a vector
+``p``; and ``T @ p`` is the score against every template, in every orientation, in one step.
+With ``MatchParams(size=None, blur_sigma=0, local_contrast=False)`` the scores equal
+``cv2.matchTemplate``'s (tested to 1e-4).
+
+For the table the features are made more forgiving:
+
+* ``size``: the card is compared downscaled (default long side 48 px), which tolerates a few
+  pixels of misplaced corners and is what makes a 180-tile deck cost well under a millisecond;
+* ``blur_sigma``: a slight Gaussian blur, for the same reason;
+* ``local_contrast``: subtracting a heavily blurred copy removes slow illumination gradients
+  (a lamp on one side, a shadow) that the global mean/std of the correlation cannot;
+* colour: decks whose cards differ by colour (``use_colour``) are compared on all three
+  channels (per-channel mean, joint norm, as ``cv2.matchTemplate`` does for BGR), the others on
+  grey.
+
+Each template is stored in both 180° orientations (all four rotations for square tiles).
+A card is **unknown** (``Match.card_id is None``) when its best score is below ``min_score`` or
+closer than ``min_margin`` to the best score of any *other* card: a wrong card is worse than no
+card. Both thresholds are data (``vision.config.MatchThresholds``), measured by
+``tablekeeper bench vision``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.find import FrameError, Image, check_image
+
+FloatArray = npt.NDArray[np.float32]
+
+
+@dataclass(frozen=True)
+class MatchParams:
+    """How warped cards and templates become feature vectors, and when a match counts."""
+
+    long_side: int | None = 48  # compare at this long side (px); None = the canonical size
+    blur_sigma: float = 1.0  # Gaussian blur at the compared size (px); 0 = none
+    local_contrast: bool = True  # subtract a blurred copy (slow illumination gradients)
+    min_score: float = 0.7
+    min_margin: float = 0.1
+
+    def __post_init__(self) -> None:
+        if self.long_side is not None and not 8 <= self.long_side <= 1024:
+            raise ValueError(f"long_side: {self.long_side} is not in 8..1024")
+        if not 0 <= self.blur_sigma <= 10:
+            raise ValueError(f"blur_sigma: {self.blur_sigma} is not in 0..10")
+        if not -1 <= self.min_score <= 1:
+            raise ValueError(f"min_score: {self.min_score} is not in -1..1")
+        if not 0 <= self.min_margin <= 2:
+            raise ValueError(f"min_margin: {self.min_margin} is not in 0..2")
+
+
+#: The exact ``cv2.matchTemplate(TM_CCOEFF_NORMED)`` score at the canonical size.
+EXACT = MatchParams(long_side=None, blur_sigma=0.0, local_contrast=False)
+
+
+@dataclass(frozen=True)
+class Match:
+    """The verdict on one warped card.
+
+    ``card_id`` is None for an unknown card; ``best_id`` is the best-scoring card regardless.
+    ``rotation`` is how many quarter turns (clockwise) the template was turned to fit: 0 or 2
+    for cards, 0-3 for square tiles. ``margin`` is ``score`` minus the best other card's score.
+    """
+
+    card_id: str | None
+    score: float
+    margin: float
+    best_id: str
+    rotation: int
+
+
+class DeckLike(Protocol):
+    """What :class:`DeckMatcher.from_deck` needs of a ``vision.deck.Deck``."""
+
+    @property
+    def ids(self) -> tuple[str, ...]: ...
+
+    @property
+    def size(self) -> tuple[int, int]: ...
+
+    @property
+    def shape(self) -> str: ...
+
+    @property
+    def use_colour(self) -> bool: ...
+
+    def template(self, card_id: str) -> Image: ...
+
+
+class DeckMatcher:
+    """Scores warped cards against every template of a deck in one matrix product."""
+
+    def __init__(
+        self,
+        ids: Sequence[str],
+        templates: Sequence[Any],
+        size: tuple[int, int],
+        *,
+        square: bool = False,
+        use_colour: bool = False,
+        params: MatchParams | None = None,
+    ) -> None:
+        if len(ids) != len(templates):
+            raise ValueError(f"{len(ids)} ids but {len(templates)} templates")
+        if not ids:
+            raise ValueError("a deck with no templates cannot match anything")
+        if len(set(ids)) != len(ids):
+            raise ValueError("card ids must be unique")
+        w, h = size
+        if square and w != h:
+            raise ValueError(f"square tiles need a square size, got {w}x{h}")
+        self.ids: tuple[str, ...] = tuple(ids)
+        self.size = (int(w), int(h))
+        self.square = square
+        self.use_colour = use_colour
+        self.params = params or MatchParams()
+        if self.params.long_side is None:
+            self.feature_size = self.size
+        else:
+            s = self.params.long_side / max(w, h)
+            self.feature_size = (max(4, round(w * s)), max(4, round(h * s)))
+        self.rotations = (0, 1, 2, 3) if square else (0, 2)
+        rows = []
+        for cid, t in zip(self.ids, templates, strict=True):
+            img = self._check_patch(t, f"template {cid!r}")
+            for r in self.rotations:
+                rows.append(self._features(np.rot90(img, k=-r) if r else img))
+        n, k = len(self.ids), len(self.rotations)
+        #: (cards * rotations, D): row i*k + j is card i turned j-th rotation.
+        self.matrix: FloatArray = np.ascontiguousarray(np.stack(rows), dtype=np.float32)
+        self._n, self._k = n, k
+
+    @classmethod
+    def from_deck(cls, deck: DeckLike, params: MatchParams | None = None) -> DeckMatcher:
+        ids = deck.ids
+        return cls(ids, [deck.template(i) for i in ids], deck.size,
+                   square=deck.shape == "square", use_colour=deck.use_colour, params=params)
+
+    # -- features -------------------------------------------------------------------------
+    def _check_patch(self, patch: object, what: str) -> Image:
+        img = check_image(patch, what)
+        w, h = self.size
+        if img.shape[:2] != (h, w):
+            raise FrameError(
+                f"{what}: is {img.shape[1]}x{img.shape[0]} px, expected the deck's {w}x{h}"
+            )
+        return img
+
+    def _features(self, img: Image) -> FloatArray:
+        p = self.params
+        if self.use_colour:
+            x = img if img.ndim == 3 else cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
+        else:
+            x = img if img.ndim == 2 else cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+        if x.shape[1] != self.feature_size[0] or x.shape[0] != self.feature_size[1]:
+            x = cv2.resize(x, self.feature_size, interpolation=cv2.INTER_AREA)
+        f: FloatArray = np.asarray(x, dtype=np.float32)
+        if p.blur_sigma > 0:
+            f = np.asarray(cv2.GaussianBlur(f, (0, 0), p.blur_sigma), dtype=np.float32)
+        if p.local_contrast:
+            sigma = max(self.feature_size) / 6.0
+            f = f - np.asarray(cv2.GaussianBlur(f, (0, 0), sigma), dtype=np.float32)
+        f = f.reshape(f.shape[0], f.shape[1], -1)
+        f = f - f.mean(axis=(0, 1), keepdims=True)
+        v = f.ravel().astype(np.float32)
+        norm = float(np.linalg.norm(v))
+        if norm < 1e-6:
+            return np.zeros_like(v)
+        return np.asarray(v / np.float32(norm), dtype=np.float32)
+
+    def features(self, patch: object) -> FloatArray:
+        """The normalised feature vector of a warped card at the deck's canonical size."""
+        return self._features(self._check_patch(patch, "card image"))
+
+    # -- scoring --------------------------------------------------------------------------
+    def score_matrix(self, patches: Sequence[object]) -> FloatArray:
+        """Scores (patches, cards, rotations) of each patch against every template."""
+        if not patches:
+            return np.zeros((0, self._n, self._k), dtype=np.float32)
+        feats = np.stack([self.features(p) for p in patches])
+        s = feats @ self.matrix.T
+        return np.asarray(s.reshape(len(patches), self._n, self._k), dtype=np.float32)
+
+    def scores(self, patch: object) -> FloatArray:
+        """Best score over orientations of one patch against every card (in ``ids`` order)."""
+        return np.asarray(self.score_matrix([patch])[0].max(axis=1), dtype=np.float32)
+
+    def match_many(
+        self, patches: Sequence[object], min_score: float | None = None,
+        min_margin: float | None = None,
+    ) -> list[Match]:
+        """The verdict on each patch; thresholds default to ``params``'."""
+        lo = self.params.min_score if min_score is None else min_score
+        mg = self.params.min_margin if min_margin is None else min_margin
+        out = []
+        for per_rot in self.score_matrix(patches):
+            best_rot = per_rot.argmax(axis=1)
+            per_card = per_rot.max(axis=1)
+            order = np.argsort(per_card)[::-1]
+            i = int(order[0])
+            score = float(per_card[i])
+            second = float(per_card[order[1]]) if len(order) > 1 else -1.0
+            margin = score - second
+            ok = score >= lo and margin >= mg
+            out.append(Match(card_id=self.ids[i] if ok else None, score=score, margin=margin,
+                             best_id=self.ids[i],
+                             rotation=self.rotations[int(best_rot[i])]))
+        return out
+
+    def match(self, patch: object) -> Match:
+        return self.match_many([patch])[0]
