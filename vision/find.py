@@ -1,21 +1,31 @@
 """Card finding: every card-shaped quadrilateral in a frame, warped to the deck's canonical size.
 
-Finding runs on a downscaled grey copy of the frame (``FindParams.work_width`` px wide); the
-corners are scaled back and each card is warped from the full-resolution frame, so the cost of
-finding barely depends on the camera resolution.
+Finding runs on a grey copy of the frame at most ``FindParams.work_width`` px wide (640: the
+camera's 640x480 stream is searched at full resolution, because a card's white border is only a
+few pixels wide there; a bigger frame is downscaled). Corners are refined on the full frame and
+each card is warped from it.
 
-Candidates come from two masks of the small image, so cards are found on dark and on light
-tables, close to each other and on top of a pile:
+Candidates are the contours of three masks, so cards are found on dark and on light tables,
+close to each other and on top of a pile:
 
-* edges (Canny with thresholds from the image's median, closed by a 3x3 dilation); every
-  contour of the edge mask is a candidate, the inner and the outer side of each card outline;
-* Otsu's threshold, both polarities (bright cards on a dark table and the reverse).
+* edges (Canny on a 5x5-blurred copy, closed by a 3x3 dilation): the inner and the outer side
+  of each card's outline;
+* thin edges (Canny on a 3x3-blurred copy, undilated): they keep the narrow white margin
+  between a card's outline and its printed frame, so the top card of a pile has a contour of
+  its own even where it touches the cards below;
+* paper: brighter than halfway between the table (the median grey) and the paper (the 98th
+  percentile), when those differ enough (``dark_cards`` adds the reverse).
 
-A contour is a card when its convex hull simplifies to four corners, fills that quadrilateral
-(rectangularity), has the deck's aspect ratio (either way round, with a tolerance for
-perspective) and a plausible area. Near-duplicates (the two sides of an outline, the same card in
-two masks) are merged by averaging their corners; a candidate whose centre lies inside a larger
-accepted card (printed frames, pictures on the card) is dropped.
+A contour is a candidate when its rotated bounding box has a plausible area and the deck's
+aspect ratio, its convex hull simplifies to four corners (or fills its bounding rectangle, when a
+picture clips a corner) with the deck's aspect ratio (either way round, with a tolerance for
+perspective), and at least ``min_edge_support`` of the points along its sides lie on an edge (a
+loose box around a card and its shadow, or around two cards, does not). Candidates are taken
+largest first; one whose centre lies inside a card already taken is that card's printed frame
+or a picture on it, and is dropped. A card cut by the border of the frame is not reported.
+
+Each side is then moved onto the card's outline in the full-resolution frame
+(:func:`refine_corners`): the outermost strong fall from paper to table across the side.
 
 Corners are ordered clockwise in image coordinates (y down) and start at the corner that makes
 the first edge a *short* edge of the card; of the two (four for square tiles) orders that remain,
@@ -43,7 +53,7 @@ class FrameError(ValueError):
 class FindParams:
     """How cards are searched for; see the module docstring."""
 
-    work_width: int = 320
+    work_width: int = 640
     min_area_frac: float = 0.002  # of the frame's area
     max_area_frac: float = 0.6
     aspect_tolerance: float = 0.22  # relative deviation of short/long side ratio allowed

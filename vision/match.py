@@ -48,8 +48,10 @@ class MatchParams:
     long_side: int | None = 48  # compare at this long side (px); None = the canonical size
     blur_sigma: float = 1.0  # Gaussian blur at the compared size (px); 0 = none
     local_contrast: bool = True  # subtract a blurred copy (slow illumination gradients)
+    subtract_mean: bool = True  # compare what differs between the deck's cards (see above)
     min_score: float = 0.7
-    min_margin: float = 0.1
+    min_margin: float = 0.02
+    min_rel_margin: float = 0.25
 
     def __post_init__(self) -> None:
         if self.long_side is not None and not 8 <= self.long_side <= 1024:
@@ -60,10 +62,12 @@ class MatchParams:
             raise ValueError(f"min_score: {self.min_score} is not in -1..1")
         if not 0 <= self.min_margin <= 2:
             raise ValueError(f"min_margin: {self.min_margin} is not in 0..2")
+        if not 0 <= self.min_rel_margin <= 10:
+            raise ValueError(f"min_rel_margin: {self.min_rel_margin} is not in 0..10")
 
 
 #: The exact ``cv2.matchTemplate(TM_CCOEFF_NORMED)`` score at the canonical size.
-EXACT = MatchParams(long_side=None, blur_sigma=0.0, local_contrast=False)
+EXACT = MatchParams(long_side=None, blur_sigma=0.0, local_contrast=False, subtract_mean=False)
 
 
 @dataclass(frozen=True)
@@ -72,7 +76,10 @@ class Match:
 
     ``card_id`` is None for an unknown card; ``best_id`` is the best-scoring card regardless.
     ``rotation`` is how many quarter turns (clockwise) the template was turned to fit: 0 or 2
-    for cards, 0-3 for square tiles. ``margin`` is ``score`` minus the best other card's score.
+    for cards, 0-3 for square tiles. ``margin`` is ``score`` minus the best other card's score;
+    ``rel_margin`` is that margin divided by how different those two cards' templates are
+    (``1 - similarity``): 0.5 means the card looks exactly like the best one, 0 like a blend
+    of both. Near-twins (68 and 60) need only a small margin, unrelated cards a large one.
     """
 
     card_id: str | None
@@ -80,6 +87,7 @@ class Match:
     margin: float
     best_id: str
     rotation: int
+    rel_margin: float = 0.0
 
 
 class DeckLike(Protocol):
@@ -139,9 +147,20 @@ class DeckMatcher:
             for r in self.rotations:
                 rows.append(self._features(np.rot90(img, k=-r) if r else img))
         n, k = len(self.ids), len(self.rotations)
+        stacked = np.stack(rows)
+        self.mean: FloatArray | None = None
+        if self.params.subtract_mean and n > 1:
+            # What every card of the deck shares (frame, layout, paper) is subtracted from the
+            # templates and from each card before the correlation, so the score measures what
+            # tells the cards apart rather than that both are cards of this deck.
+            self.mean = np.asarray(stacked.mean(axis=0), dtype=np.float32)
+            stacked = np.stack([_unit(r - self.mean) for r in stacked])
         #: (cards * rotations, D): row i*k + j is card i turned j-th rotation.
-        self.matrix: FloatArray = np.ascontiguousarray(np.stack(rows), dtype=np.float32)
+        self.matrix: FloatArray = np.ascontiguousarray(stacked, dtype=np.float32)
         self._n, self._k = n, k
+        #: (cards, cards): how alike two cards' templates are (best orientation).
+        sim = (self.matrix @ self.matrix.T).reshape(n, k, n, k)[:, 0].max(axis=2)
+        self.similarity: FloatArray = np.asarray(np.maximum(sim, sim.T), dtype=np.float32)
 
     @classmethod
     def from_deck(cls, deck: DeckLike, params: MatchParams | None = None) -> DeckMatcher:
@@ -175,15 +194,12 @@ class DeckMatcher:
             f = f - np.asarray(cv2.GaussianBlur(f, (0, 0), sigma), dtype=np.float32)
         f = f.reshape(f.shape[0], f.shape[1], -1)
         f = f - f.mean(axis=(0, 1), keepdims=True)
-        v = f.ravel().astype(np.float32)
-        norm = float(np.linalg.norm(v))
-        if norm < 1e-6:
-            return np.zeros_like(v)
-        return np.asarray(v / np.float32(norm), dtype=np.float32)
+        return _unit(f.ravel())
 
     def features(self, patch: object) -> FloatArray:
         """The normalised feature vector of a warped card at the deck's canonical size."""
-        return self._features(self._check_patch(patch, "card image"))
+        f = self._features(self._check_patch(patch, "card image"))
+        return f if self.mean is None else _unit(f - self.mean)
 
     # -- scoring --------------------------------------------------------------------------
     def score_matrix(self, patches: Sequence[object]) -> FloatArray:
@@ -200,11 +216,12 @@ class DeckMatcher:
 
     def match_many(
         self, patches: Sequence[object], min_score: float | None = None,
-        min_margin: float | None = None,
+        min_margin: float | None = None, min_rel_margin: float | None = None,
     ) -> list[Match]:
         """The verdict on each patch; thresholds default to ``params``'."""
         lo = self.params.min_score if min_score is None else min_score
         mg = self.params.min_margin if min_margin is None else min_margin
+        rel_lo = self.params.min_rel_margin if min_rel_margin is None else min_rel_margin
         out = []
         for per_rot in self.score_matrix(patches):
             best_rot = per_rot.argmax(axis=1)
@@ -212,13 +229,27 @@ class DeckMatcher:
             order = np.argsort(per_card)[::-1]
             i = int(order[0])
             score = float(per_card[i])
-            second = float(per_card[order[1]]) if len(order) > 1 else -1.0
-            margin = score - second
-            ok = score >= lo and margin >= mg
+            if len(order) > 1:
+                j = int(order[1])
+                margin = score - float(per_card[j])
+                apart = 1.0 - float(self.similarity[i, j])
+                rel = margin / apart if apart > 1e-3 else 0.0
+            else:
+                margin, rel = score + 1.0, 1.0
+            ok = score >= lo and margin >= mg and rel >= rel_lo
             out.append(Match(card_id=self.ids[i] if ok else None, score=score, margin=margin,
-                             best_id=self.ids[i],
-                             rotation=self.rotations[int(best_rot[i])]))
+                             best_id=self.ids[i], rotation=self.rotations[int(best_rot[i])],
+                             rel_margin=rel))
         return out
 
     def match(self, patch: object) -> Match:
         return self.match_many([patch])[0]
+
+
+def _unit(v: npt.NDArray[np.floating[Any]]) -> FloatArray:
+    """``v`` scaled to unit length (all zeros stays zeros: a blank patch scores 0)."""
+    v = np.asarray(v, dtype=np.float32)
+    norm = float(np.linalg.norm(v))
+    if norm < 1e-6:
+        return np.zeros_like(v)
+    return np.asarray(v / np.float32(norm), dtype=np.float32)

@@ -132,7 +132,9 @@ def test_batch_equals_single() -> None:
 
 def test_blank_patch_is_unknown_not_a_crash() -> None:
     r = _deck().match(np.full((150, 100, 3), 200, np.uint8))
-    assert r.card_id is None and r.score == 0.0
+    assert r.card_id is None
+    exact = DeckMatcher(["a"], [make_card(1, SIZE)], SIZE, params=EXACT)
+    assert exact.match(np.full((150, 100, 3), 200, np.uint8)).score == 0.0
 
 
 @pytest.mark.parametrize(
