@@ -34,8 +34,16 @@ Public API (for the integrator)::
     # Lamps and sound, if driven by hand rather than by update():
     fw.lamps.show(LampState(armed=True, winner=None, locked_out=frozenset({3})))
     fw.lamp_modes                  # tuple of LampMode per seat, for drawing virtual lamps
-    fw.sound.play()
+    fw.sound.play()                # build() already called fw.sound.prepare() (mixer start)
     fw.close()
+
+    # Simulated hardware (demo, tests): gpiozero's MockFactory with timestamped pins.
+    from firmware.mock import mock_factory
+    factory = mock_factory()
+    fw = build(cfg, factory)
+    factory.pin(cfg.pins.seats[seat - 1]).press(t_ns)     # .release(t_ns); or .drive_low()
+
+    # Journal/log: Decision.to_dict() gives JSON-ready values.
 
 Modules: ``arbiter`` (pure logic), ``config``, ``devices`` (gpiozero buttons, keyboard, hub),
 ``lamps``, ``sound``, ``box`` (build), ``mock`` (stamped MockPins), ``bench``, ``calibrate``,

@@ -38,8 +38,9 @@ import threading
 import time
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from enum import Enum
+from typing import Any
 
 from firmware.config import ArbiterConfig
 
@@ -53,6 +54,10 @@ class Phase(Enum):
     IDLE = "idle"
     ARMED = "armed"
     DECIDED = "decided"
+
+
+# Module constants: looking up an Enum member on its class costs far more in the hot path.
+_IDLE, _ARMED, _DECIDED = Phase.IDLE, Phase.ARMED, Phase.DECIDED
 
 
 @dataclass(frozen=True)
@@ -81,6 +86,13 @@ class Decision:
     def reaction_ms(self) -> float:
         """Time from arming to the winner's press, in milliseconds."""
         return (self.t_ns - self.armed_ns) / 1e6
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready values, for the journal and the log."""
+        d = {f.name: getattr(self, f.name) for f in fields(self)}
+        for key in ("tied", "locked_out", "held"):
+            d[key] = list(d[key])
+        return d
 
 
 @dataclass(frozen=True)
@@ -133,7 +145,7 @@ class Arbiter:
         self.on_decision = on_decision
         self._lock = threading.Lock()
         self._seats = [_Seat() for _ in range(seats)]
-        self._phase = Phase.IDLE
+        self._phase = _IDLE
         self._armed_ns = 0
         self._eligible: frozenset[int] = frozenset(range(1, seats + 1))
         self._dirty = True
@@ -167,14 +179,14 @@ class Arbiter:
                 i = bisect_right(times, t_ns)
                 times.insert(i, t_ns)
                 s.levels.insert(i, pressed)
-            if self._phase is Phase.ARMED:
+            if self._phase is _ARMED:
                 # An edge after the seat's racing press cannot change the race.
                 c = s.candidate
                 if s.dirty or c is None or t_ns <= c:
                     s.dirty = True
                     self._dirty = True
             if len(times) > s.prune_at:
-                armed = self._phase is Phase.ARMED
+                armed = self._phase is _ARMED
                 self._prune(s, (self._armed_ns if armed else times[-1]) - self._keep)
                 # Look again after another batch of edges (amortised; also when nothing could
                 # go, e.g. a chattering switch during a long race).
@@ -198,7 +210,7 @@ class Arbiter:
         if bad:
             raise ValueError(f"arm: exclude: {bad[0]!r} is not a seat number (1-{self.seats})")
         with self._lock:
-            self._phase = Phase.ARMED
+            self._phase = _ARMED
             self._armed_ns = at_ns
             self._eligible = frozenset(range(1, self.seats + 1)) - excluded
             self._decision = None
@@ -212,14 +224,14 @@ class Arbiter:
     def disarm(self) -> None:
         """Stop the race (a decision already taken stays readable in ``decision``)."""
         with self._lock:
-            self._phase = Phase.IDLE
+            self._phase = _IDLE
 
     def poll(self, now_ns: int | None = None) -> Decision | None:
         """Return the decision once, at the first poll where it can be taken; else None."""
         if now_ns is None:
             now_ns = self._clock()
         with self._lock:
-            if self._phase is not Phase.ARMED:
+            if self._phase is not _ARMED:
                 return None
             if self._dirty:
                 self._rescan()
@@ -239,7 +251,7 @@ class Arbiter:
 
     @property
     def armed_ns(self) -> int | None:
-        return self._armed_ns if self._phase is not Phase.IDLE else None
+        return self._armed_ns if self._phase is not _IDLE else None
 
     @property
     def decision(self) -> Decision | None:
@@ -251,7 +263,7 @@ class Arbiter:
         if now_ns is None:
             now_ns = self._clock()
         with self._lock:
-            if self._phase is Phase.ARMED and self._dirty:
+            if self._phase is _ARMED and self._dirty:
                 self._rescan()
             pressed: set[int] = set()
             locked: set[int] = set()
@@ -262,10 +274,10 @@ class Arbiter:
                     pressed.add(seat)
                     if now_ns - self._down_since(s) >= self._stuck:
                         stuck.add(seat)
-                if self._phase is Phase.ARMED:
+                if self._phase is _ARMED:
                     if s.lock_until > now_ns and s.candidate is None:
                         locked.add(seat)
-                elif self._phase is Phase.IDLE:
+                elif self._phase is _IDLE:
                     last = self._last_press(s, now_ns - self._lockout)
                     if last is not None and last + self._lockout > now_ns:
                         locked.add(seat)
@@ -352,7 +364,7 @@ class Arbiter:
             held=tuple(seat for seat, s in enumerate(self._seats, start=1) if s.held),
         )
         self._decision = decision
-        self._phase = Phase.DECIDED
+        self._phase = _DECIDED
         return decision
 
     def _down_since(self, s: _Seat) -> int:

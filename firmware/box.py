@@ -89,4 +89,5 @@ def build(config: FirmwareConfig, pin_factory: Any | None = None, *,
         except Exception:
             buttons.close()
             raise
+    sound.prepare()
     return Firmware(config, arbiter, hub, buttons, lamps, sound)

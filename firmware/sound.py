@@ -22,6 +22,8 @@ SAMPLE_RATE = 44_100
 
 
 class WinSound(Protocol):
+    def prepare(self) -> None: ...
+
     def play(self) -> None: ...
 
     def close(self) -> None: ...
@@ -29,6 +31,9 @@ class WinSound(Protocol):
 
 class Silent:
     """No sound (``sound.kind = "none"``)."""
+
+    def prepare(self) -> None:
+        pass
 
     def play(self) -> None:
         pass
@@ -75,19 +80,28 @@ class PygameTone:
             samples = np.repeat(samples[:, None], channels, axis=1)
         return pygame.sndarray.make_sound(np.ascontiguousarray(samples))
 
+    def prepare(self) -> None:
+        """Start the mixer and make the tone now, so the first win plays without delay."""
+        with self._lock:
+            self._prepare()
+
+    def _prepare(self) -> bool:
+        if self._failed:
+            return False
+        if self._sound is None:
+            try:
+                self._sound = self._load()
+            except Exception as exc:  # pygame.error, no device, ...
+                self._failed = True
+                log.warning("no sound: the audio mixer did not start (%s); "
+                            "the buzzer stays silent", exc)
+                return False
+        return True
+
     def play(self) -> None:
         with self._lock:
-            if self._failed:
-                return
-            if self._sound is None:
-                try:
-                    self._sound = self._load()
-                except Exception as exc:  # pygame.error, no device, ...
-                    self._failed = True
-                    log.warning("no sound: the audio mixer did not start (%s); "
-                                "the buzzer stays silent", exc)
-                    return
-            self._sound.play()
+            if self._prepare():
+                self._sound.play()
 
     def close(self) -> None:
         self._sound = None
@@ -107,6 +121,9 @@ class PiezoTone:
         self.buzzer: Any = TonalBuzzer(config.pins.piezo, mid_tone=self._tone, octaves=1,
                                        pin_factory=resolve_pin_factory(pin_factory))
         self._timer: threading.Timer | None = None
+
+    def prepare(self) -> None:
+        pass
 
     def play(self) -> None:
         if self._timer is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import threading
 from collections import Counter
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -367,3 +368,76 @@ def test_history_is_pruned_but_keeps_the_level() -> None:
     d = decide(arb, T0 + 6_700 * MS)
     assert d.winner == 2 and d.held == (1,)
     assert arb.status(T0 + 6_700 * MS).stuck == {1}
+
+
+def reference_first_presses(edges: list[tuple[int, int, bool]], armed: int,
+                            cfg: ArbiterConfig) -> dict[int, int]:
+    """The rules written the plain way: replay all edges in time order, one state per seat."""
+    level: dict[int, bool] = {}
+    last: dict[int, int] = {}
+    lock_until: dict[int, int] = {}
+    first: dict[int, int] = {}
+    for t, seat, pressed in sorted(edges):
+        is_press = (pressed and not level.get(seat, False)
+                    and t - last.get(seat, -(10**18)) >= cfg.debounce_ns)
+        level[seat], last[seat] = pressed, t
+        if not is_press or seat in first:
+            continue
+        if t < armed or t < lock_until.get(seat, -(10**18)):
+            lock_until[seat] = t + cfg.lockout_ns
+        else:
+            first[seat] = t
+    return first
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(
+           st.integers(1, 8),
+           st.lists(st.integers(-400_000, 400_000), max_size=8, unique=True),
+           min_size=1),
+       st.randoms(use_true_random=False))
+def test_rich_edge_sets_match_the_plain_rules_in_any_delivery_order(
+        seats: dict[int, list[int]], rnd: random.Random) -> None:
+    """Early presses, lockouts, bounces and held buttons: any delivery order, with polls in
+    between, gives the decision of the plain replay."""
+    edges = []
+    for seat, offsets in seats.items():
+        for k, off in enumerate(sorted(offsets)):
+            edges.append((T0 + off * US, seat, k % 2 == 0))  # down, up, down, ...
+    expected = reference_first_presses(edges, T0, CFG)
+    decisions = []
+    for _ in range(2):
+        arb, _clock = make(seed=11)
+        rnd.shuffle(edges)
+        cut = rnd.randrange(len(edges) + 1)
+        for t, seat, pressed in edges[:cut]:  # some delivered before arming ...
+            arb.edge(seat, pressed, t)
+        arb.arm(T0)
+        for t, seat, pressed in edges[cut:]:  # ... the rest after, polled in between
+            arb.edge(seat, pressed, t)
+            assert arb.poll(T0 - 1) is None
+        decisions.append(arb.poll(T0 + 10_000 * MS))
+    assert decisions[0] == decisions[1]
+    d = decisions[0]
+    if not expected:
+        assert d is None
+        return
+    first = min(expected.values())
+    tied = sorted(s for s, t in expected.items() if t - first <= CFG.tie_window_ns)
+    assert d is not None and d.t_ns == expected[d.winner]
+    assert d.winner in tied and d.tie == (len(tied) > 1)
+    assert d.tied == (tuple(tied) if len(tied) > 1 else ())
+
+
+def test_decision_to_dict_is_plain_data() -> None:
+    import json
+
+    arb, _ = make()
+    arb.arm(T0)
+    arb.edge(2, True, T0 + MS)
+    d = decide(arb, T0 + 50 * MS)
+    data: dict[str, Any] = json.loads(json.dumps(d.to_dict()))
+    assert data["winner"] == 2 and data["tied"] == [] and data["margin_us"] is None
+    restored: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v
+                                for k, v in data.items()}
+    assert Decision(**restored) == d
