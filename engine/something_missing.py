@@ -635,7 +635,7 @@ def legal_actions(state: State) -> tuple[Event, ...]:
         assert seat is not None
         ups = state.turned_up
         swaps: list[Event] = [SwapScenes(at_ms=now, seat=seat, a=a, b=b)
-                              for i, a in enumerate(ups) for b in ups[i + 1:]]
+                              for a in ups for b in ups if a != b]
         return (*swaps, DeclineSwap(at_ms=now, seat=seat))
     if p is Phase.REPLACE:
         seat = state.to_act
