@@ -560,6 +560,18 @@ class State:
         return None
 
 
+_STATE_FIELDS = frozenset(f.name for f in dataclasses.fields(State))
+
+
+def _evolve(state: State, **changes: Any) -> State:
+    """``dataclasses.replace`` for the reducer's hot path (State has no ``__post_init__``)."""
+    assert _STATE_FIELDS.issuperset(changes), set(changes) - _STATE_FIELDS
+    new = object.__new__(State)
+    new.__dict__.update(state.__dict__)
+    new.__dict__.update(changes)
+    return new
+
+
 def initial_state(rules: Rules | None = None) -> State:
     return State(rules=rules if rules is not None else Rules())
 
@@ -673,7 +685,7 @@ def apply(state: State, event: Event) -> State | Rejection:
 
 
 def _at(state: State, event: Event) -> State:
-    return dataclasses.replace(state, now_ms=event.at_ms)
+    return _evolve(state, now_ms=event.at_ms)
 
 
 def _new_game(state: State, ev: Event) -> State | Rejection:
@@ -713,7 +725,7 @@ def _new_game(state: State, ev: Event) -> State | Rejection:
             return Rejection("bad_setup", f"hand sizes must be {n} counts adding up to "
                                           f"{rules.item_cards}")
     passes = len(viewing_schedule(n, k))
-    return dataclasses.replace(
+    return _evolve(
         state,
         phase=Phase.VIEWING,
         variant=variant,
@@ -735,9 +747,9 @@ def _viewing_time_up(state: State, ev: Event) -> State | Rejection:
     if ev.at_ms < state.deadline_ms:
         return _too_early(ev, state.deadline_ms)
     if state.viewing_pass + 1 < state.viewing_passes:
-        return dataclasses.replace(state, viewing_pass=state.viewing_pass + 1,
+        return _evolve(state, viewing_pass=state.viewing_pass + 1,
                                    deadline_ms=ev.at_ms + state.rules.viewing_pass_ms)
-    return _start_round(dataclasses.replace(state, deadline_ms=None))
+    return _start_round(_evolve(state, deadline_ms=None))
 
 
 def _start_round(state: State) -> State:
@@ -745,12 +757,12 @@ def _start_round(state: State) -> State:
     n = state.n_players
     start = state.start_seat if state.last_taker is None else left_of(state.last_taker, n)
     seat = first_clockwise(start, n, lambda s: state.players[s].cards_left > 0)
-    st = dataclasses.replace(
+    st = _evolve(
         state, round=state.round + 1, buzz=None, bets=(), bet_order=(), checks_left=(),
         check=None, turned_up=(), deadline_ms=None)
     if seat is None:
         return _finish(st, EndReason.PILES_EMPTY)
-    return dataclasses.replace(st, phase=Phase.REVEAL, to_act=seat)
+    return _evolve(st, phase=Phase.REVEAL, to_act=seat)
 
 
 def _next_revealer(state: State, after: int | None) -> int | None:
@@ -785,11 +797,11 @@ def _card_revealed(state: State, ev: Event) -> State | Rejection:
         return Rejection("not_your_turn", f"it is seat {seat}'s turn to reveal, not {ev.seat}'s")
     players = list(state.players)
     players[seat] = dataclasses.replace(players[seat], cards_left=players[seat].cards_left - 1)
-    st = dataclasses.replace(state, phase=Phase.BUZZ, players=tuple(players),
+    st = _evolve(state, phase=Phase.BUZZ, players=tuple(players),
                              pile=(*state.pile, ev.card), revealer=seat, to_act=None)
     if players[seat].cards_left == 0:
         if st.variant is Variant.ADVANCED:
-            st = dataclasses.replace(st, replacements_due=st.replacements_due + 1)
+            st = _evolve(st, replacements_due=st.replacements_due + 1)
         if (not st.rules.interpretations.last_card_round_is_played
                 and st.empty_piles >= st.rules.empty_piles_for(st.n_players)):
             return _finish(st, EndReason.PILES_EMPTY)
@@ -810,12 +822,12 @@ def _between_cards(state: State) -> State:
     """A calm moment: a pending scene replacement, else the next reveal of this round."""
     if state.replacements_due > 0 and _free_scenes(state):
         chooser = _lowest_scorer(state)
-        return dataclasses.replace(state, phase=Phase.REPLACE, to_act=chooser, deadline_ms=None)
-    state = dataclasses.replace(state, replacements_due=0)
+        return _evolve(state, phase=Phase.REPLACE, to_act=chooser, deadline_ms=None)
+    state = _evolve(state, replacements_due=0)
     seat = _next_revealer(state, after=state.revealer)
     if seat is None:
         return _finish(state, EndReason.PILES_EMPTY)
-    return dataclasses.replace(state, phase=Phase.REVEAL, to_act=seat, deadline_ms=None)
+    return _evolve(state, phase=Phase.REVEAL, to_act=seat, deadline_ms=None)
 
 
 def _buzz_won(state: State, ev: Event) -> State | Rejection:
@@ -824,7 +836,7 @@ def _buzz_won(state: State, ev: Event) -> State | Rejection:
         return _bad_seat(state, ev.seat)
     if ev.margin_us < 0:
         return Rejection("bad_buzz", f"margin {ev.margin_us} us is negative")
-    return dataclasses.replace(
+    return _evolve(
         state, phase=Phase.BET, buzz=Buzz(ev.seat, ev.margin_us, ev.tie), to_act=ev.seat,
         bet_order=clockwise_from(ev.seat, state.n_players), bets=(), last_changes=())
 
@@ -849,7 +861,7 @@ def _bet(state: State, ev: Event) -> State | Rejection:
                              f"the memory card of scene {ev.position} is full")
         bets = (*bets, PlacedBet(seat=seat, position=ev.position, slot=taken + 1))
     order = state.bet_order[1:]
-    st = dataclasses.replace(state, bets=bets, bet_order=order,
+    st = _evolve(state, bets=bets, bet_order=order,
                              to_act=order[0] if order else None)
     if order:
         return st
@@ -867,16 +879,16 @@ def _check_order(state: State) -> tuple[int, ...]:
 
 def _start_checks(state: State, at_ms: int) -> State:
     order = _check_order(state)
-    return _next_check(dataclasses.replace(state, checks_left=order, turned_up=()), at_ms)
+    return _next_check(_evolve(state, checks_left=order, turned_up=()), at_ms)
 
 
 def _next_check(state: State, at_ms: int) -> State:
     if not state.checks_left:
-        return _end_of_scoring(dataclasses.replace(state, check=None, deadline_ms=None))
+        return _end_of_scoring(_evolve(state, check=None, deadline_ms=None))
     pos = state.checks_left[0]
     bettors = tuple(b.seat for b in state.bets if b.position == pos)
     deadline = at_ms + state.rules.check_ms
-    return dataclasses.replace(
+    return _evolve(
         state, phase=Phase.CHECK, to_act=None, checks_left=state.checks_left[1:],
         check=Check(position=pos, bettors=bettors, deadline_ms=deadline),
         deadline_ms=deadline, turned_up=(*state.turned_up, pos))
@@ -914,13 +926,13 @@ def _score(state: State, found: bool, reason: ChangeReason) -> State:
         players[b.seat] = dataclasses.replace(players[b.seat], score=new)
         changes.append(ScoreChange(seat=b.seat, position=pos, slot=b.slot, points=pts,
                                    delta=new - old, reason=reason))
-    return dataclasses.replace(state, players=tuple(players), last_changes=tuple(changes))
+    return _evolve(state, players=tuple(players), last_changes=tuple(changes))
 
 
 def _end_of_scoring(state: State) -> State:
     """After the last check: record the round, test the end, then the reset."""
     assert state.buzz is not None
-    st = dataclasses.replace(state, score_history=(*state.score_history, state.scores),
+    st = _evolve(state, score_history=(*state.score_history, state.scores),
                              last_taker=state.buzz.seat)
     rules = st.rules
     if any(s >= rules.win_score_for(st.n_players) for s in st.scores):
@@ -928,7 +940,7 @@ def _end_of_scoring(state: State) -> State:
     if st.empty_piles >= rules.empty_piles_for(st.n_players):
         return _finish(st, EndReason.PILES_EMPTY)
     if len(st.turned_up) >= 2:
-        return dataclasses.replace(st, phase=Phase.SWAP, to_act=_lowest_scorer(st))
+        return _evolve(st, phase=Phase.SWAP, to_act=_lowest_scorer(st))
     return _after_reset(st)
 
 
@@ -959,15 +971,15 @@ def _swap(state: State, ev: Event) -> State | Rejection:
                                      f"{list(state.turned_up)} may be swapped")
     scenes = list(state.scenes)
     scenes[ev.a], scenes[ev.b] = scenes[ev.b], scenes[ev.a]
-    return _after_reset(dataclasses.replace(state, scenes=tuple(scenes)))
+    return _after_reset(_evolve(state, scenes=tuple(scenes)))
 
 
 def _after_reset(state: State) -> State:
     """The reset is done: a pending replacement first (advanced), then the next round."""
     if state.replacements_due > 0 and _free_scenes(state):
-        return dataclasses.replace(state, phase=Phase.REPLACE, to_act=_lowest_scorer(state),
+        return _evolve(state, phase=Phase.REPLACE, to_act=_lowest_scorer(state),
                                    deadline_ms=None)
-    return _start_round(dataclasses.replace(state, replacements_due=0))
+    return _start_round(_evolve(state, replacements_due=0))
 
 
 def _free_scenes(state: State) -> list[int]:
@@ -982,7 +994,7 @@ def _replace(state: State, ev: Event) -> State | Rejection:
     due = state.replacements_due - 1 if state.rules.interpretations. \
         replacement_once_per_empty_pile else 0
     if isinstance(ev, DeclineReplacement):
-        return _resume(dataclasses.replace(state, replacements_due=due))
+        return _resume(_evolve(state, replacements_due=due))
     if not 0 <= ev.position < len(state.scenes):
         return Rejection("bad_position", f"no scene at position {ev.position}")
     if not 0 <= ev.scene < state.rules.scene_cards:
@@ -990,7 +1002,7 @@ def _replace(state: State, ev: Event) -> State | Rejection:
     if ev.scene in state.used_scenes:
         return Rejection("scene_used", f"scene card {ev.scene} was already drawn this game")
     deadline = ev.at_ms + state.rules.replacement_viewing_ms
-    return dataclasses.replace(
+    return _evolve(
         state, phase=Phase.VIEW_REPLACEMENT, to_act=None, deadline_ms=deadline,
         replacements_due=due, used_scenes=(*state.used_scenes, ev.scene),
         replacement=Replacement(seat=ev.seat, position=ev.position, scene=ev.scene,
@@ -1004,7 +1016,7 @@ def _replacement_viewed(state: State, ev: Event) -> State | Rejection:
         return _too_early(ev, rep.deadline_ms)
     scenes = list(state.scenes)
     scenes[rep.position] = rep.scene
-    return _resume(dataclasses.replace(state, scenes=tuple(scenes), replacement=None,
+    return _resume(_evolve(state, scenes=tuple(scenes), replacement=None,
                                        deadline_ms=None))
 
 
@@ -1016,7 +1028,7 @@ def _resume(state: State) -> State:
 
 
 def _finish(state: State, reason: EndReason) -> State:
-    return dataclasses.replace(
+    return _evolve(
         state, phase=Phase.OVER, to_act=None, deadline_ms=None, check=None,
         outcome=Outcome(reason=reason, winners=highest(state.scores), scores=state.scores))
 
