@@ -49,7 +49,7 @@ Input — :mod:`display.input`::
 
 Setup — :class:`display.setup.SetupForm`: a value; ``form.apply(action)`` for ``setup.*``,
 ``erase`` and text; on ``confirm`` with ``form.ready`` start the game with
-``form.players_for(lang)``, ``form.variant`` (``easy``/``normal``/``advanced``), ``form.scenes``.
+``form.players_for(lang)``, ``form.variant`` (``easy``/``standard``/``advanced``), ``form.scenes``.
 
 Sound — :class:`display.sound.Sounds`: ``hourglass_end()``, ``buzz()``; generated tones, silent
 (no error) without an audio device.

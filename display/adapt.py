@@ -1,14 +1,109 @@
-"""Reading the engine's 什麼不見啦 state into the display's :class:`~display.model.GameView`."""
+"""Reading the engine's 什麼不見啦 state into the display's :class:`~display.model.GameView`.
+
+The one place that knows the engine's field names: ``engine.something_missing.State`` →
+``GameView``. Engine phases map to screens as follows: VIEWING → viewing; REVEAL and BUZZ →
+reveal (BUZZ: a card is up, buzzers live, "nobody buzzed" offered); BET → betting; CHECK →
+checking; SWAP → swap; REPLACE and VIEW_REPLACEMENT → replace; OVER → over; SETUP → no game.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from display.model import GameView
+from display.model import GameView, Phase, PlayerInfo
+from engine import something_missing as sm
+
+_PHASES: dict[sm.Phase, Phase] = {
+    sm.Phase.VIEWING: Phase.VIEWING,
+    sm.Phase.REVEAL: Phase.REVEAL,
+    sm.Phase.BUZZ: Phase.REVEAL,
+    sm.Phase.BET: Phase.BETTING,
+    sm.Phase.CHECK: Phase.CHECKING,
+    sm.Phase.SWAP: Phase.SWAP,
+    sm.Phase.REPLACE: Phase.REPLACE,
+    sm.Phase.VIEW_REPLACEMENT: Phase.REPLACE,
+    sm.Phase.OVER: Phase.OVER,
+}
+_END: dict[sm.EndReason, str] = {
+    sm.EndReason.SCORE_REACHED: "score",
+    sm.EndReason.PILES_EMPTY: "cards",
+    sm.EndReason.HOST_ENDED: "host",
+}
 
 
 def game_view(state: Any) -> GameView | None:
-    """The view of ``state``: a :class:`GameView` passes through; None stays None."""
+    """The view of ``state``: an engine state is read; a GameView passes through; None (and an
+    engine state still in SETUP) is no game."""
     if state is None or isinstance(state, GameView):
         return state
-    raise TypeError(f"display cannot read a {type(state).__name__} yet")
+    if not isinstance(state, sm.State):
+        raise TypeError(f"display cannot read a {type(state).__name__}")
+    return from_something_missing(state)
+
+
+def from_something_missing(state: sm.State) -> GameView | None:
+    phase = _PHASES.get(state.phase)
+    if phase is None:  # SETUP: no game yet
+        return None
+    rules = state.rules
+    n = state.n_players
+    k = len(state.scenes)
+    bets: list[list[tuple[int, int]]] = [[] for _ in range(k)]
+    for bet in state.bets:
+        if 0 <= bet.position < k:
+            bets[bet.position].append((bet.slot, bet.seat))
+    by_scene = tuple(tuple(seat for _, seat in sorted(b)) for b in bets)
+    passed: tuple[int, ...] = ()
+    if state.phase is sm.Phase.BET:
+        bettors = {b.seat for b in state.bets}
+        undecided = set(state.bet_order)
+        passed = tuple(s for s in range(n) if s not in undecided and s not in bettors)
+    results: list[bool | None] = [None] * k
+    for change in state.last_changes:
+        if 0 <= change.position < k:
+            results[change.position] = change.reason is sm.ChangeReason.FOUND
+    if state.check is not None and 0 <= state.check.position < k:
+        results[state.check.position] = None
+    timer_ms = 0
+    if state.phase is sm.Phase.VIEWING:
+        timer_ms = rules.viewing_pass_ms
+    elif state.phase is sm.Phase.CHECK:
+        timer_ms = rules.check_ms
+    elif state.phase is sm.Phase.VIEW_REPLACEMENT:
+        timer_ms = rules.replacement_viewing_ms
+    actor = state.to_act
+    if state.phase is sm.Phase.BUZZ:
+        actor = sm.next_revealer(state)
+    end_reason, end_count = "", 0
+    winners: tuple[int, ...] = ()
+    if state.outcome is not None:
+        end_reason = _END.get(state.outcome.reason, "")
+        winners = state.outcome.winners
+        end_count = (rules.win_score_for(n) if end_reason == "score"
+                     else rules.empty_piles_for(n) if end_reason == "cards" else 0)
+    return GameView(
+        phase=phase,
+        scores=state.scores,
+        round_no=max(1, state.round),
+        scene_count=k,
+        cards_left=tuple(p.cards_left for p in state.players),
+        actor=actor,
+        awaiting_buzz=state.phase is sm.Phase.BUZZ,
+        revealer=state.revealer,
+        hourglass=state.buzz.seat if state.buzz is not None else None,
+        bets=by_scene,
+        passed=passed,
+        checking_scene=state.check.position if state.check is not None else None,
+        results=tuple(results),
+        deadline_ms=state.deadline_ms,
+        timer_ms=timer_ms,
+        viewing_pass=state.viewing_pass,
+        viewing_passes=state.viewing_passes,
+        swap_scenes=state.turned_up if state.phase is sm.Phase.SWAP else (),
+        history=state.score_history[1:],
+        winners=winners,
+        target=rules.win_score_for(n) if n else rules.win_score,
+        end_reason=end_reason,
+        end_count=end_count,
+        names=tuple(PlayerInfo(p.name, p.colour) for p in state.players),
+    )

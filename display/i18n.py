@@ -64,7 +64,7 @@ STRINGS: Mapping[str, Mapping[str, str]] = {
     "setup.variant": {"zh-TW": "玩法", "en": "Variant"},
     "setup.typing": {"zh-TW": "輸入名字，按 Enter 完成", "en": "Type a name, Enter when done"},
     "variant.easy": {"zh-TW": "簡單：4 張場景", "en": "Easy: 4 scenes"},
-    "variant.normal": {"zh-TW": "標準：5 張場景", "en": "Standard: 5 scenes"},
+    "variant.standard": {"zh-TW": "標準：5 張場景", "en": "Standard: 5 scenes"},
     "variant.advanced": {"zh-TW": "進階：6 張場景", "en": "Advanced: 6 scenes"},
     "colour.red": {"zh-TW": "紅", "en": "Red"},
     "colour.yellow": {"zh-TW": "黃", "en": "Yellow"},
@@ -87,6 +87,8 @@ STRINGS: Mapping[str, Mapping[str, str]] = {
     # --- reveal --------------------------------------------------------------------------
     "reveal.turn": {"zh-TW": "輪到 {name}", "en": "{name}'s turn"},
     "reveal.flip": {"zh-TW": "翻開一張物品卡", "en": "Turn over an item card"},
+    "reveal.revealed": {"zh-TW": "{name} 翻開了", "en": "{name} turned a card"},
+    "reveal.next": {"zh-TW": "沒人搶答就換 {name}", "en": "Nobody? Then {name} turns next"},
     "reveal.waiting": {"zh-TW": "等待卡牌…", "en": "Waiting for a card…"},
     "reveal.seen": {"zh-TW": "看到了", "en": "On the table"},
     "reveal.buzz_hint": {"zh-TW": "記得在哪裡？快按鈕！", "en": "Remember where? Hit your button!"},
@@ -128,6 +130,7 @@ STRINGS: Mapping[str, Mapping[str, str]] = {
     "over.chart": {"zh-TW": "每回合分數", "en": "Scores by round"},
     "over.reason.score": {"zh-TW": "有人達到 {n} 分", "en": "Someone reached {n} points"},
     "over.reason.cards": {"zh-TW": "{n} 位玩家沒牌了", "en": "{n} players ran out of cards"},
+    "over.reason.host": {"zh-TW": "主持人結束了遊戲", "en": "Ended by the host"},
     # --- status banner -------------------------------------------------------------------
     "status.camera_disconnected": {"zh-TW": "相機未連線", "en": "Camera disconnected"},
     "status.camera_starting": {"zh-TW": "相機啟動中…", "en": "Camera starting…"},

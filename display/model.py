@@ -96,6 +96,8 @@ class GameView:
     scene_count: int = 5
     cards_left: tuple[int, ...] = ()
     actor: int | None = None  # whose turn / decision it is
+    awaiting_buzz: bool = False  # REVEAL: a new card is up and the buzzers are live
+    revealer: int | None = None  # who flipped the card on top
     hourglass: int | None = None  # who holds the hourglass (won the buzz) this round
     bets: tuple[tuple[int, ...], ...] = ()  # per scene: seats in slot order
     passed: tuple[int, ...] = ()  # seats that decided not to bet this round
@@ -109,8 +111,9 @@ class GameView:
     history: tuple[tuple[int, ...], ...] = ()  # scores after each round, round 1 first
     winners: tuple[int, ...] = ()
     target: int = 35
-    end_reason: str = ""  # "score" | "cards" | ""
+    end_reason: str = ""  # "score" | "cards" | "host" | ""
     end_count: int = 0  # the threshold that ended it (points or players out of cards)
+    names: tuple[PlayerInfo, ...] = ()  # the game's own names/colours (Snapshot.players wins)
 
     @property
     def players(self) -> int:

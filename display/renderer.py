@@ -74,6 +74,7 @@ class Renderer:
         buzz_ms: int = 2500,
         score_anim_ms: int = 1200,
         delta_hold_ms: int = 2500,
+        score_show_ms: int = 4000,
         adapter: Callable[[Any], GameView | None] = game_view,
         strict: bool = False,
     ) -> None:
@@ -85,6 +86,7 @@ class Renderer:
         self.buzz_ms = buzz_ms
         self.score_anim_ms = score_anim_ms
         self.delta_hold_ms = delta_hold_ms
+        self.score_show_ms = score_show_ms
         self.adapter = adapter
         self.strict = strict  # re-raise drawing errors (tests) instead of logging them
         self.buttons: tuple[Button, ...] = ()
@@ -100,6 +102,10 @@ class Renderer:
         self._card_id: str | None = None
         self._card_surface: pygame.Surface | None = None
         self._base: pygame.Surface | None = None
+        self._rounds: int | None = None  # rounds scored in the last view seen
+        self._scored_at: int | None = None  # when the last round's scores came in
+        self._round_from: tuple[int, ...] = ()
+        self._round_to: tuple[int, ...] = ()
         self._base_key: Hashable = None
         self._base_texts: list[TextRecord] = []
         self._base_buttons: list[Button] = []
@@ -139,6 +145,7 @@ class Renderer:
         self._setup = snap.setup
         view = self._view_of(snap.state)
         self._track_scores(view, now)
+        self._track_rounds(view, now)
         screen = self.screen_for(snap, view)
         key = (snap, screen, self._time_key(screen, view, snap, now))
         if key == self._key:
@@ -153,6 +160,9 @@ class Renderer:
         buzz = snap.buzz
         if buzz is not None and buzz.at_ms <= snap.now_ms < buzz.at_ms + self.buzz_ms:
             return "buzz"
+        if (view is not None and self._scored_at is not None
+                and self._scored_at <= snap.now_ms < self._scored_at + self.score_show_ms):
+            return "scoring"
         if view is None:
             return "setup" if isinstance(snap.setup, SetupForm) else "title"
         return PHASE_SCREENS.get(view.phase, "reveal")
@@ -189,6 +199,24 @@ class Renderer:
         self._scores_to = scores
         self._scores_t0 = now
 
+    def _track_rounds(self, view: GameView | None, now: int) -> None:
+        """A round was scored (the history grew): show the scoring screen for a while."""
+        if view is None:
+            self._rounds, self._scored_at = None, None
+            return
+        rounds = len(view.history)
+        if self._rounds is not None and rounds < self._rounds:
+            self._scored_at = None  # undone
+        elif self._rounds is not None and rounds > self._rounds and view.phase is not Phase.OVER:
+            self._scored_at = now
+            self._round_to = tuple(view.history[-1])
+            self._round_from = (tuple(view.history[-2]) if rounds >= 2
+                                else tuple(0 for _ in self._round_to))
+        self._rounds = rounds
+
+    def _scoring_overlay(self, now: int) -> bool:
+        return self._scored_at is not None and now < self._scored_at + self.score_show_ms
+
     def _anim_t(self, now: int) -> float:
         if self.score_anim_ms <= 0:
             return 1.0
@@ -212,7 +240,11 @@ class Renderer:
         if screen in TIMER_SCREENS and view is not None and view.deadline_ms is not None:
             left = view.deadline_ms - now
             parts.append(now // self.frame_ms if left > 0 else "expired")
-        if screen in SCORE_SCREENS and self._scores_from != self._scores_to:
+        if screen == "scoring" and self._scoring_overlay(now):
+            assert self._scored_at is not None
+            elapsed = now - self._scored_at
+            parts.append(("round", now // self.frame_ms if elapsed < self.score_anim_ms else 0))
+        elif screen in SCORE_SCREENS and self._scores_from != self._scores_to:
             elapsed = now - self._scores_t0
             if elapsed < self.score_anim_ms:
                 parts.append(("anim", now // self.frame_ms))
@@ -263,12 +295,16 @@ class Renderer:
         return lines[:3]
 
     def _draw(self, snap: Snapshot, view: GameView | None, screen: str, now: int) -> None:
-        frame = Frame(
-            snap=snap, view=view, now_ms=now,
-            shown_scores=self._shown_scores(now) if view is not None else (),
-            deltas=self._deltas(now),
-            card_image=self._card_image(snap),
-        )
+        shown = self._shown_scores(now) if view is not None else ()
+        deltas = self._deltas(now)
+        if screen == "scoring" and self._scoring_overlay(now) and self._scored_at is not None:
+            t = min(1.0, (now - self._scored_at) / max(1, self.score_anim_ms))
+            ease = 1 - (1 - t) ** 3
+            shown = tuple(a + (b - a) * ease for a, b in zip(self._round_from, self._round_to,
+                                                              strict=True))
+            deltas = tuple(b - a for a, b in zip(self._round_from, self._round_to, strict=True))
+        frame = Frame(snap=snap, view=view, now_ms=now, shown_scores=shown, deltas=deltas,
+                      card_image=self._card_image(snap))
         static, moving = SCREENS[screen]
         size = self.surface.get_size()
         base_key = (snap, screen, size)

@@ -77,7 +77,8 @@ def snapshots(lang: str = "zh-TW") -> list[tuple[str, Snapshot]]:
     add("replace-viewing", replace(s, state=replace(rep, deadline_ms=T0 + 14_000,
                                                     timer_ms=20_000)))
     reveal = replace(BASE, actor=2)
-    add("reveal-waiting", replace(s, state=reveal))
+    add("reveal-waiting", replace(s, state=reveal, last_card=CARD))
+    reveal = replace(BASE, actor=3, revealer=2, awaiting_buzz=True)
     add("reveal-card", replace(s, state=reveal, last_card=CARD))
     add("reveal-camera-problem", replace(s, state=reveal, last_card=CARD,
                                          camera_status="camera_disconnected",
@@ -118,5 +119,5 @@ def snapshots(lang: str = "zh-TW") -> list[tuple[str, Snapshot]]:
                     bets=((5, 1, 0, 2, 4, 3), (), (), (), (), ()), passed=())
     add("betting-seven-full", replace(s, players=SEVEN, state=seven))
     add("reveal-seven", replace(s, players=SEVEN, last_card=CARD, state=replace(
-        seven, phase=Phase.REVEAL, actor=4, bets=())))
+        seven, phase=Phase.REVEAL, actor=5, revealer=4, awaiting_buzz=True, bets=())))
     return out

@@ -45,7 +45,7 @@ class Frame:
     card_image: pygame.Surface | None = None  # the last card's image, converted
 
     def player(self, seat: int) -> PlayerInfo:
-        players = self.snap.players
+        players = self.snap.players or (self.view.names if self.view is not None else ())
         if 0 <= seat < len(players):
             return players[seat]
         from display.colours import COLOUR_KEYS
@@ -332,17 +332,32 @@ def draw_reveal(p: Painter, f: Frame) -> None:
     view = _need(f)
     p.surface.fill(C.BG)
     header(p, p.tr("game.title"), p.tr("round", n=view.round_no))
-    turn = view.actor
-    if turn is not None:
-        info = f.player(turn)
-        chip = p.rect(0.03, BODY_TOP + 0.02, 0.44, 0.2)
-        p.chip(chip, info.colour, p.tr("reveal.turn", name=info.name), size=0.09)
-    p.text(p.tr("reveal.flip"), p.rect(0.03, BODY_TOP + 0.25, 0.44, 0.1), size=0.055)
-    p.text(p.tr("reveal.buzz_hint"), p.rect(0.03, BODY_TOP + 0.37, 0.44, 0.1), size=0.045,
-           colour=C.WARN)
-    card_panel(p, f, p.rect(0.52, BODY_TOP + 0.01, 0.45, 0.54))
+    chip = p.rect(0.03, BODY_TOP + 0.02, 0.44, 0.2)
+    if view.awaiting_buzz:
+        # A card is up: whoever remembers it buzzes; the host may say nobody did.
+        who = view.revealer
+        if who is not None:
+            info = f.player(who)
+            p.chip(chip, info.colour, p.tr("reveal.revealed", name=info.name), size=0.08)
+        p.text(p.tr("reveal.buzz_hint"), p.rect(0.03, BODY_TOP + 0.25, 0.44, 0.1), size=0.055,
+               colour=C.WARN)
+        if view.actor is not None:
+            p.text(p.tr("reveal.next", name=f.name(view.actor)),
+                   p.rect(0.03, BODY_TOP + 0.37, 0.44, 0.08), size=0.04, colour=C.TEXT_DIM,
+                   weight="regular")
+        card_panel(p, f, p.rect(0.52, BODY_TOP + 0.01, 0.45, 0.54))
+    else:
+        if view.actor is not None:
+            info = f.player(view.actor)
+            p.chip(chip, info.colour, p.tr("reveal.turn", name=info.name), size=0.09)
+        p.text(p.tr("reveal.flip"), p.rect(0.03, BODY_TOP + 0.25, 0.44, 0.1), size=0.055)
+        panel = p.rect(0.52, BODY_TOP + 0.01, 0.45, 0.54)
+        p.fill(panel, C.PANEL, 0.02)
+        p.text(p.tr("reveal.waiting"), panel, size=0.06, colour=C.TEXT_DIM, pad=0.03)
+    turn = view.revealer if view.awaiting_buzz else view.actor
     player_strip(p, f, strip_box(p), highlight=turn)
-    footer(p, [(HostAction("next"), p.tr("btn.nobody"), None, C.PANEL_HI, True)])
+    footer(p, [(HostAction("next"), p.tr("btn.nobody"), None, C.PANEL_HI, True)]
+           if view.awaiting_buzz else [])
 
 
 def strip_box(p: Painter) -> pygame.Rect:
@@ -590,7 +605,7 @@ def draw_scoring(p: Painter, f: Frame) -> None:
     p.surface.fill(C.BG)
     header(p, p.tr("score.title"), p.tr("score.target", n=view.target))
     scoreboard(p, f, board_box(p))
-    footer(p, [(HostAction("next"), p.tr("btn.next_round"), None, C.ACCENT, True)])
+    footer(p)
 
 
 def scoring_values(p: Painter, f: Frame) -> None:
@@ -674,6 +689,8 @@ def draw_over(p: Painter, f: Frame) -> None:
         reason = p.tr("over.reason.score", n=view.end_count or view.target)
     elif view.end_reason == "cards":
         reason = p.tr("over.reason.cards", n=view.end_count)
+    elif view.end_reason == "host":
+        reason = p.tr("over.reason.host")
     header(p, p.tr("over.title"), reason)
     winners = list(view.winners)
     if len(winners) == 1:

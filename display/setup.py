@@ -17,8 +17,8 @@ from display.model import PlayerInfo
 MIN_PLAYERS = 3
 MAX_PLAYERS = 7
 MAX_NAME = 12
-VARIANTS: tuple[str, ...] = ("easy", "normal", "advanced")
-SCENES = {"easy": 4, "normal": 5, "advanced": 6}
+VARIANTS: tuple[str, ...] = ("easy", "standard", "advanced")
+SCENES = {"easy": 4, "standard": 5, "advanced": 6}
 
 
 def _default_players(n: int) -> tuple[PlayerInfo, ...]:
@@ -31,7 +31,7 @@ class SetupForm:
     that has the keyboard focus (None: none)."""
 
     players: tuple[PlayerInfo, ...] = _default_players(4)
-    variant: str = "normal"
+    variant: str = "standard"
     focus: int | None = None
 
     @property

@@ -2,8 +2,10 @@
 
 The kiosk prefers the system's Noto Sans CJK (``fonts-noto-cjk``); when that is missing it uses
 the subsets built here, which hold only the characters the UI needs: every translation in
-``display/i18n.py``, printable ASCII, ``extra_text.txt`` beside this script, and the names in any
-deck manifests given on the command line (every JSON string value in them).
+``display/i18n.py``, printable ASCII, ``extra_text.txt`` beside this script, every string
+literal in the demo decks' generator ``vision/demo_decks.py`` (card and deck names; read as text,
+not imported), and the names in any deck manifests given on the command line (every JSON string
+value in them).
 
 Re-run it whenever UI strings or deck names change (``tests/display/test_fonts.py`` fails when
 the subset misses a character). It needs fontTools (a build-time tool, not a runtime
@@ -17,6 +19,7 @@ dependency) and the system collection::
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import sys
 from collections.abc import Iterator, Sequence
@@ -24,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
+DEMO_DECKS_SOURCE = HERE.parent.parent / "vision" / "demo_decks.py"
 SOURCES = {
     "Bold": "/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc",
     "Regular": "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
@@ -43,6 +47,13 @@ def _strings(value: Any) -> Iterator[str]:
             yield from _strings(v)
 
 
+def python_strings(path: Path) -> list[str]:
+    """Every string literal in a Python source file."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return [node.value for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str)]
+
+
 def needed_text(manifests: Sequence[Path] = ()) -> str:
     """Every character the subset must hold."""
     from display.i18n import all_text
@@ -51,6 +62,8 @@ def needed_text(manifests: Sequence[Path] = ()) -> str:
     extra = HERE / "extra_text.txt"
     if extra.is_file():
         parts.append(extra.read_text(encoding="utf-8"))
+    if DEMO_DECKS_SOURCE.is_file():
+        parts.extend(python_strings(DEMO_DECKS_SOURCE))
     for manifest in manifests:
         parts.extend(_strings(json.loads(manifest.read_text(encoding="utf-8"))))
     return "".join(sorted(set("".join(parts)) - {"\n", "\r", "\t"}))
