@@ -21,7 +21,10 @@ template image per card face at the deck's canonical size (200x300 cards, 200x20
   ``something-missing-items``, ``something-missing-scenes``, ``eselsbruecke``.
   ``build_demo_deck(name)`` draws one in memory; ``random_card(seed, size)`` draws a face in
   no deck (false-accept tests).
-- CLI: ``tablekeeper vision make-demo-decks OUT [--deck NAME ...]``.
+- CLI: ``tablekeeper vision make-demo-decks OUT [--deck NAME ...]``;
+  ``tablekeeper vision sim-frames OUT [--deck the-game --frames 8 --cards 6 --seed 0
+  --surface wood]`` renders simulated frames to PNG with ``truth.json``;
+  ``tablekeeper bench sim`` prints rendering ms/frame.
 - ``vision.cli.register`` creates the ``vision`` parser; add sub-commands to its sub-parser
   collection there.
 

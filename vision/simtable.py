@@ -202,6 +202,9 @@ class SimulatedTable:
         self.size = size
         self._layers: dict[int, _Layer | None] = {}
         self._noise: list[FloatArray] = []
+        self._base: FloatArray | None = None  # table and cards before the light, cached
+        self._cover: FloatArray | None = None  # where cards are (for glare)
+        self._base_handles: tuple[int, ...] = ()
         self._setup_view()
         self._changed()
 
@@ -213,6 +216,7 @@ class SimulatedTable:
             self.size = size
             self._setup_view()
             self._layers.clear()
+            self._base = None
             for p in self._cards:
                 p.corners = self._corners(p.pose, p.face)
             self._changed()
@@ -450,15 +454,20 @@ class SimulatedTable:
         return _f32(cv2.GaussianBlur(mask.astype(np.float32) / 255.0, (0, 0), 1.2))
 
     def _static_image(self) -> FloatArray:
-        """Table and cards under the room's light (cached until the layout changes)."""
+        """Table and cards under the room's light (cached until the layout changes; cards
+        laid on top of an unchanged layout are added to the cached picture, not redrawn)."""
         if self._static is None:
-            img = self._background.copy()
-            w = self.size[0]
-            live = {p.handle for p in self._cards}
-            for handle in [k for k in self._layers if k not in live]:
+            handles = tuple(p.handle for p in self._cards)
+            for handle in [k for k in self._layers if k not in handles]:
                 del self._layers[handle]
-            cover = np.zeros(img.shape[:2], np.float32) if self.conditions.glare else None
-            for p in self._cards:
+            glare = bool(self.conditions.glare)
+            if self._base is None or handles[:len(self._base_handles)] != self._base_handles:
+                self._base = self._background.copy()
+                self._cover = np.zeros(self._base.shape[:2], np.float32) if glare else None
+                self._base_handles = ()
+            img, cover = self._base, self._cover
+            w = self.size[0]
+            for p in self._cards[len(self._base_handles):]:
                 layer = self._layer(p)
                 if layer is None:
                     continue
@@ -469,10 +478,10 @@ class SimulatedTable:
                     hh, ww = layer.alpha.shape
                     roi = cover[layer.y0:layer.y0 + hh, layer.x0:layer.x0 + ww]
                     np.maximum(roi, layer.alpha, out=roi)
-            if cover is not None:
-                img += (self._glare() * cover)[..., None]
-            img *= self._light
-            self._static = img
+            self._base_handles = handles
+            lit = img + (self._glare() * cover)[..., None] if cover is not None else img.copy()
+            lit *= self._light
+            self._static = lit
         return self._static
 
     def _glare(self) -> FloatArray:

@@ -271,3 +271,24 @@ def test_glare_brightens_cards_not_the_table(wink: Deck) -> None:
     assert np.array_equal(glared[:, :150], plain[:, :150])  # the dark table does not shine
     with pytest.raises(ValueError, match="glare"):
         Conditions(glare=1.5)
+
+
+def test_cached_picture_follows_the_layout(wink: Deck) -> None:
+    """Cards laid on top are added to the cached picture; removals redraw it. Either way the
+    frame is the one a fresh table with the same cards renders."""
+    poses = [Pose(200 + 60 * i, 240, angle=15 * i, width=110) for i in range(4)]
+
+    def fresh(n: int) -> np.ndarray:
+        table = SimulatedTable(wink, seed=1, conditions=Conditions.clean("wood"))
+        for i in range(n):
+            table.place(f"w{i + 1:02d}", poses[i])
+        return table.capture().image
+
+    table = SimulatedTable(wink, seed=1, conditions=Conditions.clean("wood"))
+    for i in range(3):
+        table.place(f"w{i + 1:02d}", poses[i])
+    table.capture()
+    table.place("w04", poses[3])
+    assert np.array_equal(table.capture().image, fresh(4))
+    table.remove("w04")
+    assert np.array_equal(table.capture().image, fresh(3))
