@@ -1,0 +1,596 @@
+"""``tablekeeper selftest``: walk through the box's hardware and print pass/fail per item.
+
+Run it on the Pi with the kiosk stopped (the kiosk owns the GPIO lines, the camera and the
+screen while it runs)::
+
+    sudo systemctl stop tablekeeper-kiosk
+    sudo -u tablekeeper /opt/tablekeeper/venv/bin/tablekeeper selftest \\
+        --config /var/lib/tablekeeper/config.toml
+    sudo systemctl start tablekeeper-kiosk
+
+Interactive (the default), a person at the box is asked to act and to say what they saw:
+
+- **seat buttons and lamps**: lamp N alone is lit and the person presses button N; a press
+  of another seat fails the item and names it (swapped wires), no press within the timeout
+  fails it too; then "was only lamp N lit?";
+- **host buttons**: press confirm / back / next;
+- **sound**: the win tone plays; "did you hear it?";
+- **camera**: the person lays the test card in the middle; a frame is checked for
+  brightness, clipping (exposure) and sharpness (focus), and the card must be recognised;
+- **screen**: a test pattern (colour bars and 什麼不見啦 in the TC font); "do you see it?".
+
+``--auto`` runs only what needs nobody: buttons read *released* at rest (a stuck button or
+a short to GND fails), lamp outputs switch, the sound plays without error, the camera frame
+and card check on whatever is in view, the screen opens and the font has every glyph.
+Items that need a person are reported as SKIP. The exit code is 1 if any item failed.
+
+The logic takes its parts (firmware, camera, screen, a person) as parameters, so the tests run
+it against gpiozero's ``MockFactory``, the simulated camera and the dummy SDL driver.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from enum import Enum
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from firmware.box import Firmware
+
+__all__ = ["CameraThresholds", "FrameQuality", "Outcome", "Person", "Result", "SelfTest",
+           "TerminalPerson", "frame_quality", "register"]
+
+
+class Outcome(Enum):
+    PASS = "PASS"
+    FAIL = "FAIL"
+    SKIP = "SKIP"
+
+
+@dataclass(frozen=True)
+class Result:
+    item: str
+    outcome: Outcome
+    detail: str
+
+    def line(self) -> str:
+        return f"{self.outcome.value:<4}  {self.item:<24} {self.detail}"
+
+
+class Person(Protocol):
+    """Whoever stands at the box during an interactive self-test."""
+
+    def tell(self, text: str) -> None:
+        """Show an instruction ("press the lit button")."""
+
+    def ask(self, question: str) -> bool | None:
+        """A yes/no question; None when there is no answer."""
+
+
+class TerminalPerson:
+    """A person at the terminal: instructions printed, answers read from stdin."""
+
+    def __init__(self, out: Callable[[str], None] = print,
+                 read: Callable[[str], str] = input) -> None:
+        self._out = out
+        self._read = read
+
+    def tell(self, text: str) -> None:
+        self._out(text)
+
+    def ask(self, question: str) -> bool | None:
+        while True:
+            try:
+                answer = self._read(f"{question} [y/n] ").strip().lower()
+            except EOFError:
+                return None
+            if answer in ("y", "yes", "是", "對"):
+                return True
+            if answer in ("n", "no", "否", "不"):
+                return False
+            self._out("請回答 y 或 n / please answer y or n")
+
+
+@dataclass(frozen=True)
+class CameraThresholds:
+    """What a usable frame looks like (measured on the simulated table: ``tests/kiosk``)."""
+
+    #: the brightest 1 % (a white card) must reach this grey level: else too dark
+    min_highlights: float = 100.0
+    #: at most this share of pixels at 250-255 (blown out: glare, over-exposure)
+    max_blown: float = 0.02
+    #: edge steepness (see :func:`frame_quality`); a card in focus gives 0.3-0.4, a blur of
+    #: 3 px at 640 px width about 0.1
+    min_focus: float = 0.2
+
+
+@dataclass(frozen=True)
+class FrameQuality:
+    brightness: float  # mean grey level
+    highlights: float  # 99th percentile grey level
+    crushed: float  # share of pixels at 0-5
+    blown: float  # share of pixels at 250-255
+    focus: float  # edge steepness, 0 (no edges) .. about 0.5 (a perfect step)
+
+
+def frame_quality(grey: np.ndarray[Any, Any]) -> FrameQuality:
+    """Exposure and focus figures of a greyscale frame (resized to 640 px wide first, so the
+    focus figure does not depend on the camera's resolution).
+
+    Focus is the steepness of the strongest edges: the 99.5th percentile of the Sobel gradient
+    magnitude divided by 8x the frame's contrast (99.9th minus 0.1th percentile; 8 is the
+    Sobel kernel's gain for a one-pixel step). It needs an edge in view (a card), does not
+    depend on exposure or on the table's colour, and sensor noise hardly moves it (a
+    Laplacian-variance measure rises with noise).
+    """
+    import cv2
+    import numpy as np
+
+    if grey.ndim != 2 or grey.size == 0:
+        raise ValueError(f"frame_quality: expected a greyscale image, got shape {grey.shape}")
+    h, w = grey.shape
+    if w != 640:
+        grey = cv2.resize(grey, (640, max(1, round(h * 640 / w))), interpolation=cv2.INTER_AREA)
+    g = grey.astype(np.float32)
+    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)
+    lo, hi, top = np.percentile(g, [0.1, 99.9, 99.0])
+    contrast = max(float(hi - lo), 1.0)
+    n = grey.size
+    return FrameQuality(
+        brightness=float(g.mean()),
+        highlights=float(top),
+        crushed=float(np.count_nonzero(grey <= 5)) / n,
+        blown=float(np.count_nonzero(grey >= 250)) / n,
+        focus=float(np.percentile(np.hypot(gx, gy), 99.5)) / (8 * contrast),
+    )
+
+
+class Screen(Protocol):
+    def open(self) -> str:
+        """Open the display; a description (driver, size). Raises on failure."""
+
+    def show_test_pattern(self) -> str:
+        """Draw colour bars and TC text; return the font's description. Raises if the font
+        lacks glyphs (with the missing characters named)."""
+
+    def close(self) -> None: ...
+
+
+class FontCheckUnavailable(RuntimeError):
+    """The font cannot be checked in this build (reported as SKIP, not FAIL)."""
+
+
+#: Text the screen check draws; every character must be in the font.
+SCREEN_TEXT = "什麼不見啦 搶拿沙漏 計分板 Something Is Missing 0123456789"
+
+
+class PygameScreen:
+    """The real screen: pygame's display (KMSDRM on the Pi) and display.fonts' TC face."""
+
+    def __init__(self, size: tuple[int, int] | None = None) -> None:
+        self.size = size
+        self._surface: Any = None
+
+    def open(self) -> str:
+        import pygame
+
+        pygame.display.init()
+        flags = 0 if self.size else pygame.FULLSCREEN
+        self._surface = pygame.display.set_mode(self.size or (0, 0), flags)
+        w, h = self._surface.get_size()
+        return f"{pygame.display.get_driver()} {w}x{h}"
+
+    def show_test_pattern(self) -> str:
+        import importlib
+
+        import pygame
+
+        try:  # the display package's font finder (the TC face of Noto Sans CJK, or a subset)
+            fonts: Any = importlib.import_module("display.fonts")
+        except ImportError as exc:
+            raise FontCheckUnavailable(f"this build has no display fonts module ({exc})") \
+                from exc
+        FontBook = fonts.FontBook
+        surface = self._surface
+        w, h = surface.get_size()
+        bars = [(255, 255, 255), (255, 255, 0), (0, 255, 255), (0, 255, 0), (255, 0, 255),
+                (255, 0, 0), (0, 0, 255), (0, 0, 0)]
+        for i, colour in enumerate(bars):
+            pygame.draw.rect(surface, colour, (i * w // 8, 0, w // 8 + 1, h * 2 // 3))
+        surface.fill((20, 20, 20), (0, h * 2 // 3, w, h - h * 2 // 3))
+        book = FontBook()
+        face = book.faces["bold"]
+        missing = book.missing_glyphs(SCREEN_TEXT)
+        if missing:
+            codes = ", ".join(f"U+{ord(c):04X}" for c in missing)
+            raise RuntimeError(f"font {face.name} ({face.source}) has no glyph for {missing} "
+                               f"({codes}): install fonts-noto-cjk")
+        font = book.font("bold", max(16, h // 14))
+        font.render_to(surface, (w // 20, h * 2 // 3 + h // 12), SCREEN_TEXT, (240, 240, 240))
+        pygame.display.flip()
+        return f"{face.name} ({face.source})"
+
+    def close(self) -> None:
+        import pygame
+
+        pygame.display.quit()
+
+
+@dataclass
+class SelfTest:
+    """The checks; each part is optional (None: its items are reported as SKIP)."""
+
+    firmware: Firmware | None = None
+    camera: Any = None  # a vision.camera.Camera, unstarted
+    screen: Screen | None = None
+    #: None: --auto (nobody at the box)
+    person: Person | None = None
+    #: card id -> recognised? ``recognise(frame) -> card id or None``
+    recognise: Callable[[Any], str | None] | None = None
+    test_card: str | None = None
+    timeout_s: float = 15.0
+    thresholds: CameraThresholds = field(default_factory=CameraThresholds)
+    #: frames to take before the one that is judged (exposure settles)
+    frames: int = 5
+
+    def run(self, only: Sequence[str] = ("buttons", "host", "sound", "camera", "screen")
+            ) -> list[Result]:
+        results: list[Result] = []
+        steps: dict[str, Callable[[], list[Result]]] = {
+            "buttons": self.check_seats, "host": self.check_host, "sound": self.check_sound,
+            "camera": self.check_camera, "screen": self.check_screen,
+        }
+        for name in only:
+            try:
+                results.extend(steps[name]())
+            except Exception as exc:  # one broken part must not hide the others' report
+                results.append(Result(name, Outcome.FAIL, f"{type(exc).__name__}: {exc}"))
+        return results
+
+    # --- GPIO ------------------------------------------------------------------------------
+
+    def _gpio(self) -> Any:
+        """The GpioButtons, or None (no firmware or the keyboard backend)."""
+        from firmware.devices import GpioButtons
+
+        if self.firmware is None or not isinstance(self.firmware.buttons, GpioButtons):
+            return None
+        return self.firmware.buttons
+
+    def _wait(self, accept: Callable[[Any], bool | None]) -> tuple[bool | None, Any]:
+        """Wait for an input event that ``accept`` decides on (True/False); None: ignore it.
+        Returns (decision or None on timeout, the event)."""
+        assert self.firmware is not None
+        deadline = time.monotonic() + self.timeout_s
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None, None
+            event = self.firmware.hub.get(timeout=left)
+            if event is None:
+                return None, None
+            verdict = accept(event)
+            if verdict is not None:
+                return verdict, event
+
+    def check_seats(self) -> list[Result]:
+        from firmware.devices import SeatEdge
+
+        buttons = self._gpio()
+        if buttons is None:
+            why = "no firmware" if self.firmware is None else "keyboard backend: no GPIO"
+            return [Result("seat buttons", Outcome.SKIP, why)]
+        assert self.firmware is not None
+        leds: list[Any] = list(self.firmware.lamps.leds)
+        for led in leds:
+            led.off()
+        results: list[Result] = []
+        seats = len(buttons.seats)
+        if self.person is None:
+            held = buttons.pressed_seats()
+            for seat in range(1, seats + 1):
+                if seat in held:
+                    results.append(Result(f"seat {seat} button at rest", Outcome.FAIL,
+                                          "reads pressed with nobody pressing: stuck switch, "
+                                          "NC instead of NO, or a short to GND"))
+                else:
+                    results.append(Result(f"seat {seat} button at rest", Outcome.PASS,
+                                          "released (a press needs a person: run without "
+                                          "--auto)"))
+            for seat, led in enumerate(leds, start=1):
+                led.on()
+                on = bool(led.is_lit)
+                led.off()
+                off = not led.is_lit
+                results.append(Result(
+                    f"seat {seat} lamp output", Outcome.PASS if on and off else Outcome.FAIL,
+                    "switches on and off (the lamp itself needs a person to see it)"
+                    if on and off else "the output did not follow"))
+            if not leds:
+                results.append(Result("seat lamps", Outcome.SKIP, "no lamp pins configured"))
+            return results
+        person = self.person
+        for seat in range(1, seats + 1):
+            lamp = leds[seat - 1] if seat <= len(leds) else None
+            if lamp is not None:
+                lamp.on()
+            self.firmware.hub.drain()
+            person.tell(f"座位 {seat}：請按下亮著的按鈕 / seat {seat}: press the lit button")
+
+            def accept(event: Any, seat: int = seat) -> bool | None:
+                if isinstance(event, SeatEdge) and event.pressed:
+                    return event.seat == seat
+                return None
+
+            verdict, event = self._wait(accept)
+            if verdict is None:
+                results.append(Result(f"seat {seat} button", Outcome.FAIL,
+                                      f"no press within {self.timeout_s:g} s: check the wiring, "
+                                      "the pin in [firmware.pins] and the gpio group"))
+            elif verdict:
+                results.append(Result(f"seat {seat} button", Outcome.PASS, "pressed"))
+            else:
+                results.append(Result(
+                    f"seat {seat} button", Outcome.FAIL,
+                    f"seat {event.seat}'s button answered instead: wires or pins of seats "
+                    f"{seat} and {event.seat} swapped?"))
+            if lamp is None:
+                results.append(Result(f"seat {seat} lamp", Outcome.SKIP,
+                                      "no lamp pin configured for this seat"))
+            else:
+                seen = person.ask(f"只有燈 {seat} 亮嗎？ / was only lamp {seat} lit?")
+                results.append(self._answer(f"seat {seat} lamp", seen, "lit alone",
+                                            "not lit alone: check the driver channel, the "
+                                            "12 V supply and the joined grounds"))
+                lamp.off()
+        return results
+
+    def check_host(self) -> list[Result]:
+        from firmware.devices import HostAction, HostPress
+
+        if self._gpio() is None:
+            return [Result("host buttons", Outcome.SKIP,
+                           "no firmware" if self.firmware is None else "keyboard backend")]
+        if self.person is None:
+            return [Result("host buttons", Outcome.SKIP, "a press needs a person (--auto)")]
+        names = {HostAction.CONFIRM: "確認 confirm", HostAction.BACK: "返回 back",
+                 HostAction.NEXT: "下一步 next"}
+        results = []
+        assert self.firmware is not None
+        for action in HostAction:
+            self.firmware.hub.drain()
+            self.person.tell(f"請按主持人按鈕「{names[action]}」/ press the host button "
+                             f"{action.value}")
+
+            def accept(event: Any, action: HostAction = action) -> bool | None:
+                return event.action is action if isinstance(event, HostPress) else None
+
+            verdict, event = self._wait(accept)
+            item = f"host {action.value}"
+            if verdict is None:
+                results.append(Result(item, Outcome.FAIL,
+                                      f"no press within {self.timeout_s:g} s"))
+            elif verdict:
+                results.append(Result(item, Outcome.PASS, "pressed"))
+            else:
+                results.append(Result(item, Outcome.FAIL,
+                                      f"the {event.action.value} button answered instead"))
+        return results
+
+    # --- sound -----------------------------------------------------------------------------
+
+    def check_sound(self) -> list[Result]:
+        if self.firmware is None:
+            return [Result("sound", Outcome.SKIP, "no firmware")]
+        kind = self.firmware.config.sound.kind
+        if kind not in ("pygame", "piezo"):
+            return [Result("sound", Outcome.SKIP, f"sound.kind = {kind!r}: no sound")]
+        self.firmware.sound.play()
+        if kind == "pygame":
+            import pygame
+
+            if pygame.mixer.get_init() is None:
+                return [Result("sound", Outcome.FAIL,
+                               "the audio mixer did not start: no sound device, or the user "
+                               "is not in the audio group")]
+        where = "the audio output" if kind == "pygame" else "the piezo"
+        if self.person is None:
+            return [Result("sound", Outcome.PASS,
+                           f"played on {where} without error (hearing it needs a person)")]
+        heard = self.person.ask("聽到提示音了嗎？ / did you hear the tone?")
+        return [self._answer("sound", heard, f"heard on {where}",
+                             "not heard: speaker, volume, or the HDMI/USB audio device")]
+
+    # --- camera ----------------------------------------------------------------------------
+
+    def check_camera(self) -> list[Result]:
+        import cv2
+
+        if self.camera is None:
+            return [Result("camera", Outcome.SKIP, "no camera configured")]
+        if self.person is not None:
+            card = f" ({self.test_card})" if self.test_card else ""
+            self.person.tell(f"請把測試卡{card}放在桌子中央 / lay the test card{card} in the "
+                             "middle of the table")
+            ready = self.person.ask("放好了嗎？ / is it there?")
+            if not ready:
+                return [Result("camera", Outcome.SKIP, "no test card laid down")]
+        cam = self.camera
+        try:
+            cam.configure()
+            cam.start()
+        except Exception as exc:
+            return [Result("camera", Outcome.FAIL,
+                           f"did not start: {exc} (cable, camera_auto_detect, video group)")]
+        try:
+            frame = None
+            for _ in range(max(1, self.frames)):
+                frame = cam.capture()
+        except Exception as exc:
+            cam.close()
+            return [Result("camera", Outcome.FAIL, f"no frame: {exc}")]
+        cam.close()
+        assert frame is not None
+        grey = frame.grey if frame.grey is not None else cv2.cvtColor(frame.image,
+                                                                       cv2.COLOR_BGR2GRAY)
+        q = frame_quality(grey)
+        t = self.thresholds
+        h, w = frame.image.shape[:2]
+        results = [Result("camera frame", Outcome.PASS, f"{w}x{h}, frame {frame.seq}")]
+        levels = f"mean {q.brightness:.0f}, highlights {q.highlights:.0f}, {q.blown:.1%} blown out"
+        if q.highlights < t.min_highlights:
+            results.append(Result("camera exposure", Outcome.FAIL,
+                                  f"too dark ({levels}): more light on the table, lens cap?"))
+        elif q.blown > t.max_blown:
+            results.append(Result("camera exposure", Outcome.FAIL,
+                                  f"blown out ({levels}): glare or a lamp in view?"))
+        else:
+            results.append(Result("camera exposure", Outcome.PASS, levels))
+        if q.focus >= t.min_focus:
+            results.append(Result("camera focus", Outcome.PASS, f"edge steepness {q.focus:.2f}"))
+        else:
+            results.append(Result("camera focus", Outcome.FAIL,
+                                  f"blurred (edge steepness {q.focus:.2f} < {t.min_focus:g}): "
+                                  "focus the lens, or no card in view"))
+        if self.recognise is None:
+            results.append(Result("test card", Outcome.SKIP, "no deck to recognise it with"))
+        else:
+            seen = self.recognise(frame)
+            if seen is None:
+                results.append(Result("test card", Outcome.FAIL, "no card recognised"))
+            elif self.test_card is not None and seen != self.test_card:
+                results.append(Result("test card", Outcome.FAIL,
+                                      f"recognised {seen!r}, expected {self.test_card!r}"))
+            else:
+                results.append(Result("test card", Outcome.PASS, f"recognised {seen!r}"))
+        return results
+
+    # --- screen ----------------------------------------------------------------------------
+
+    def check_screen(self) -> list[Result]:
+        if self.screen is None:
+            return [Result("screen", Outcome.SKIP, "no screen")]
+        try:
+            described = self.screen.open()
+        except Exception as exc:
+            return [Result("screen", Outcome.FAIL,
+                           f"did not open: {exc} (vc4-kms-v3d overlay, video/render groups, "
+                           "another program on the screen?)")]
+        results = [Result("screen", Outcome.PASS, described)]
+        try:
+            font = self.screen.show_test_pattern()
+            results.append(Result("screen font", Outcome.PASS, font))
+        except FontCheckUnavailable as exc:
+            results.append(Result("screen font", Outcome.SKIP, str(exc)))
+        except Exception as exc:
+            results.append(Result("screen font", Outcome.FAIL, str(exc)))
+        if self.person is not None:
+            seen = self.person.ask("看到彩色條紋和「什麼不見啦」嗎？ / do you see colour bars "
+                                   "and 什麼不見啦?")
+            results.append(self._answer("screen picture", seen, "seen",
+                                        "not seen: the HDMI port next to the power socket?"))
+        self.screen.close()
+        return results
+
+    @staticmethod
+    def _answer(item: str, yes: bool | None, ok: str, bad: str) -> Result:
+        if yes is None:
+            return Result(item, Outcome.SKIP, "no answer")
+        return Result(item, Outcome.PASS if yes else Outcome.FAIL, ok if yes else bad)
+
+
+def report(results: Sequence[Result]) -> str:
+    failed = sum(r.outcome is Outcome.FAIL for r in results)
+    passed = sum(r.outcome is Outcome.PASS for r in results)
+    skipped = sum(r.outcome is Outcome.SKIP for r in results)
+    lines = ["tablekeeper self-test 自我檢測", *[r.line() for r in results],
+             f"{passed} passed, {failed} failed, {skipped} skipped"]
+    return "\n".join(lines)
+
+
+# --- the command ----------------------------------------------------------------------------
+
+PARTS = ("buttons", "host", "sound", "camera", "screen")
+
+
+def register(commands: Any, benches: Any) -> None:
+    p = commands.add_parser(
+        "selftest", help="check the box's buttons, lamps, sound, camera and screen",
+        description="Walk through every seat button and lamp, the host buttons, the sound, "
+                    "the camera and the screen, and print PASS/FAIL per item. Stop the kiosk "
+                    "first (it owns the hardware). Exit code 1 if anything failed.")
+    p.add_argument("--config", help="the box's config (TOML); default: all defaults")
+    p.add_argument("--auto", action="store_true",
+                   help="only what needs nobody at the box (presses and looking are skipped)")
+    p.add_argument("--only", default=",".join(PARTS),
+                   help=f"comma-separated parts to check (default: {','.join(PARTS)})")
+    p.add_argument("--timeout", type=float, default=15.0,
+                   help="seconds to wait for each press (default 15)")
+    p.add_argument("--json", action="store_true", help="print the results as JSON")
+    p.set_defaults(func=_selftest)
+
+
+def _parse_only(text: str) -> list[str]:
+    parts = [p.strip() for p in text.split(",") if p.strip()]
+    bad = [p for p in parts if p not in PARTS]
+    if bad or not parts:
+        raise ValueError(f"--only: {', '.join(bad) or 'nothing'} is not one of "
+                         f"{', '.join(PARTS)}")
+    return parts
+
+
+def _selftest(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from tablekeeper.config import ConfigError, load_config
+
+    try:
+        only = _parse_only(args.only)
+        if args.timeout <= 0:
+            raise ValueError(f"--timeout: {args.timeout:g} is not a positive number of seconds")
+        config = load_config(Path(args.config) if args.config else None)
+    except (ValueError, ConfigError) as exc:
+        print(f"tablekeeper selftest: {exc}", file=sys.stderr)
+        return 2
+    test = SelfTest(person=None if args.auto else TerminalPerson(), timeout_s=args.timeout)
+    results: list[Result] = []
+    try:
+        if "buttons" in only or "host" in only or "sound" in only:
+            try:
+                from firmware.box import build
+                from firmware.config import FirmwareConfig
+
+                test.firmware = build(FirmwareConfig.from_dict(
+                    config.sections.get("firmware", {})))
+            except Exception as exc:
+                results.append(Result("firmware", Outcome.FAIL, f"could not start: {exc}"))
+        if "camera" in only:
+            try:
+                from vision.camera import CameraConfig, open_camera
+
+                camera_config = CameraConfig.from_dict(config.sections.get("camera", {}))
+                test.camera = open_camera(camera_config)
+            except Exception as exc:
+                results.append(Result("camera", Outcome.FAIL, f"could not open: {exc}"))
+        if "screen" in only:
+            test.screen = PygameScreen(None if config.screen.fullscreen
+                                       else config.screen.size)
+        results.extend(test.run([p for p in only
+                                 if not any(r.item == p for r in results)]))
+    finally:
+        if test.firmware is not None:
+            test.firmware.close()
+    if args.json:
+        print(json.dumps([{**asdict(r), "outcome": r.outcome.value} for r in results],
+                         ensure_ascii=False))
+    else:
+        print(report(results))
+    return 1 if any(r.outcome is Outcome.FAIL for r in results) else 0
