@@ -31,6 +31,7 @@ PLUGINS: tuple[str, ...] = (
     "firmware.cli",
     "vision.cli",
     "display.cli",
+    "tablekeeper.selftest",
 )
 
 
