@@ -164,10 +164,6 @@ class Screen(Protocol):
     def close(self) -> None: ...
 
 
-class FontCheckUnavailable(RuntimeError):
-    """The font cannot be checked in this build (reported as SKIP, not FAIL)."""
-
-
 #: Text the screen check draws; every character must be in the font.
 SCREEN_TEXT = "什麼不見啦 搶拿沙漏 計分板 Something Is Missing 0123456789"
 
@@ -189,16 +185,10 @@ class PygameScreen:
         return f"{pygame.display.get_driver()} {w}x{h}"
 
     def show_test_pattern(self) -> str:
-        import importlib
-
         import pygame
 
-        try:  # the display package's font finder (the TC face of Noto Sans CJK, or a subset)
-            fonts: Any = importlib.import_module("display.fonts")
-        except ImportError as exc:
-            raise FontCheckUnavailable(f"this build has no display fonts module ({exc})") \
-                from exc
-        FontBook = fonts.FontBook
+        from display.fonts import FontBook
+
         surface = self._surface
         w, h = surface.get_size()
         bars = [(255, 255, 255), (255, 255, 0), (0, 255, 255), (0, 255, 0), (255, 0, 255),
@@ -488,8 +478,6 @@ class SelfTest:
         try:
             font = self.screen.show_test_pattern()
             results.append(Result("screen font", Outcome.PASS, font))
-        except FontCheckUnavailable as exc:
-            results.append(Result("screen font", Outcome.SKIP, str(exc)))
         except Exception as exc:
             results.append(Result("screen font", Outcome.FAIL, str(exc)))
         if self.person is not None:
@@ -505,6 +493,28 @@ class SelfTest:
         if yes is None:
             return Result(item, Outcome.SKIP, "no answer")
         return Result(item, Outcome.PASS if yes else Outcome.FAIL, ok if yes else bad)
+
+
+def deck_recogniser(deck: Any, vision_config: Any = None) -> Callable[[Any], str | None]:
+    """Recognition the way the kiosk does it: vision's card finder and deck matcher, with the
+    ``[vision]`` config's thresholds for this deck. Returns the first card recognised in a
+    frame, or None."""
+    from vision.config import VisionConfig
+    from vision.find import CardFinder
+    from vision.match import DeckMatcher
+
+    vc = vision_config if vision_config is not None else VisionConfig()
+    finder = CardFinder(deck.size, vc.find)
+    matcher = DeckMatcher.from_deck(deck, vc.match_params(deck.id))
+
+    def recognise(frame: Any) -> str | None:
+        for _found, patch in finder.find_and_warp(frame.image):
+            match = matcher.match(patch)
+            if match.card_id is not None:
+                return str(match.card_id)
+        return None
+
+    return recognise
 
 
 def report(results: Sequence[Result]) -> str:
@@ -534,6 +544,10 @@ def register(commands: Any, benches: Any) -> None:
                    help=f"comma-separated parts to check (default: {','.join(PARTS)})")
     p.add_argument("--timeout", type=float, default=15.0,
                    help="seconds to wait for each press (default 15)")
+    p.add_argument("--deck", help="recognise the test card with this deck: a deck folder, or "
+                                   "a demo deck name (the-game, wink, ...)")
+    p.add_argument("--test-card", help="the id of the card laid down as the test card "
+                                       "(default: any card of the deck)")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     p.set_defaults(func=_selftest)
 
@@ -560,7 +574,8 @@ def _selftest(args: argparse.Namespace) -> int:
     except (ValueError, ConfigError) as exc:
         print(f"tablekeeper selftest: {exc}", file=sys.stderr)
         return 2
-    test = SelfTest(person=None if args.auto else TerminalPerson(), timeout_s=args.timeout)
+    test = SelfTest(person=None if args.auto else TerminalPerson(), timeout_s=args.timeout,
+                    test_card=args.test_card)
     results: list[Result] = []
     try:
         if "buttons" in only or "host" in only or "sound" in only:
@@ -575,9 +590,17 @@ def _selftest(args: argparse.Namespace) -> int:
         if "camera" in only:
             try:
                 from vision.camera import CameraConfig, open_camera
+                from vision.config import VisionConfig
 
+                deck = _load_deck(args.deck) if args.deck else None
+                if deck is not None and args.test_card and args.test_card not in deck.ids:
+                    raise ValueError(f"--test-card: {args.test_card!r} is not a card of deck "
+                                     f"{deck.id}")
                 camera_config = CameraConfig.from_dict(config.sections.get("camera", {}))
-                test.camera = open_camera(camera_config)
+                test.camera = open_camera(camera_config, deck=deck)
+                if deck is not None:
+                    test.recognise = deck_recogniser(
+                        deck, VisionConfig.from_dict(config.sections.get("vision", {})))
             except Exception as exc:
                 results.append(Result("camera", Outcome.FAIL, f"could not open: {exc}"))
         if "screen" in only:
@@ -594,3 +617,13 @@ def _selftest(args: argparse.Namespace) -> int:
     else:
         print(report(results))
     return 1 if any(r.outcome is Outcome.FAIL for r in results) else 0
+
+
+def _load_deck(name_or_path: str) -> Any:
+    """A deck folder, or the name of a demo deck."""
+    from vision.deck import load_deck
+    from vision.demo_decks import DEMO_DECKS, demo_deck
+
+    if name_or_path in DEMO_DECKS:
+        return load_deck(demo_deck(name_or_path))
+    return load_deck(name_or_path)

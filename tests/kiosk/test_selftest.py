@@ -176,13 +176,17 @@ def test_auto_finds_a_stuck_button(factory: Any) -> None:
     assert items["seat 1 button at rest"].outcome is Outcome.PASS
 
 
-def test_sound_fails_without_an_audio_device(fw: Firmware,
+def test_sound_fails_without_an_audio_device(factory: Any,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     import pygame
 
     pygame.mixer.quit()
     monkeypatch.setenv("SDL_AUDIODRIVER", "no-such-driver")
-    items = by_item(SelfTest(firmware=fw, person=None).run(["sound"]))
+    box = build(FirmwareConfig.from_dict({"seats": 3}), pin_factory=factory)
+    try:
+        items = by_item(SelfTest(firmware=box, person=None).run(["sound"]))
+    finally:
+        box.close()
     assert items["sound"].outcome is Outcome.FAIL
     assert "audio group" in items["sound"].detail
 
@@ -214,7 +218,7 @@ def _deck() -> Any:
     from vision.deck import load_deck
     from vision.demo_decks import demo_deck
 
-    return load_deck(demo_deck("the-game"))
+    return load_deck(demo_deck("something-missing-items"))
 
 
 def sim_camera(**conditions: Any) -> Any:
@@ -225,19 +229,11 @@ def sim_camera(**conditions: Any) -> Any:
     return SimulatedTable(deck, seed=1, size=(1280, 960), conditions=c)
 
 
-def truth_recogniser(camera: Any) -> Any:
-    """Recognition by the simulator's ground truth: exercises the report, not the matcher."""
-    def recognise(frame: Any) -> str | None:
-        cards = camera.truth(min_visible=0.9)
-        return cards[0].card_id if cards else None
-    return recognise
-
-
 def test_camera_good_frame_and_card(fw: Firmware, factory: Any) -> None:
     camera = sim_camera()
     card = _deck().ids[5]
     person = ScriptedPerson(fw, factory, camera=camera, card=card)
-    test = SelfTest(camera=camera, person=person, recognise=truth_recogniser(camera),
+    test = SelfTest(camera=camera, person=person, recognise=selftest.deck_recogniser(_deck()),
                     test_card=card)
     items = by_item(test.run(["camera"]))
     assert items["camera frame"].outcome is Outcome.PASS
@@ -266,10 +262,11 @@ def test_camera_wrong_or_no_card() -> None:
     camera = sim_camera()
     deck = _deck()
     camera.place(deck.ids[5], "centre")
-    test = SelfTest(camera=camera, recognise=truth_recogniser(camera), test_card=deck.ids[6])
+    test = SelfTest(camera=camera, recognise=selftest.deck_recogniser(deck),
+                    test_card=deck.ids[6])
     assert "expected" in by_item(test.run(["camera"]))["test card"].detail
     empty = sim_camera()
-    test = SelfTest(camera=empty, recognise=truth_recogniser(empty))
+    test = SelfTest(camera=empty, recognise=selftest.deck_recogniser(_deck()))
     assert by_item(test.run(["camera"]))["test card"].outcome is Outcome.FAIL
 
 
@@ -298,15 +295,7 @@ def test_frame_quality_rejects_colour_input() -> None:
 
 # --- screen -----------------------------------------------------------------------------------
 
-def _needs_display_fonts() -> None:
-    import importlib.util
-
-    if importlib.util.find_spec("display.fonts") is None:
-        pytest.skip("display.fonts (the display package's font finder) is not in this build")
-
-
 def test_screen_opens_and_draws(fw: Firmware, factory: Any) -> None:
-    _needs_display_fonts()
     person = ScriptedPerson(fw, factory)
     items = by_item(SelfTest(screen=selftest.PygameScreen((640, 480)), person=person)
                     .run(["screen"]))
@@ -317,7 +306,6 @@ def test_screen_opens_and_draws(fw: Firmware, factory: Any) -> None:
 
 
 def test_screen_font_missing_glyphs(monkeypatch: pytest.MonkeyPatch) -> None:
-    _needs_display_fonts()
     monkeypatch.setattr(selftest, "SCREEN_TEXT", "什麼\U000f0000")  # a private-use character
     items = by_item(SelfTest(screen=selftest.PygameScreen((320, 240))).run(["screen"]))
     assert items["screen font"].outcome is Outcome.FAIL
@@ -364,7 +352,6 @@ def test_command_bad_config(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
 
 
 def test_command_screen_only_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    _needs_display_fonts()
     config = tmp_path / "config.toml"
     config.write_text("[screen]\nfullscreen = false\nsize = [640, 480]\n")
     code = main(["selftest", "--auto", "--only", "screen", "--config", str(config), "--json"])
@@ -372,6 +359,30 @@ def test_command_screen_only_json(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert code == 0, out
     assert [r["item"] for r in out] == ["screen", "screen font"]
     assert all(r["outcome"] == "PASS" for r in out)
+
+
+def test_command_camera_on_the_simulated_table(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """The command wires the configured camera and the deck's recogniser: on the empty
+    simulated table it gets a frame but finds no card (nobody laid one down in --auto)."""
+    config = tmp_path / "config.toml"
+    config.write_text('[camera]\nsource = "sim"\nsize = [640, 480]\nsim_surface = "cloth"\n')
+    code = main(["selftest", "--auto", "--only", "camera", "--config", str(config),
+                 "--deck", "something-missing-items", "--json"])
+    out = {r["item"]: r for r in json.loads(capsys.readouterr().out)}
+    assert code == 1
+    assert out["camera frame"]["outcome"] == "PASS"
+    assert out["test card"]["outcome"] == "FAIL"
+    assert out["test card"]["detail"] == "no card recognised"
+
+
+def test_command_unknown_test_card(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text('[camera]\nsource = "sim"\n')
+    code = main(["selftest", "--auto", "--only", "camera", "--config", str(config),
+                 "--deck", "something-missing-items", "--test-card", "joker"])
+    assert code == 1
+    assert "'joker' is not a card of deck" in capsys.readouterr().out
 
 
 def test_command_reports_missing_gpio(capsys: pytest.CaptureFixture[str]) -> None:
