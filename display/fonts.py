@@ -83,10 +83,20 @@ def face_names(path: str) -> list[str]:
 
 def tc_face_index(path: str) -> int | None:
     """The index of the proportional "Noto Sans CJK TC" face in ``path``, or None."""
-    for index, name in enumerate(face_names(path)):
+    return _tc_index(face_names(path))
+
+
+def _tc_index(names: Sequence[str]) -> int | None:
+    for index, name in enumerate(names):
         if name.startswith(TC_FAMILY):
             return index
     return None
+
+
+def _tc_face(path: str, source: Literal["system", "bundled"]) -> Face | None:
+    names = face_names(path)
+    index = _tc_index(names)
+    return None if index is None else Face(path, index, names[index], source)
 
 
 def find_face(
@@ -98,17 +108,14 @@ def find_face(
     """The best face for ``weight``: system TC, bundled subset TC, then built-in Latin."""
     for pattern in system_patterns:
         path = pattern.format(weight=weight.capitalize())
-        if not Path(path).is_file():
-            continue
-        index = tc_face_index(path)
-        if index is not None:
-            return Face(path, index, face_names(path)[index], "system")
+        face = _tc_face(path, "system") if Path(path).is_file() else None
+        if face is not None:
+            return face
     if bundled_dir is not None:
         path = str(bundled_dir / BUNDLED_FILES[weight])
-        if Path(path).is_file():
-            index = tc_face_index(path)
-            if index is not None:
-                return Face(path, index, face_names(path)[index], "bundled")
+        face = _tc_face(path, "bundled") if Path(path).is_file() else None
+        if face is not None:
+            return face
     return Face(None, 0, "pygame default (Latin only)", "fallback")
 
 

@@ -135,6 +135,8 @@ STRINGS: Mapping[str, Mapping[str, str]] = {
     "status.camera_disconnected": {"zh-TW": "相機未連線", "en": "Camera disconnected"},
     "status.camera_starting": {"zh-TW": "相機啟動中…", "en": "Camera starting…"},
     "status.camera_blocked": {"zh-TW": "相機被遮住了", "en": "Camera view blocked"},
+    "status.camera_ended": {"zh-TW": "相機畫面停止了", "en": "The camera stopped sending"},
+    "status.camera_closed": {"zh-TW": "相機已關閉", "en": "Camera closed"},
     "status.button_stuck": {"zh-TW": "{name} 的按鈕卡住了", "en": "{name}'s button is stuck"},
     "status.early_press": {"zh-TW": "{name} 太早按，暫停一下",
                            "en": "{name} pressed too early: locked out"},
