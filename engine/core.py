@@ -22,7 +22,7 @@ import types
 import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, TypeVar, Union
+from typing import Any, ClassVar, Generic, Self, TypeVar, Union
 
 
 @dataclass(frozen=True)
@@ -73,10 +73,62 @@ class Event:
     version: ClassVar[int] = 1
 
     def to_dict(self) -> dict[str, Any]:
+        """The JSON form: ``{"type": ..., "v": ..., "at_ms": ..., <fields>}``."""
         out: dict[str, Any] = {"type": self.type_name, "v": self.version}
         for f in dataclasses.fields(self):
             out[f.name] = _to_json(getattr(self, f.name))
         return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        """Rebuild this event type from its JSON form; ``ValueError`` naming what is wrong."""
+        if not isinstance(data, Mapping):
+            raise ValueError(f"an event must be a JSON object, got {data!r}")
+        name = data.get("type")
+        if name != cls.type_name:
+            raise ValueError(f"expected a {cls.type_name!r} event, got type {name!r}")
+        version = data.get("v", 1)
+        if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+            raise ValueError(f"{name}: bad version {version!r}")
+        if version > cls.version:
+            raise ValueError(
+                f"{name}: event version {version} is newer than this engine reads "
+                f"({cls.version})")
+        hints = _hints(cls)
+        fields = {f.name: f for f in dataclasses.fields(cls)}
+        unknown = set(data) - set(fields) - {"type", "v"}
+        if unknown:
+            raise ValueError(f"{name}: unknown field(s) {sorted(unknown)}")
+        kwargs: dict[str, Any] = {}
+        for fname, f in fields.items():
+            if fname not in data:
+                if (f.default is dataclasses.MISSING
+                        and f.default_factory is dataclasses.MISSING):
+                    raise ValueError(f"{name}: missing field {fname!r}")
+                continue
+            kwargs[fname] = _check(data[fname], hints[fname], f"{name}.{fname}")
+        return cls(**kwargs)
+
+    def problem(self) -> str | None:
+        """What is wrong with the types of this event's fields (None: nothing)."""
+        hints = _hints(type(self))
+        for f in dataclasses.fields(self):
+            try:
+                _check(getattr(self, f.name), hints[f.name], f"{self.type_name}.{f.name}",
+                       strict=True)
+            except ValueError as exc:
+                return str(exc)
+        return None
+
+
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    hints = _HINTS.get(cls)
+    if hints is None:
+        hints = _HINTS[cls] = typing.get_type_hints(cls)
+    return hints
 
 
 E = TypeVar("E", bound=Event)
@@ -88,14 +140,18 @@ def _to_json(value: Any) -> Any:
     return value
 
 
-def _check(value: Any, hint: Any, where: str) -> Any:
-    """Check ``value`` (decoded JSON) against a type hint; returns it with lists as tuples."""
+def _check(value: Any, hint: Any, where: str, strict: bool = False) -> Any:
+    """Check ``value`` against a type hint; returns it with lists as tuples.
+
+    ``strict``: the value must already be of the hinted type (tuples stay tuples), as for an
+    event built in the process; otherwise JSON lists are accepted for tuples.
+    """
     origin = typing.get_origin(hint)
     if origin in (Union, types.UnionType):
         errors = []
         for alt in typing.get_args(hint):
             try:
-                return _check(value, alt, where)
+                return _check(value, alt, where, strict)
             except ValueError as exc:
                 errors.append(str(exc))
         raise ValueError(f"{where}: {value!r} does not fit {hint}")
@@ -104,15 +160,17 @@ def _check(value: Any, hint: Any, where: str) -> Any:
             raise ValueError(f"{where}: expected null, got {value!r}")
         return None
     if origin is tuple:
-        if not isinstance(value, list | tuple):
-            raise ValueError(f"{where}: expected a list, got {value!r}")
+        if not isinstance(value, tuple if strict else list | tuple):
+            raise ValueError(f"{where}: expected a {'tuple' if strict else 'list'}, "
+                             f"got {value!r}")
         args = typing.get_args(hint)
         if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(_check(v, args[0], f"{where}[{i}]") for i, v in enumerate(value))
+            return tuple(_check(v, args[0], f"{where}[{i}]", strict)
+                         for i, v in enumerate(value))
         if len(args) != len(value):
             raise ValueError(f"{where}: expected {len(args)} items, got {len(value)}")
-        return tuple(_check(v, a, f"{where}[{i}]") for i, (v, a) in enumerate(zip(args, value,
-                                                                                   strict=True)))
+        return tuple(_check(v, a, f"{where}[{i}]", strict)
+                     for i, (v, a) in enumerate(zip(args, value, strict=True)))
     if hint is bool:
         if not isinstance(value, bool):
             raise ValueError(f"{where}: expected true/false, got {value!r}")
@@ -156,27 +214,7 @@ class EventRegistry:
         cls = self._types.get(name) if isinstance(name, str) else None
         if cls is None:
             raise ValueError(f"{self.game}: unknown event type {name!r}")
-        version = data.get("v", 1)
-        if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-            raise ValueError(f"{name}: bad version {version!r}")
-        if version > cls.version:
-            raise ValueError(
-                f"{name}: event version {version} is newer than this engine reads "
-                f"({cls.version})")
-        hints = typing.get_type_hints(cls)
-        fields = {f.name: f for f in dataclasses.fields(cls)}
-        unknown = set(data) - set(fields) - {"type", "v"}
-        if unknown:
-            raise ValueError(f"{name}: unknown field(s) {sorted(unknown)}")
-        kwargs: dict[str, Any] = {}
-        for fname, f in fields.items():
-            if fname not in data:
-                if (f.default is dataclasses.MISSING
-                        and f.default_factory is dataclasses.MISSING):
-                    raise ValueError(f"{name}: missing field {fname!r}")
-                continue
-            kwargs[fname] = _check(data[fname], hints[fname], f"{name}.{fname}")
-        return cls(**kwargs)
+        return cls.from_dict(data)
 
 
 # --- seats -------------------------------------------------------------------------------

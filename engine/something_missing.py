@@ -88,6 +88,8 @@ class Interpretations:
     #: scene gets N+1 even if others bet on other scenes. Off: only when a single player bet in
     #: the whole round.
     lone_bettor_per_scene: bool = True
+    #: [I] The 30 s of a check always run (the seed: the others "may" turn the hourglass; the
+    #: referee always does), starting when the scene is turned up (the previous check ended).
     #: [I] A check is per scene: the bettors on a scene look together; "found" scores all of
     #: them by slot, "not found" or the 30 s time-up costs each of them the wrong-bet points.
     #: (Timeout counts as not found -- the seed's 30 s rule.)
@@ -668,8 +670,9 @@ def apply(state: State, event: Event) -> State | Rejection:
         return Rejection("unknown_event", f"{event!r} is not an event of {GAME_NAME}")
     if state.phase is Phase.OVER:
         return Rejection("game_over", "the game is over")
-    if isinstance(event.at_ms, bool) or not isinstance(event.at_ms, int):
-        return Rejection("bad_time", f"at_ms must be an integer, got {event.at_ms!r}")
+    problem = event.problem()
+    if problem is not None:
+        return Rejection("bad_event", problem)
     if event.at_ms < state.now_ms:
         return Rejection("clock_went_back",
                          f"event at {event.at_ms} ms is before the last one ({state.now_ms} ms)")

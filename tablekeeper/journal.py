@@ -34,6 +34,7 @@ accepted event before returning it; ``undo()``).
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 from collections.abc import Callable, Mapping
@@ -286,7 +287,8 @@ class Journal:
     @classmethod
     def create(cls, path: str | os.PathLike[str], rules: Any = None,
                game: str = sm.GAME_NAME, created: str | None = None) -> Journal:
-        """A new journal with its header; refuses to overwrite an existing file."""
+        """A new journal with its header (complete or absent, never torn); refuses to
+        overwrite an existing file (``FileExistsError``)."""
         spec = GAMES.get(game)
         if spec is None:
             raise ValueError(f"unknown game {game!r} (known: {', '.join(GAMES)})")
@@ -296,10 +298,19 @@ class Journal:
         header = Header(game=game, rules=rules.to_dict(),
                         created=created or datetime.now(UTC).isoformat(timespec="seconds"))
         line = json.dumps(header.to_dict(), ensure_ascii=False, separators=(",", ":"))
-        with open(p, "xb") as f:
-            f.write(line.encode("utf-8") + b"\n")
-            f.flush()
-            os.fsync(f.fileno())
+        if p.exists():
+            raise FileExistsError(errno.EEXIST, "journal exists", str(p))
+        # The header is written beside and linked into place when complete, so a power cut
+        # never leaves a journal with half a header; linking refuses to replace a file.
+        tmp = p.with_name(f".{p.name}.{os.getpid()}.new")
+        try:
+            with open(tmp, "xb") as f:
+                f.write(line.encode("utf-8") + b"\n")
+                f.flush()
+                os.fsync(f.fileno())
+            os.link(tmp, p)
+        finally:
+            tmp.unlink(missing_ok=True)
         _fsync_dir(p)
         return cls(p, read(p))
 

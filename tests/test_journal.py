@@ -274,3 +274,20 @@ def test_events_round_trip_through_json() -> None:
         result = apply(state, ev)
         assert isinstance(result, State)
         state = result
+
+
+def test_the_header_appears_whole_or_not_at_all(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "g.jsonl"
+
+    def power_cut(fd: int) -> None:
+        raise OSError(5, "power cut")
+
+    monkeypatch.setattr(os, "fsync", power_cut)
+    with pytest.raises(OSError, match="power cut"):
+        Journal.create(path)
+    assert not path.exists()
+    assert list(tmp_path.iterdir()) == []  # no temporary file left behind either
+    monkeypatch.undo()
+    Journal.create(path)
+    assert read(path).records == ()

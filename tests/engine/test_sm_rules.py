@@ -8,8 +8,9 @@ from collections.abc import Mapping
 import pytest
 from sm_helpers import new_game, ok, rejected, started
 
-from engine.core import Rejection, Source
+from engine.core import Event, Rejection, Source
 from engine.something_missing import (
+    EVENTS,
     Bet,
     BuzzWon,
     CardRevealed,
@@ -21,6 +22,7 @@ from engine.something_missing import (
     EndGame,
     EndReason,
     Interpretations,
+    NewGame,
     NoBuzz,
     Pass,
     Phase,
@@ -475,3 +477,41 @@ def test_no_replacement_outside_the_advanced_variant() -> None:
     state = ok(state, CardRevealed(at_ms=state.now_ms, card=7, seat=0),
                NoBuzz(at_ms=state.now_ms))
     assert state.phase is Phase.REVEAL and state.replacements_due == 0
+
+
+# --- malformed events --------------------------------------------------------------------
+
+@pytest.mark.parametrize("event", [
+    Bet(at_ms=0, seat="1", position=0),  # type: ignore[arg-type]
+    Bet(at_ms=0, seat=True, position=0),
+    NoBuzz(at_ms=1.5),  # type: ignore[arg-type]
+    CardRevealed(at_ms=0, card=None),  # type: ignore[arg-type]
+])
+def test_an_event_with_fields_of_the_wrong_type_is_rejected(event: Event) -> None:
+    state = to_bet(started(4), buzzer=1)
+    result = apply(state, event)
+    assert isinstance(result, Rejection) and result.code == "bad_event" and result.reason
+
+
+def test_a_new_game_with_lists_instead_of_tuples_is_rejected() -> None:
+    ev = dataclasses.replace(new_game(3), names=["A", "B", "C"])  # type: ignore[arg-type]
+    rejected(initial_state(), ev, "bad_event")
+
+
+def test_a_foreign_object_is_rejected() -> None:
+    result = apply(started(3), "bet")  # type: ignore[arg-type]
+    assert isinstance(result, Rejection) and result.code == "unknown_event"
+
+
+def test_event_json_round_trip_and_errors() -> None:
+    ev = new_game(3, hand_sizes=(22, 22, 22))
+    assert NewGame.from_dict(ev.to_dict()) == ev
+    assert EVENTS.from_dict(ev.to_dict()) == ev
+    with pytest.raises(ValueError, match="expected a 'bet' event"):
+        Bet.from_dict(ev.to_dict())
+    with pytest.raises(ValueError, match=r"new_game\.names\[1\]: expected a string"):
+        NewGame.from_dict({**ev.to_dict(), "names": ["A", 2, "C"]})
+    with pytest.raises(ValueError, match="bad version"):
+        NoBuzz.from_dict({"type": "no_buzz", "v": 0, "at_ms": 0})
+    assert CardRevealed.from_dict({"type": "card_revealed", "at_ms": 5, "card": 3}) == \
+        CardRevealed(at_ms=5, card=3, seat=None)  # optional fields default; v defaults to 1
