@@ -54,7 +54,9 @@ Camera frames and the simulated table (``vision.camera``, ``vision.simtable``)
   ``ZONES`` such as "centre", a ``Pose(x, y, angle, width)`` or an (x, y) centre),
   ``place_foreign(where, image=None, label=None)``, ``place_back(where, style=0)`` (face
   down), ``remove(handle | card_id)``, ``clear()``,
-  ``hand_pass(frames, target="centre", side=None)``; ``truth(min_visible=0.0)`` lists
+  ``hand_pass(frames, target="centre", side=None)``; poses from ``pose_for(zone)``,
+  ``grid_pose(row, col, rows=6, cols=6)`` (Wink's grid) and ``seat_pose(seat, seats)``
+  (in front of a player, facing them); ``truth(min_visible=0.0)`` lists
   ``TruthCard(handle, card_id, in_deck, corners (4x2 frame px, printed top-left first,
   clockwise), visible (fraction), covered_by_hand)`` for the last captured frame.
   ``Conditions.clean(surface)`` / ``Conditions.random(rng, surface)`` set the look

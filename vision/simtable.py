@@ -330,6 +330,32 @@ class SimulatedTable:
                     angle=self._rng.uniform(*self.rotation),
                     width=self._rng.uniform(*self.card_width) * w)
 
+    def grid_pose(self, row: int, col: int, rows: int = 6, cols: int = 6,
+                  margin: float = 0.04, jitter: float = 3.0) -> Pose:
+        """A card's pose in a face-up grid (Wink's 6x6), upright up to ``jitter`` degrees,
+        sized so the grid fills the frame with ``margin`` (fraction) around it."""
+        if not (0 <= row < rows and 0 <= col < cols):
+            raise ValueError(f"cell ({row}, {col}) is outside a {rows}x{cols} grid")
+        w, h = self.size
+        fw, fh = self.deck.size
+        cell_w = w * (1 - 2 * margin) / cols
+        cell_h = h * (1 - 2 * margin) / rows
+        width = min(cell_w * 0.9, cell_h * 0.9 * fw / fh)
+        return Pose(x=w * margin + cell_w * (col + 0.5) + self._rng.gauss(0, width * 0.03),
+                    y=h * margin + cell_h * (row + 0.5) + self._rng.gauss(0, width * 0.03),
+                    angle=self._rng.uniform(-jitter, jitter), width=width)
+
+    def seat_pose(self, seat: int, seats: int, reach: float = 0.33) -> Pose:
+        """A card in front of seat ``seat`` (0-based) of ``seats`` round the table, turned
+        to face the camera as that player would lay it (seat 0 at the bottom, clockwise)."""
+        if not 0 <= seat < seats:
+            raise ValueError(f"seat {seat} is not one of 0-{seats - 1}")
+        w, h = self.size
+        a = math.pi / 2 + 2 * math.pi * seat / seats  # seat 0 at the bottom (image y down)
+        return Pose(x=w / 2 + math.cos(a) * reach * w, y=h / 2 + math.sin(a) * reach * h,
+                    angle=math.degrees(a - math.pi / 2) + self._rng.uniform(-12, 12),
+                    width=self._rng.uniform(*self.card_width) * w)
+
     # ---------------------------------------------------------------- internals
 
     def _zone_xy(self, zone: str) -> tuple[float, float]:

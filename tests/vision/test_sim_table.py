@@ -292,3 +292,33 @@ def test_cached_picture_follows_the_layout(wink: Deck) -> None:
     assert np.array_equal(table.capture().image, fresh(4))
     table.remove("w04")
     assert np.array_equal(table.capture().image, fresh(3))
+
+
+def test_grid_of_cards(wink: Deck) -> None:
+    table = SimulatedTable(wink, seed=4)
+    for i, cid in enumerate(wink.ids):
+        table.place(cid, table.grid_pose(i // 6, i % 6))
+    truth = table.truth()
+    assert len(truth) == 36 and all(t.visible > 0.97 for t in truth)  # no overlaps, in frame
+    centres = np.array([t.corners.mean(axis=0) for t in truth]).reshape(6, 6, 2)
+    assert (np.diff(centres[:, :, 0], axis=1) > 0).all()  # columns left to right
+    assert (np.diff(centres[:, :, 1], axis=0) > 0).all()  # rows top to bottom
+    with pytest.raises(ValueError, match=r"cell \(6, 0\) is outside a 6x6 grid"):
+        table.grid_pose(6, 0)
+
+
+def test_cards_in_front_of_seats_face_their_players(wink: Deck) -> None:
+    table = SimulatedTable(wink, seed=2)
+    for seat in range(4):
+        table.place(wink.ids[seat], table.seat_pose(seat, 4))
+    truth = table.truth()
+    assert all(t.visible > 0.97 for t in truth)
+    bottom, left, top, right = (t.corners for t in truth)  # seat 0 bottom, then clockwise
+    assert bottom.mean(axis=0)[1] > 300 and top.mean(axis=0)[1] < 180
+    assert left.mean(axis=0)[0] < 200 and right.mean(axis=0)[0] > 440
+    # the printed top-left corner: near the table's middle for the player at the bottom...
+    assert bottom[0][1] < bottom[2][1]
+    # ... and upside down (seen from the camera) for the player opposite
+    assert top[0][1] > top[2][1]
+    with pytest.raises(ValueError, match="seat 4 is not one of 0-3"):
+        table.seat_pose(4, 4)
