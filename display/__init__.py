@@ -29,11 +29,12 @@ Drawing — :mod:`display.renderer`, :mod:`display.model`::
 ``Renderer(surface, *, fonts=None, present=False, fps=30, buzz_ms=2500, score_anim_ms=1200,
 delta_hold_ms=2500, score_show_ms=4000, adapter=display.adapt.game_view, strict=False)``.
 After each scored round (the engine's ``score_history`` grew) the ``scoring`` screen shows the
-round's changes for ``score_show_ms``, then the phase's own screen (swap, reveal). The snapshot's equality
-ignores ``now_ms`` and images; the renderer redraws when the snapshot changes, and while a timer
-runs or scores animate (at most ``fps`` frames a second, positions computed from ``now_ms``).
-The static part of each screen is cached as a layer, so a timer tick only blits and draws the
-ring. ``state`` may also be a :class:`display.model.GameView` (tests, benchmark, other games).
+round's changes for ``score_show_ms``, then the phase's own screen (swap, reveal).
+The snapshot's equality ignores ``now_ms`` and images; the renderer redraws when the snapshot
+changes, and while a timer runs or scores animate (at most ``fps`` frames a second, positions
+computed from ``now_ms``). The static part of each screen is cached as a layer, so a timer
+tick only blits it and draws the ring. ``state`` may also be a
+:class:`display.model.GameView` (tests, benchmark, other games).
 
 Screens (``result.screen``): ``title``, ``setup``, ``viewing`` (5 s passes), ``replace``
 (advanced: choose a scene to replace, then 20 s to look at the new one), ``reveal`` (engine
