@@ -15,6 +15,8 @@ Public API (for the integrator)::
     # backend "keyboard": no pins; the app feeds pygame keys (1-8 seats, Enter/Backspace/Space
     # = confirm/back/next):
     fw.key_event(pygame.key.name(ev.key), ev.type == pygame.KEYDOWN, time.monotonic_ns())
+    fw.seat_event(seat_input.seat + 1, seat_input.pressed, t_ns)  # display's SeatInput (0-based)
+    # NB: firmware seats are 1..seats; the engine's seats are 0..n-1: BuzzWon(seat=winner - 1).
 
     # Inputs: seat edges go straight to the arbiter (from the callback thread) and every event
     # is queued: firmware.devices.SeatEdge(seat, pressed, t_ns) | HostPress(action, t_ns),

@@ -37,6 +37,12 @@ class Firmware:
             return self.buttons.key_event(key_name, pressed, t_ns)
         return False
 
+    def seat_event(self, seat: int, pressed: bool, t_ns: int) -> bool:
+        """Feed seat ``seat`` (1..seats) going down/up (keyboard backend); False otherwise."""
+        if isinstance(self.buttons, KeyboardButtons):
+            return self.buttons.seat_event(seat, pressed, t_ns)
+        return False
+
     def update(self, now_ns: int | None = None) -> Decision | None:
         """Poll the arbiter; on a decision play the sound. Set the lamps. Return the decision
         (once, in the frame it is taken)."""

@@ -218,6 +218,15 @@ class KeyboardButtons:
             self._sink(HostPress(HOST_KEYS[key], t_ns))
         return True
 
+    def seat_event(self, seat: int, pressed: bool, t_ns: int) -> bool:
+        """Handle seat ``seat`` (1..seats) going down or up; False if out of range.
+
+        (display's ``SeatInput`` counts seats from 0: pass ``seat_input.seat + 1``.)
+        """
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= self.seats:
+            return False
+        return self.key_event(str(seat), pressed, t_ns)
+
     def pressed_seats(self) -> frozenset[int]:
         return frozenset(int(k) for k in self._down if k.isdigit())
 

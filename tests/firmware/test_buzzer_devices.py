@@ -207,3 +207,12 @@ def test_hub_feeds_the_arbiter_and_the_queue_and_a_callback() -> None:
     assert hub.get(timeout=0) is None and len(seen) == 2
     d = arbiter.poll(clock.now + 50 * MS)
     assert d is not None and d.winner == 2
+
+
+def test_keyboard_takes_seat_numbers_directly() -> None:
+    got: list[Any] = []
+    kb = KeyboardButtons(3, got.append)
+    assert kb.seat_event(1, True, 10) and kb.seat_event(1, False, 20)
+    assert kb.seat_event(3, True, 30)
+    assert not kb.seat_event(4, True, 40) and not kb.seat_event(0, True, 50)
+    assert got == [SeatEdge(1, True, 10), SeatEdge(1, False, 20), SeatEdge(3, True, 30)]
