@@ -381,10 +381,10 @@ def draw_buzz(p: Painter, f: Frame) -> None:
            colour=fg, weight="regular")
     if buzz.tie:
         line = p.tr("buzz.tie")
-    elif buzz.margin_us is None:
-        line = p.tr("buzz.alone")
+    elif buzz.margin_us is None or buzz.margin_us <= 0:
+        line = p.tr("buzz.alone")  # the engine's convention: margin 0 = nobody else pressed
     else:
-        line = p.tr("buzz.margin", ms=f"{buzz.margin_us / 1000:.1f}")
+        line = p.tr("buzz.margin", ms=margin_ms(buzz.margin_us))
     p.text(line, p.rect(0.05, 0.69, 0.9, 0.12), size=0.09, colour=fg)
     if buzz.tie and buzz.tied:
         n = len(buzz.tied)
@@ -396,6 +396,12 @@ def draw_buzz(p: Painter, f: Frame) -> None:
             r = p.rect(0.37 + i * w, 0.83, w * 0.92, 0.12)
             p.fill(r.inflate(p.px(0.008), p.px(0.008)), fg, 0.014)
             p.chip(r, tied.colour, tied.name, size=0.045)
+
+
+def margin_ms(margin_us: int) -> str:
+    """A lead in milliseconds with the digits that matter: 3.2, 0.45, 0.008."""
+    ms = margin_us / 1000
+    return f"{ms:.1f}" if ms >= 1 else f"{ms:.2f}" if ms >= 0.01 else f"{ms:.3f}"
 
 
 def memory_card(p: Painter, f: Frame, r: pygame.Rect, scene: int, bettors: Sequence[int],
@@ -455,8 +461,9 @@ def draw_betting(p: Painter, f: Frame) -> None:
         memory_card(p, f, r, i, bettors, active=actor is not None)
         if actor is not None:
             from display.input import Button
+            full = len(bettors) >= len(SLOT_LABELS)
             p.buttons.append(Button((r.x, r.y, r.width, r.height), HostAction("bet", i),
-                                    scene_letter(i), True,
+                                    scene_letter(i), not full,
                                     SCENE_KEYS[i] if i < len(SCENE_KEYS) else None))
     if actor is not None:
         p.text(p.tr("bet.tap"), p.rect(0.02, BODY_TOP + 0.485, 0.96, 0.05), size=0.035,

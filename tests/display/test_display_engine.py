@@ -8,6 +8,7 @@ from display_testing import book
 
 from display.adapt import game_view
 from display.fonts import FontBook
+from display.input import HostAction
 from display.model import BuzzView, Phase, PlayerInfo, Snapshot
 from display.renderer import Renderer
 from engine.core import Event, Rejection
@@ -21,6 +22,7 @@ from engine.something_missing import (
     NewGame,
     NoBuzz,
     Pass,
+    ReplaceScene,
     State,
     SwapScenes,
     ViewingTimeUp,
@@ -152,3 +154,26 @@ def test_setup_state_is_no_game() -> None:
     assert game_view(None) is None
     with pytest.raises(TypeError):
         game_view("a string")
+
+
+def test_advanced_replacement_screens(fonts: FontBook) -> None:
+    table = Table(fonts)
+    table.play(NewGame(at_ms=0, names=NAMES, colours=COLOURS, variant="advanced", start_seat=0,
+                       scenes=(0, 1, 2, 3, 4, 5), hand_sizes=(1, 21, 22, 22)))
+    while table.state.phase is EnginePhase.VIEWING:
+        assert table.state.deadline_ms is not None
+        table.play(ViewingTimeUp(at_ms=table.state.deadline_ms))
+    t = table.state.now_ms + 1000
+    table.play(CardRevealed(at_ms=t, card=3, seat=0))  # seat 0's pile is now empty
+    assert table.play(NoBuzz(at_ms=t + 1000)) == "replace"
+    chooser = table.state.to_act
+    assert chooser is not None
+    assert f"{NAMES[chooser]} 可以換一張場景" in table.texts()
+    actions = {b.action for b in table.renderers[1].buttons}
+    assert HostAction("replace", 5) in actions and HostAction("no_replace") in actions
+    screen = table.play(ReplaceScene(at_ms=t + 2000, seat=chooser, position=2, scene=9))
+    assert screen == "replace"
+    view = game_view(table.state)
+    assert view is not None and view.timer_ms == 20_000 and view.deadline_ms == t + 22_000
+    assert table.show(t + 7000) == "replace" and "15" in table.texts()
+    assert table.play(ViewingTimeUp(at_ms=t + 22_000)) == "reveal"

@@ -133,3 +133,22 @@ def test_status_banner_shows_problems(fonts: FontBook) -> None:
     texts = [r.text for r in renderer.texts]
     assert "相機未連線" in texts
     assert "阿美 的按鈕卡住了" in texts
+
+
+def test_margin_digits() -> None:
+    from display.screens import margin_ms
+
+    assert [margin_ms(us) for us in (3200, 450, 8, 12_345)] == ["3.2", "0.45", "0.008", "12.3"]
+
+
+def test_zero_margin_without_a_tie_is_the_only_press(fonts: FontBook) -> None:
+    snap = SAMPLES["buzz"]
+    assert snap.buzz is not None
+    alone = replace(snap, buzz=replace(snap.buzz, margin_us=0))
+    assert "唯一按下" in [r.text for r in _render(fonts, (800, 480), alone).texts]
+
+
+def test_a_full_memory_card_takes_no_more_bets(fonts: FontBook) -> None:
+    renderer = _render(fonts, (800, 480), SAMPLES["betting-seven-full"])
+    bets = {b.action.arg: b.enabled for b in renderer.buttons if b.action.name == "bet"}
+    assert bets == {0: False, 1: True, 2: True, 3: True, 4: True, 5: True}
