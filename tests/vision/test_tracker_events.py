@@ -1,0 +1,118 @@
+"""Cards over time on the simulated table: placed -> one event; hands, piles, lifts."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import pytest
+
+from vision.camera import Frame
+from vision.config import VisionConfig, Zone
+from vision.deck import Deck
+from vision.find import FrameError
+from vision.simtable import Conditions, Pose, SimulatedTable
+from vision.tracker import CardEvent, CardWatcher
+
+DemoDecks = Callable[[str], Deck]
+
+
+@pytest.fixture
+def wink(demo_decks: DemoDecks) -> Deck:
+    return demo_decks("wink")
+
+
+def _run(watcher: CardWatcher, table: SimulatedTable, frames: int) -> list[list[CardEvent]]:
+    return [watcher.process(table.capture()) for _ in range(frames)]
+
+
+def _flat(per_frame: list[list[CardEvent]]) -> list[CardEvent]:
+    return [e for evs in per_frame for e in evs]
+
+
+def test_placed_card_is_one_event_within_three_frames(wink: Deck) -> None:
+    table = SimulatedTable(wink, seed=3, conditions=Conditions.clean("wood"))
+    zones = (Zone("pile", ((220, 140), (420, 140), (420, 340), (220, 340))),)
+    watcher = CardWatcher(wink, VisionConfig(zones=zones))
+    assert _flat(_run(watcher, table, 3)) == []
+    table.place("w17", Pose(320, 240, angle=33, width=110))
+    per_frame = _run(watcher, table, 8)
+    events = _flat(per_frame)
+    assert [(e.card_id, e.zone) for e in events] == [("w17", "pile")]
+    first = next(i for i, evs in enumerate(per_frame) if evs)
+    assert first + 1 <= 3  # placed before frame 0; the event comes in frame 1, 2 or 3
+    e = events[0]
+    assert e.seq == 3 + first
+    assert e.score >= watcher.matcher.params.min_score and e.margin > 0
+    assert e.first_seen_ns < e.t_ns
+    centre = np.mean(np.array(e.corners), axis=0)
+    assert abs(centre[0] - 320) < 5 and abs(centre[1] - 240) < 5
+
+
+def test_hand_passing_over_makes_no_event(wink: Deck) -> None:
+    table = SimulatedTable(wink, seed=4, conditions=Conditions.clean("cloth"))
+    table.place("w05", Pose(200, 240, angle=10, width=110))
+    table.place("w30", Pose(450, 240, angle=-20, width=110))
+    watcher = CardWatcher(wink)
+    assert sorted(e.card_id for e in _flat(_run(watcher, table, 4))) == ["w05", "w30"]
+    for target in ((200.0, 240.0), (450.0, 240.0), (320.0, 240.0)):
+        table.hand_pass(frames=8, target=target)
+        assert _flat(_run(watcher, table, 10)) == []
+
+
+def test_new_card_on_a_pile_is_a_new_event(wink: Deck) -> None:
+    table = SimulatedTable(wink, seed=5, conditions=Conditions.clean("dark"))
+    watcher = CardWatcher(wink)
+    table.place("w11", Pose(320, 240, angle=5, width=120))
+    assert [e.card_id for e in _flat(_run(watcher, table, 3))] == ["w11"]
+    table.place("w12", Pose(326, 236, angle=-12, width=120))
+    assert [e.card_id for e in _flat(_run(watcher, table, 3))] == ["w12"]
+    table.place("w13", Pose(316, 246, angle=40, width=120))
+    assert [e.card_id for e in _flat(_run(watcher, table, 3))] == ["w13"]
+
+
+def test_lifted_and_put_back_is_not_a_duplicate_but_a_real_removal_is(wink: Deck) -> None:
+    table = SimulatedTable(wink, seed=6, conditions=Conditions.clean("wood"))
+    watcher = CardWatcher(wink, VisionConfig(forget_frames=10))
+    pose = Pose(320, 240, angle=15, width=110)
+    table.place("w20", pose)
+    assert len(_flat(_run(watcher, table, 3))) == 1
+    table.remove("w20")
+    assert _flat(_run(watcher, table, 4)) == []  # gone for 4 frames ...
+    table.place("w20", pose)
+    assert _flat(_run(watcher, table, 4)) == []  # ... and back: the same card
+    table.remove("w20")
+    assert _flat(_run(watcher, table, 12)) == []  # really gone (> forget_frames)
+    table.place("w20", pose)
+    assert [e.card_id for e in _flat(_run(watcher, table, 3))] == ["w20"]
+    watcher.reset()
+    assert [e.card_id for e in _flat(_run(watcher, table, 3))] == ["w20"]
+
+
+def test_unknown_cards_make_no_event(wink: Deck) -> None:
+    table = SimulatedTable(wink, seed=7, conditions=Conditions.clean("cloth"))
+    table.place_foreign(Pose(320, 240, angle=0, width=120))
+    watcher = CardWatcher(wink)
+    assert _flat(_run(watcher, table, 6)) == []
+    assert len(watcher.last) == 1 and watcher.last[0].card_id is None
+
+
+def test_a_single_glimpse_is_not_a_card(wink: Deck) -> None:
+    table = SimulatedTable(wink, seed=8, conditions=Conditions.clean("cloth"))
+    watcher = CardWatcher(wink, VisionConfig(stable_frames=3))
+    h = table.place("w01", Pose(320, 240, angle=0, width=120))
+    assert _flat(_run(watcher, table, 2)) == []
+    table.remove(h)
+    assert _flat(_run(watcher, table, 2)) == []
+    table.place("w01", Pose(320, 240, angle=0, width=120))
+    assert _flat(_run(watcher, table, 2)) == []
+    assert [e.card_id for e in _flat(_run(watcher, table, 1))] == ["w01"]
+
+
+def test_bad_frames(wink: Deck) -> None:
+    watcher = CardWatcher(wink)
+    with pytest.raises(FrameError, match="Frame with an image"):
+        watcher.process(object())  # type: ignore[arg-type]
+    bad = Frame(image=np.zeros((480, 640), np.float32), grey=None, t_ns=0, seq=0)
+    with pytest.raises(FrameError, match="dtype uint8"):
+        watcher.process(bad)

@@ -1,0 +1,191 @@
+"""Cards over time: a card counts as *played* when it has been seen steadily, once.
+
+:class:`CardWatcher` is what the app runs on every camera frame::
+
+    watcher = CardWatcher(deck, config)          # vision.config.VisionConfig
+    for event in watcher.process(frame):         # a vision.camera.Frame
+        ...                                      # CardEvent(t_ns, zone, card_id, score, ...)
+
+Each frame, every card is found, warped and matched (:mod:`vision.find`, :mod:`vision.match`);
+recognised cards (unknown ones are ignored) are associated with *tracks* by card id and place
+(the centre within half a card's short side of where it was).
+
+* A new track is **confirmed** — one :class:`CardEvent` — when it has been seen in
+  ``stable_frames`` consecutive frames (default 2: placed in frame k, event in frame k+1).
+  The event carries the timestamp of the frame that confirmed it.
+* A confirmed track that is not seen (a hand over it, a card laid on top of it, a blurry frame)
+  is kept for ``forget_frames`` frames; if the same card is seen at the same place again in that
+  time it is the same card: no new event. A hand passing over therefore produces no event, and
+  neither does a card lifted and put back at once.
+* A *different* card at the same place (a new card on top of a pile) is a new track: a new
+  event once stable.
+* A card that was really taken away — not seen for ``forget_frames`` — and laid down again is a
+  new event. (Semantics of the pile: if the top card is taken away within ``forget_frames``, the
+  card below, still remembered, reappears silently.)
+
+Zones: an event's ``zone`` is the name of the first configured zone containing the card's
+centre, or None when it lies in none (or no zones are configured).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+from vision.config import VisionConfig, Zone
+from vision.find import CardFinder, FloatArray, FrameError, Image
+from vision.match import DeckLike, DeckMatcher, Match
+
+
+class FrameLike(Protocol):
+    """What :meth:`CardWatcher.process` needs of a ``vision.camera.Frame``."""
+
+    @property
+    def image(self) -> Image: ...
+
+    @property
+    def t_ns(self) -> int: ...
+
+    @property
+    def seq(self) -> int: ...
+
+
+@dataclass(frozen=True)
+class CardEvent:
+    """A card was played: confirmed in the frame stamped ``t_ns`` (CLOCK_MONOTONIC ns, the
+    camera's timestamp) with sequence number ``seq``; first seen in the frame stamped
+    ``first_seen_ns``."""
+
+    t_ns: int
+    seq: int
+    zone: str | None
+    card_id: str
+    score: float
+    margin: float
+    corners: tuple[tuple[float, float], ...]  # frame px, the card's top-left first, clockwise
+    first_seen_ns: int
+
+
+@dataclass(frozen=True)
+class Observation:
+    """One recognised card in one frame (``card_id`` None: found but not recognised)."""
+
+    card_id: str | None
+    match: Match
+    corners: FloatArray
+    zone: str | None
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        c = self.corners.mean(axis=0)
+        return float(c[0]), float(c[1])
+
+
+@dataclass
+class _Track:
+    card_id: str
+    centre: tuple[float, float]
+    radius: float
+    first_seen_ns: int
+    streak: int = 1
+    missing: int = 0
+    confirmed: bool = False
+
+
+def zone_of(zones: tuple[Zone, ...], x: float, y: float) -> str | None:
+    for z in zones:
+        if z.contains(x, y):
+            return z.name
+    return None
+
+
+class CardWatcher:
+    """Turns frames into :class:`CardEvent` s; see the module docstring."""
+
+    def __init__(self, deck: DeckLike, config: VisionConfig | None = None,
+                 deck_id: str | None = None) -> None:
+        self.config = config or VisionConfig()
+        did = deck_id if deck_id is not None else str(getattr(deck, "id", ""))
+        self.finder = CardFinder(deck.size, self.config.find)
+        self.matcher = DeckMatcher.from_deck(deck, self.config.match_params(did))
+        self._tracks: list[_Track] = []
+        #: The observations of the last processed frame (for a screen or a debug view).
+        self.last: list[Observation] = []
+
+    def reset(self) -> None:
+        """Forget every card (a new game: the same cards will be played again)."""
+        self._tracks.clear()
+        self.last = []
+
+    def observe(self, image: Image) -> list[Observation]:
+        """Find and match the cards of one image (no tracking)."""
+        found = self.finder.find_and_warp(image)
+        matches = self.matcher.match_many([w for _, w in found])
+        out = []
+        for (card, _), m in zip(found, matches, strict=True):
+            # Report corners in the card's own orientation: its printed top-left first.
+            corners = np.roll(card.corners, -m.rotation, axis=0).astype(np.float32)
+            cx, cy = card.centre
+            out.append(Observation(m.card_id, m, corners, zone_of(self.config.zones, cx, cy)))
+        return out
+
+    def process(self, frame: FrameLike) -> list[CardEvent]:
+        """Feed one frame; return the cards that became played in it (usually none)."""
+        image = getattr(frame, "image", None)
+        if image is None:
+            raise FrameError(f"expected a camera Frame with an image, got {type(frame).__name__}")
+        obs = self.observe(image)
+        self.last = obs
+        t_ns, seq = int(frame.t_ns), int(frame.seq)
+        events: list[CardEvent] = []
+        seen: set[int] = set()
+        for o in obs:
+            if o.card_id is None:
+                continue
+            cx, cy = o.centre
+            track = self._associate(o.card_id, cx, cy, seen)
+            if track is None:
+                e = np.linalg.norm(np.roll(o.corners, -1, axis=0) - o.corners, axis=1)
+                radius = 0.5 * float(e.min())
+                track = _Track(o.card_id, (cx, cy), radius, t_ns)
+                self._tracks.append(track)
+            else:
+                track.centre = (cx, cy)
+                if track.missing and not track.confirmed:
+                    track.streak = 0
+                track.streak += 1
+                track.missing = 0
+            seen.add(id(track))
+            if not track.confirmed and track.streak >= self.config.stable_frames:
+                track.confirmed = True
+                events.append(CardEvent(
+                    t_ns=t_ns, seq=seq, zone=o.zone, card_id=o.card_id,
+                    score=o.match.score, margin=o.match.margin,
+                    corners=tuple((float(x), float(y)) for x, y in o.corners),
+                    first_seen_ns=track.first_seen_ns))
+        kept = []
+        for t in self._tracks:
+            if id(t) not in seen:
+                t.missing += 1
+                if not t.confirmed or t.missing >= self.config.forget_frames:
+                    continue  # an unconfirmed sighting must be consecutive; forget the rest
+            kept.append(t)
+        self._tracks = kept
+        return events
+
+    def _associate(self, card_id: str, x: float, y: float, taken: set[int]) -> _Track | None:
+        best, best_d = None, float("inf")
+        for t in self._tracks:
+            if t.card_id != card_id or id(t) in taken:
+                continue
+            d = float(np.hypot(t.centre[0] - x, t.centre[1] - y))
+            if d <= t.radius and d < best_d:
+                best, best_d = t, d
+        return best
+
+    @property
+    def on_table(self) -> list[tuple[str, tuple[float, float]]]:
+        """The confirmed cards remembered now: (card id, centre)."""
+        return [(t.card_id, t.centre) for t in self._tracks if t.confirmed]
