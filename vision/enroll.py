@@ -1,0 +1,394 @@
+"""Enrolment: the templates of a deck, from image files or live from the camera.
+
+**From images** (:func:`enroll_from_images`, ``tablekeeper vision enroll --deck DIR
+--from-images SRC``): ``SRC`` holds one image per card named ``<card-id>.<ext>`` (png, jpg,
+jpeg, bmp, webp). Each may be a flat scan of the card or an ordinary photo with the card lying
+somewhere in it: if a card is found in the image it is warped to the deck's canonical size,
+otherwise an image with the card's proportions is taken as a scan and resized. Templates and the
+manifest are written through :mod:`vision.deck` (each file atomically; the manifest last).
+
+* If ``DIR`` has a ``manifest.json``, only cards listed there are enrolled; an image for an id
+  that is not listed is skipped (``add_new=True`` adds it as a new card).
+* If it has none, a new deck is made from the images (``NewDeck`` says its game, shape, size).
+
+The :class:`EnrolReport` lists every image: enrolled (and how: scan or photo) or skipped, and
+why; and the deck's cards that still have no template.
+
+**Live** (:class:`LiveEnroller`): walks through the deck card by card with any camera source
+(including the simulated table): *lay card X* -> the card is found, must be sharp (variance of
+the Laplacian of the warped card at least ``min_sharpness``; a blurry shot is re-taken) and
+steady for a few frames -> captured -> *take it away* -> the next card. Each step is reported
+to a ``progress`` callback (:class:`EnrolProgress`, in Traditional Chinese and English), so a
+terminal or the kiosk screen can show it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.deck import (
+    MANIFEST,
+    CardSpec,
+    Deck,
+    DeckError,
+    atomic_write,
+    deck_from_manifest,
+    save_deck,
+)
+from vision.find import CardFinder, FindParams, FoundCard, FrameError, Image, check_image, warp_card
+
+IMAGE_EXTS = (".png", ".jpg", ".jpeg", ".bmp", ".webp")
+
+
+class EnrolError(ValueError):
+    """One image cannot become a template (the reason is the message)."""
+
+
+@dataclass(frozen=True)
+class NewDeck:
+    """What a deck made from scratch by enrolment is."""
+
+    id: str
+    game: str
+    shape: str = "card"
+    size: tuple[int, int] = (200, 300)
+    use_colour: bool = True
+    title_zh: str = ""
+    title_en: str = ""
+
+
+@dataclass(frozen=True)
+class EnrolItem:
+    card_id: str
+    source: Path
+    enrolled: bool
+    how: str  # "photo", "scan" or "" (skipped)
+    reason: str  # why skipped, or a note
+
+
+@dataclass
+class EnrolReport:
+    deck_root: Path
+    items: list[EnrolItem] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)  # deck cards still without a template
+    written: bool = False
+
+    @property
+    def enrolled(self) -> list[EnrolItem]:
+        return [i for i in self.items if i.enrolled]
+
+    @property
+    def skipped(self) -> list[EnrolItem]:
+        return [i for i in self.items if not i.enrolled]
+
+    def text(self) -> str:
+        lines = [f"{self.deck_root}: enrolled {len(self.enrolled)}, skipped {len(self.skipped)}"]
+        for i in self.items:
+            if i.enrolled:
+                lines.append(f"  enrolled  {i.card_id:<16} from {i.source.name} ({i.how})")
+            else:
+                lines.append(f"  skipped   {i.card_id:<16} {i.source.name}: {i.reason}")
+        if self.missing:
+            more = " ..." if len(self.missing) > 20 else ""
+            lines.append(f"  no template yet for {len(self.missing)} card(s): "
+                         + ", ".join(self.missing[:20]) + more)
+        if not self.written:
+            lines.append("  nothing was written")
+        return "\n".join(lines)
+
+
+def read_image(path: Path) -> Image:
+    """Read an image file as BGR; EnrolError saying why not."""
+    try:
+        data = np.fromfile(str(path), dtype=np.uint8)
+    except OSError as e:
+        raise EnrolError(f"cannot read {path}: {e.strerror or e}") from None
+    img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    if img is None:
+        raise EnrolError("not a readable image (empty, truncated or not an image format)")
+    return np.asarray(img, dtype=np.uint8)
+
+
+def template_from_image(image: Image, size: tuple[int, int],
+                        find: FindParams | None = None) -> tuple[Image, str]:
+    """The card in ``image`` at ``size`` and how it was found ("photo" or "scan").
+
+    A photo: exactly one card found (or one clearly the largest) is warped. A scan: no card
+    found, and the image has the card's proportions (either way round: a landscape scan of a
+    portrait card is turned).
+    """
+    img = check_image(image, "image")
+    if img.ndim == 2:
+        img = np.asarray(cv2.cvtColor(img, cv2.COLOR_GRAY2BGR), dtype=np.uint8)
+    w, h = size
+    square = abs(w - h) <= 0.02 * max(w, h)
+    big = img
+    scale = 1.0
+    if max(img.shape[:2]) > 1600:  # find on a smaller copy, warp from the original
+        scale = 1600 / max(img.shape[:2])
+        big = np.asarray(cv2.resize(img, None, fx=scale, fy=scale,
+                                    interpolation=cv2.INTER_AREA), dtype=np.uint8)
+    finder = CardFinder(size, replace(find or FindParams(), work_width=min(1600, big.shape[1]),
+                                      min_area_frac=0.01, max_area_frac=0.98))
+    cards: list[FoundCard] = finder.find(big)
+    if cards:
+        if len(cards) > 1 and cards[1].area > 0.6 * cards[0].area:
+            raise EnrolError(f"{len(cards)} cards in the picture; photograph one card at a time")
+        corners = cards[0].corners / np.float32(scale)
+        return warp_card(img, corners, size), "photo"
+    ih, iw = img.shape[:2]
+    want = w / h
+    for turned, ratio in ((False, iw / ih), (True, ih / iw)):
+        if abs(ratio - want) <= 0.08 * want and (not turned or not square):
+            src = np.ascontiguousarray(np.rot90(img)) if turned else img
+            out = cv2.resize(src, (w, h), interpolation=cv2.INTER_AREA)
+            return np.asarray(out, dtype=np.uint8), "scan"
+    raise EnrolError(f"no card found in the picture, and at {iw}x{ih} px it does not have the "
+                     f"card's proportions ({w}:{h}) to be a scan")
+
+
+def _sources(src: Path) -> tuple[list[tuple[str, Path]], list[EnrolItem]]:
+    if not src.exists():
+        raise DeckError(f"image folder {src} does not exist")
+    if not src.is_dir():
+        raise DeckError(f"{src} is not a folder")
+    found: list[tuple[str, Path]] = []
+    skipped: list[EnrolItem] = []
+    for p in sorted(src.iterdir()):
+        if p.name.startswith(".") or p.is_dir():
+            continue
+        if p.suffix.lower() not in IMAGE_EXTS:
+            skipped.append(EnrolItem(p.stem, p, False, "",
+                                     f"not an image file type ({', '.join(IMAGE_EXTS)})"))
+            continue
+        found.append((p.stem, p))
+    ids = [i for i, _ in found]
+    dupes = {i for i in ids if ids.count(i) > 1}
+    if dupes:
+        keep = []
+        for cid, p in found:
+            if cid in dupes:
+                skipped.append(EnrolItem(cid, p, False, "", "several images for this card id"))
+            else:
+                keep.append((cid, p))
+        found = keep
+    return found, skipped
+
+
+def enroll_from_images(deck_dir: str | Path, src_dir: str | Path, *,
+                       new: NewDeck | None = None, add_new: bool = False,
+                       find: FindParams | None = None) -> EnrolReport:
+    """Enrol the images in ``src_dir`` into the deck at ``deck_dir``; see the module docstring.
+
+    Raises DeckError when nothing can be done at all (no such image folder, a broken manifest,
+    no manifest and no ``new``); problems with single images are reported, not raised.
+    """
+    root, src = Path(deck_dir), Path(src_dir)
+    report = EnrolReport(root)
+    sources, skipped = _sources(src)
+    report.items.extend(skipped)
+    manifest = root / MANIFEST
+    if manifest.exists():
+        try:
+            raw = json.loads(manifest.read_text(encoding="utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as e:
+            raise DeckError(f"{manifest}: not valid JSON ({e})") from e
+        deck = deck_from_manifest(raw, root, where=str(manifest))
+    elif new is not None:
+        deck = Deck(root=root, id=new.id, game=new.game, title_zh=new.title_zh or new.id,
+                    title_en=new.title_en or new.id, demo=False, shape=new.shape,
+                    size=new.size, use_colour=new.use_colour, cards=())
+        add_new = True
+    else:
+        raise DeckError(f"{root} has no {MANIFEST}: give the new deck's id and game to make one")
+    if not sources:
+        report.items.append(EnrolItem("-", src, False, "", "no images in the folder"))
+    known = set(deck.ids)
+    enrolled: list[str] = []
+    for cid, path in sources:
+        if cid not in known and not add_new:
+            report.items.append(EnrolItem(cid, path, False, "",
+                                          "not a card of this deck's manifest"))
+            continue
+        try:
+            template, how = template_from_image(read_image(path), deck.size, find)
+            spec = deck.card(cid) if cid in known else CardSpec(
+                id=cid, name_zh=cid, name_en=cid, kind="card", file=f"{cid}.png")
+            deck = deck.with_card(spec, template)
+        except (EnrolError, FrameError, DeckError) as e:
+            report.items.append(EnrolItem(cid, path, False, "", str(e)))
+            continue
+        known.add(cid)
+        enrolled.append(cid)
+        report.items.append(EnrolItem(cid, path, True, how, ""))
+    report.missing = [c.id for c in deck.cards
+                      if c.id not in deck.templates and not (root / c.file).is_file()]
+    if not enrolled:
+        return report
+    if report.missing:
+        # The manifest names cards with no image yet: write the new templates only and leave
+        # the manifest as it is (it loses nothing; load_deck will say what is still missing).
+        for cid in enrolled:
+            spec = deck.card(cid)
+            ok, buf = cv2.imencode(Path(spec.file).suffix or ".png", deck.templates[cid])
+            if not ok:
+                raise DeckError(f"card {cid!r}: could not encode {spec.file}")
+            atomic_write(root / spec.file, buf.tobytes())
+    else:
+        save_deck(deck, root, only=enrolled)
+    report.written = True
+    return report
+
+
+# ---------------------------------------------------------------------------- live
+
+
+def sharpness(image: Image) -> float:
+    """Variance of the Laplacian of the grey image: low for a blurred or shaken shot."""
+    img = check_image(image, "image")
+    grey = img if img.ndim == 2 else cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    return float(cv2.Laplacian(grey, cv2.CV_64F).var())
+
+
+@dataclass(frozen=True)
+class EnrolProgress:
+    """Where a live enrolment is; ``state`` is one of the STATES."""
+
+    index: int  # 0-based index of the current card
+    total: int
+    card_id: str
+    name_zh: str
+    name_en: str
+    state: str
+    sharpness: float = 0.0
+
+    STATES = ("clear", "lay", "blurry", "several", "steady", "captured", "done")
+
+    @property
+    def message_en(self) -> str:
+        n = f"({self.index + 1}/{self.total})"
+        return {
+            "clear": f"{n} Take the card away",
+            "lay": f"{n} Lay card {self.name_en} under the camera",
+            "blurry": f"{n} {self.name_en}: blurred, hold still (sharpness {self.sharpness:.0f})",
+            "several": f"{n} Only one card under the camera, please",
+            "steady": f"{n} {self.name_en}: hold still ...",
+            "captured": f"{n} {self.name_en}: captured",
+            "done": f"All {self.total} cards enrolled",
+        }[self.state]
+
+    @property
+    def message_zh(self) -> str:
+        n = f"（{self.index + 1}/{self.total}）"
+        return {
+            "clear": f"{n}請把卡片拿開",
+            "lay": f"{n}請把「{self.name_zh}」放在鏡頭下",
+            "blurry": f"{n}「{self.name_zh}」太模糊，請保持不動",
+            "several": f"{n}鏡頭下請只放一張卡",
+            "steady": f"{n}「{self.name_zh}」請保持不動……",
+            "captured": f"{n}「{self.name_zh}」已拍好",
+            "done": f"全部 {self.total} 張卡都登錄好了",
+        }[self.state]
+
+
+class LiveEnroller:
+    """A state machine fed one frame at a time (:meth:`step`), or run on a camera (:meth:`run`).
+
+    ``cards`` are the CardSpecs to enrol, in order; ``size`` the deck's canonical size.
+    A card is captured after ``steady_frames`` consecutive sharp frames with it at the same
+    place (within 2 % of the frame width); the sharpest of them becomes the template. Before
+    each card the view must be clear of cards (so the previous one is not taken again).
+    """
+
+    def __init__(self, cards: Sequence[CardSpec], size: tuple[int, int], *,
+                 min_sharpness: float = 60.0, steady_frames: int = 3,
+                 find: FindParams | None = None,
+                 progress: Callable[[EnrolProgress], None] | None = None) -> None:
+        if not cards:
+            raise ValueError("nothing to enrol: no cards")
+        self.cards = list(cards)
+        self.size = size
+        self.min_sharpness = min_sharpness
+        self.steady_frames = max(1, steady_frames)
+        self.finder = CardFinder(size, find)
+        self.progress = progress
+        self.templates: dict[str, Image] = {}
+        self.index = 0
+        self._state = "lay"
+        self._steady: list[tuple[float, Image, tuple[float, float]]] = []
+        self._last: EnrolProgress | None = None
+
+    @property
+    def done(self) -> bool:
+        return self.index >= len(self.cards)
+
+    def _report(self, state: str, sharp: float = 0.0) -> EnrolProgress:
+        i = min(self.index, len(self.cards) - 1)
+        c = self.cards[i]
+        p = EnrolProgress(i, len(self.cards), c.id, c.name_zh, c.name_en, state, sharp)
+        if self.progress is not None and (self._last is None or (p.state, p.index) != (
+                self._last.state, self._last.index)):
+            self.progress(p)
+        self._last = p
+        return p
+
+    def step(self, image: Image) -> EnrolProgress:
+        """Feed one frame (BGR); return (and report) the state after it."""
+        if self.done:
+            return self._report("done")
+        img = check_image(image)
+        found = self.finder.find(img)
+        if self._state == "clear":
+            if found:
+                return self._report("clear")
+            self._state = "lay"
+        if not found:
+            self._steady.clear()
+            return self._report("lay")
+        if len(found) > 1:
+            self._steady.clear()
+            return self._report("several")
+        card = found[0]
+        warped = warp_card(img, card.corners, self.size)
+        sharp = sharpness(warped)
+        if sharp < self.min_sharpness:
+            self._steady.clear()
+            return self._report("blurry", sharp)
+        centre = card.centre
+        tol = 0.02 * img.shape[1]
+        if self._steady and max(abs(centre[0] - self._steady[-1][2][0]),
+                                abs(centre[1] - self._steady[-1][2][1])) > tol:
+            self._steady.clear()
+        self._steady.append((sharp, warped, centre))
+        if len(self._steady) < self.steady_frames:
+            return self._report("steady", sharp)
+        best = max(self._steady, key=lambda s: s[0])
+        self.templates[self.cards[self.index].id] = best[1]
+        self._steady.clear()
+        p = self._report("captured", best[0])
+        self.index += 1
+        self._state = "clear"
+        if self.done:
+            return self._report("done")
+        return p
+
+    def run(self, frames: Iterable[Image], max_frames: int | None = None) -> dict[str, Image]:
+        """Step through ``frames`` until every card is captured (or the frames run out)."""
+        for n, image in enumerate(frames):
+            if self.done or (max_frames is not None and n >= max_frames):
+                break
+            self.step(image)
+        return dict(self.templates)
+
+    def save(self, deck: Deck) -> Deck:
+        """Write the captured templates into ``deck`` (atomically, manifest last)."""
+        for cid, t in self.templates.items():
+            deck = deck.with_card(deck.card(cid) if cid in deck.ids else CardSpec(
+                id=cid, name_zh=cid, name_en=cid, kind="card", file=f"{cid}.png"), t)
+        return save_deck(deck, only=list(self.templates))
