@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +24,8 @@ def register(commands: Any, benches: Any) -> None:
     b.add_argument("--frames", type=int, default=60, help="frames per measurement")
     b.add_argument("--seed", type=int, default=0)
     b.set_defaults(func=_bench_sim)
+    add_recognition_commands(sub)
+    add_vision_bench(benches)
 
 
 def add_deck_commands(sub: Any) -> None:
@@ -160,3 +162,226 @@ def _bench_sim(args: argparse.Namespace) -> int:
     measure("8 cards, hand passing", hand)
     measure("a card played every frame", changing)
     return 0
+
+
+# --------------------------------------------------------------------------- recognition
+# recognize, enroll, calibrate and `bench vision` (card finding, matching, enrolment).
+
+
+def add_recognition_commands(sub: Any) -> None:
+    p = sub.add_parser("recognize", help="find and recognise the cards in image files (JSON lines)")
+    p.add_argument("--deck", required=True, type=Path, metavar="DIR", help="the deck folder")
+    p.add_argument("--config", type=Path, metavar="TOML",
+                   help="a config file whose [vision] section sets thresholds and parameters")
+    p.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
+    p.set_defaults(func=_recognize)
+
+    p = sub.add_parser("enroll", help="make a deck's templates from photos/scans or the camera")
+    p.add_argument("--deck", required=True, type=Path, metavar="DIR", help="the deck folder")
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--from-images", type=Path, metavar="SRC",
+                     help="a folder with one image per card, named <card-id>.<ext>")
+    src.add_argument("--camera", metavar="SPEC",
+                     help="enrol live: picamera2, opencv:INDEX or folder:PATH")
+    p.add_argument("--add", action="store_true",
+                   help="add images whose id is not in the manifest as new cards")
+    p.add_argument("--id", help="new deck: its id (default: the folder's name)")
+    p.add_argument("--game", help="new deck: something-missing, the-game, wink or eselsbruecke")
+    p.add_argument("--shape", choices=("card", "square"), default="card")
+    p.add_argument("--size", default=None, metavar="WxH",
+                   help="new deck: template size in px (default 200x300, square 200x200)")
+    p.add_argument("--grey", action="store_true",
+                   help="new deck: the cards do not differ by colour (match on grey)")
+    p.add_argument("--min-sharpness", type=float, default=None,
+                   help="live: variance of the Laplacian a shot needs (default from config)")
+    p.set_defaults(func=_enroll)
+
+    p = sub.add_parser("calibrate", help="define the table's zones from cards laid on them")
+    p.add_argument("--deck", required=True, type=Path, metavar="DIR",
+                   help="a deck of the cards laid down (for their size)")
+    where = p.add_mutually_exclusive_group(required=True)
+    where.add_argument("--image", type=Path, help="a camera frame saved to a file")
+    where.add_argument("--camera", metavar="SPEC", help="picamera2, opencv:INDEX or folder:PATH")
+    p.add_argument("--layout", required=True,
+                   help="pile | cards | rows:N | grid:RxC (all cells or the 4 corner cards)")
+    p.add_argument("--names", default="", help="comma-separated zone names (pile, cards, rows)")
+    p.add_argument("--grow", type=float, default=1.5,
+                   help="a zone is the card grown by this factor about its centre (default 1.5)")
+    p.add_argument("--out", type=Path, help="also write the [[vision.zones]] TOML to this file")
+    p.set_defaults(func=_calibrate)
+
+
+def _vision_config(path: Path | None) -> Any:
+    import tomllib
+
+    from vision.config import VisionConfig
+
+    if path is None:
+        return VisionConfig()
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise ValueError(f"{path}: cannot read ({e.strerror or e})") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        raise ValueError(f"{path}: not valid TOML ({e})") from None
+    return VisionConfig.from_dict(raw.get("vision", {}))
+
+
+def _recognize(args: argparse.Namespace) -> int:
+    import json
+
+    from vision.deck import DeckError, load_deck
+    from vision.enroll import EnrolError, read_image
+    from vision.find import FrameError
+    from vision.tracker import CardWatcher
+
+    try:
+        deck = load_deck(args.deck)
+        config = _vision_config(args.config)
+    except (DeckError, ValueError) as e:
+        print(f"tablekeeper vision recognize: {e}", file=sys.stderr)
+        return 2
+    watcher = CardWatcher(deck, config)
+    failed = 0
+    for path in args.images:
+        line: dict[str, Any] = {"image": str(path)}
+        try:
+            obs = watcher.observe(read_image(path))
+        except (EnrolError, FrameError) as e:
+            failed += 1
+            print(f"tablekeeper vision recognize: {path}: {e}", file=sys.stderr)
+            line["error"] = str(e)
+        else:
+            line["cards"] = [{"id": o.card_id, "score": round(o.match.score, 4),
+                              "margin": round(o.match.margin, 4),
+                              "corners": [[round(float(x), 1), round(float(y), 1)]
+                                          for x, y in o.corners]} for o in obs]
+        print(json.dumps(line, ensure_ascii=False), flush=True)
+    return 1 if failed else 0
+
+
+def open_camera(spec: str) -> Any:
+    """A camera source from a spec: picamera2, opencv:INDEX|PATH or folder:PATH."""
+    from vision import camera
+
+    kind, _, arg = spec.partition(":")
+    if kind == "picamera2":
+        return camera.Picamera2Source()
+    if kind == "opencv":
+        return camera.OpenCVSource(int(arg) if arg.isdigit() else (arg or 0))
+    if kind == "folder" and arg:
+        return camera.FolderSource(arg)
+    raise ValueError(f"camera {spec!r}: use picamera2, opencv:INDEX or folder:PATH")
+
+
+def _camera_frames(cam: Any) -> Iterator[Any]:
+    from vision.camera import CameraError, EndOfFrames
+
+    cam.start()
+    try:
+        while True:
+            try:
+                yield cam.capture().image
+            except EndOfFrames:
+                return
+            except CameraError as e:
+                print(f"camera: {e}", file=sys.stderr)
+                return
+    finally:
+        cam.close()
+
+
+def _enroll(args: argparse.Namespace) -> int:
+    from vision.deck import DeckError, load_deck
+    from vision.enroll import EnrolProgress, LiveEnroller, NewDeck, enroll_from_images
+
+    new = None
+    if args.game:
+        if args.size:
+            try:
+                w_s, h_s = args.size.lower().split("x")
+                size = (int(w_s), int(h_s))
+            except ValueError:
+                print(f"--size {args.size!r}: expected WxH, e.g. 200x300", file=sys.stderr)
+                return 2
+        else:
+            size = (200, 200) if args.shape == "square" else (200, 300)
+        new = NewDeck(id=args.id or args.deck.name, game=args.game, shape=args.shape,
+                      size=size, use_colour=not args.grey)
+    if args.from_images is not None:
+        try:
+            report = enroll_from_images(args.deck, args.from_images, new=new, add_new=args.add)
+        except (DeckError, OSError) as e:
+            print(f"tablekeeper vision enroll: {e}", file=sys.stderr)
+            return 2
+        print(report.text())
+        return 0 if report.written and not report.skipped else 1
+    try:
+        deck = load_deck(args.deck)
+        cam = open_camera(args.camera)
+    except (DeckError, ValueError) as e:
+        print(f"tablekeeper vision enroll: {e}", file=sys.stderr)
+        return 2
+    config = _vision_config(None)
+    sharp = args.min_sharpness if args.min_sharpness is not None else config.min_sharpness
+
+    def show(p: EnrolProgress) -> None:
+        print(f"{p.message_zh}  {p.message_en}", flush=True)
+
+    enroller = LiveEnroller(list(deck.cards), deck.size, min_sharpness=sharp, progress=show)
+    try:
+        enroller.run(_camera_frames(cam))
+    except KeyboardInterrupt:
+        print("interrupted: saving the cards captured so far", file=sys.stderr)
+    if enroller.templates:
+        enroller.save(deck)
+    print(f"{args.deck}: captured {len(enroller.templates)} of {len(deck.cards)} cards")
+    return 0 if enroller.done else 1
+
+
+def _calibrate(args: argparse.Namespace) -> int:
+    from vision.config import zones_from_cards, zones_toml
+    from vision.deck import DeckError, atomic_write, load_deck
+    from vision.enroll import EnrolError, read_image
+    from vision.find import CardFinder, FrameError
+
+    try:
+        deck = load_deck(args.deck)
+        image: Any = None
+        if args.image is not None:
+            image = read_image(args.image)
+        else:
+            image = next(iter(_camera_frames(open_camera(args.camera))), None)
+            if image is None:
+                raise ValueError("the camera gave no frame")
+        found = CardFinder(deck.size).find(image)
+        names = [n.strip() for n in args.names.split(",") if n.strip()]
+        zones = zones_from_cards([c.corners.tolist() for c in found], args.layout, names,
+                                 args.grow)
+    except (DeckError, EnrolError, FrameError, ValueError) as e:
+        print(f"tablekeeper vision calibrate: {e}", file=sys.stderr)
+        return 2
+    text = zones_toml(zones)
+    print(text, end="")
+    print(f"{len(zones)} zone(s) from {len(found)} card(s): "
+          + ", ".join(z.name for z in zones), file=sys.stderr)
+    if args.out is not None:
+        atomic_write(args.out, text.encode("utf-8"))
+        print(f"written to {args.out}", file=sys.stderr)
+    return 0
+
+
+def add_vision_bench(benches: Any) -> None:
+    p = benches.add_parser("vision", help="card recognition: accuracy, false accepts, speed")
+    p.add_argument("--frames", type=int, default=1000,
+                   help="generated frames in total, shared by the decks (default 1000)")
+    p.add_argument("--seed", type=int, default=7, help="seed of the held-out frames")
+    p.add_argument("--deck", action="append", default=None, metavar="NAME",
+                   help="only this demo deck (repeatable); default all five")
+    p.set_defaults(func=_bench_vision)
+
+
+def _bench_vision(args: argparse.Namespace) -> int:
+    from vision import bench
+
+    return bench.main(frames=args.frames, seed=args.seed, decks=args.deck)

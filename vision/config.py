@@ -28,9 +28,12 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Self, TypeVar
+
+import cv2
+import numpy as np
 
 from vision.find import FindParams
 from vision.match import MatchParams
@@ -225,3 +228,129 @@ def _zone(raw: Any, where: str) -> Zone:
         pts.append((_number(p[0], f"{where}.polygon[{i}]", -1e6, 1e6),
                     _number(p[1], f"{where}.polygon[{i}]", -1e6, 1e6)))
     return Zone(name, tuple(pts))
+
+
+# -- calibration: zones from cards laid at the zone positions --------------------------------
+
+LAYOUTS = ("pile", "cards", "rows:N", "grid:RxC")
+
+
+def _scaled(quad: Sequence[Point], grow: float) -> tuple[Point, ...]:
+    cx = sum(p[0] for p in quad) / len(quad)
+    cy = sum(p[1] for p in quad) / len(quad)
+    return tuple((cx + (x - cx) * grow, cy + (y - cy) * grow) for x, y in quad)
+
+
+def _centre(quad: Sequence[Point]) -> Point:
+    return (sum(p[0] for p in quad) / len(quad), sum(p[1] for p in quad) / len(quad))
+
+
+def _reading_order(quads: list[Sequence[Point]]) -> list[Sequence[Point]]:
+    """Top to bottom in rows (a new row where the gap in y exceeds half a card), then left to
+    right."""
+    if not quads:
+        return []
+    heights = [max(p[1] for p in q) - min(p[1] for p in q) for q in quads]
+    gap = 0.5 * sorted(heights)[len(heights) // 2]
+    by_y = sorted(quads, key=lambda q: _centre(q)[1])
+    rows: list[list[Sequence[Point]]] = [[by_y[0]]]
+    for q in by_y[1:]:
+        if _centre(q)[1] - _centre(rows[-1][-1])[1] > gap:
+            rows.append([q])
+        else:
+            rows[-1].append(q)
+    return [q for row in rows for q in sorted(row, key=lambda q: _centre(q)[0])]
+
+
+def zones_from_cards(quads: Sequence[Sequence[Point]], layout: str,
+                     names: Sequence[str] = (), grow: float = 1.5) -> tuple[Zone, ...]:
+    """Zones of the table from cards the host laid where the zones are (``tablekeeper vision
+    calibrate``). ``quads`` are the found cards' corners (frame px). Layouts:
+
+    * ``pile``: one card; the zone is the card grown by ``grow`` about its centre;
+    * ``cards``: one zone per card, named by ``names`` in reading order (else zone1, zone2 ...);
+    * ``rows:N``: N cards, one per row of The Game, named row1..rowN (left to right, or top to
+      bottom when they lie one above the other);
+    * ``grid:RxC``: either all R*C cards, or only the 4 corner cards of the grid (Wink's 6x6):
+      cells r1c1 .. rRcC, the cells between the corners interpolated (a homography).
+
+    Raises ValueError saying how many cards were expected and found.
+    """
+    qs = [tuple((float(x), float(y)) for x, y in q) for q in quads]
+    if not 1.0 <= grow <= 4.0:
+        raise ValueError(f"grow: {grow} is not in 1..4")
+    kind, _, arg = layout.partition(":")
+    if kind == "pile":
+        if len(qs) != 1:
+            raise ValueError(
+                f"layout pile: lay exactly 1 card where the pile goes; found {len(qs)}")
+        return (Zone(names[0] if names else "pile", _scaled(qs[0], grow)),)
+    if kind == "cards":
+        if not qs:
+            raise ValueError("layout cards: no cards found")
+        ordered = _reading_order(list(qs))
+        if names and len(names) != len(ordered):
+            raise ValueError(f"layout cards: {len(names)} names for {len(ordered)} cards found")
+        return tuple(Zone(names[i] if names else f"zone{i + 1}", _scaled(q, grow))
+                     for i, q in enumerate(ordered))
+    if kind == "rows":
+        try:
+            n = int(arg)
+        except ValueError:
+            raise ValueError(f"layout {layout!r}: expected rows:N, e.g. rows:4") from None
+        if len(qs) != n:
+            raise ValueError(f"layout rows:{n}: lay one card per row ({n}); found {len(qs)}")
+        xs = [_centre(q)[0] for q in qs]
+        ys = [_centre(q)[1] for q in qs]
+        axis = 0 if max(xs) - min(xs) >= max(ys) - min(ys) else 1
+        ordered = sorted(qs, key=lambda q: _centre(q)[axis])
+        if names and len(names) != n:
+            raise ValueError(f"layout rows:{n}: {len(names)} names for {n} rows")
+        return tuple(Zone(names[i] if names else f"row{i + 1}", _scaled(q, grow))
+                     for i, q in enumerate(ordered))
+    if kind == "grid":
+        try:
+            r_s, c_s = arg.lower().split("x")
+            rows, cols = int(r_s), int(c_s)
+        except ValueError:
+            raise ValueError(f"layout {layout!r}: expected grid:RxC, e.g. grid:6x6") from None
+        if rows < 1 or cols < 1:
+            raise ValueError(f"layout {layout!r}: rows and columns must be at least 1")
+        if len(qs) == rows * cols:
+            ordered = _reading_order(list(qs))
+            return tuple(Zone(f"r{i // cols + 1}c{i % cols + 1}", _scaled(q, min(grow, 1.25)))
+                         for i, q in enumerate(ordered))
+        if len(qs) == 4 and rows > 1 and cols > 1:
+            return _grid_from_corners(qs, rows, cols)
+        raise ValueError(f"layout grid:{rows}x{cols}: lay all {rows * cols} cards, or the 4 "
+                         f"corner cards; found {len(qs)}")
+    raise ValueError(f"layout {layout!r} is not one of {', '.join(LAYOUTS)}")
+
+
+def _grid_from_corners(qs: Sequence[Sequence[Point]], rows: int, cols: int) -> tuple[Zone, ...]:
+    centres = np.array([_centre(q) for q in qs], dtype=np.float32)
+    s = centres.sum(axis=1)
+    d = centres[:, 0] - centres[:, 1]
+    tl, br = centres[int(s.argmin())], centres[int(s.argmax())]
+    tr, bl = centres[int(d.argmax())], centres[int(d.argmin())]
+    src = np.array([[0, 0], [cols - 1, 0], [cols - 1, rows - 1], [0, rows - 1]], np.float32)
+    h = cv2.getPerspectiveTransform(src, np.array([tl, tr, br, bl], np.float32))
+    zones = []
+    for r in range(rows):
+        for c in range(cols):
+            cell = np.array([[[c - 0.5, r - 0.5], [c + 0.5, r - 0.5], [c + 0.5, r + 0.5],
+                              [c - 0.5, r + 0.5]]], np.float32)
+            pts = cv2.perspectiveTransform(cell, h)[0]
+            zones.append(Zone(f"r{r + 1}c{c + 1}",
+                              tuple((float(x), float(y)) for x, y in pts)))
+    return tuple(zones)
+
+
+def zones_toml(zones: Sequence[Zone]) -> str:
+    """The zones as TOML ``[[vision.zones]]`` tables, to paste into (or append to) the config."""
+    out = []
+    for z in zones:
+        pts = ", ".join(f"[{x:.1f}, {y:.1f}]" for x, y in z.polygon)
+        name = z.name.replace("\\", "\\\\").replace('"', '\\"')
+        out.append(f'[[vision.zones]]\nname = "{name}"\npolygon = [{pts}]\n')
+    return "\n".join(out)

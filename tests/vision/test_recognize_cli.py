@@ -1,0 +1,122 @@
+"""`tablekeeper vision recognize / enroll / calibrate` end to end on files."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from tablekeeper.cli import main
+from vision.config import VisionConfig
+from vision.deck import Deck
+from vision.demo_decks import write_demo_deck
+from vision.simtable import Conditions, Pose, SimulatedTable
+
+DemoDecks = Callable[[str], Deck]
+
+
+@pytest.fixture(scope="module")
+def wink_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("decks") / "wink"
+    write_demo_deck("wink", out)
+    return out
+
+
+def _save(path: Path, image: np.ndarray) -> Path:
+    ok, buf = cv2.imencode(path.suffix, image)
+    assert ok
+    path.write_bytes(buf.tobytes())
+    return path
+
+
+def test_recognize_prints_a_json_line_per_image(
+        tmp_path: Path, wink_dir: Path, demo_decks: DemoDecks,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    table = SimulatedTable(demo_decks("wink"), seed=2, conditions=Conditions.clean("wood"))
+    table.place("w12", Pose(200, 240, angle=30, width=130))
+    table.place_foreign(Pose(460, 240, angle=-10, width=130))
+    good = _save(tmp_path / "table.jpg", table.capture().image)
+    broken = tmp_path / "broken.png"
+    broken.write_bytes(b"not an image at all")
+    empty = _save(tmp_path / "empty.png", np.full((480, 640, 3), 60, np.uint8))
+    code = main(["vision", "recognize", "--deck", str(wink_dir), str(good), str(broken),
+                 str(tmp_path / "missing.png"), str(empty)])
+    out, err = capsys.readouterr()
+    assert code == 1
+    lines = [json.loads(x) for x in out.splitlines()]
+    assert [x["image"] for x in lines] == [str(good), str(broken), str(tmp_path / "missing.png"),
+                                           str(empty)]
+    cards = sorted(lines[0]["cards"], key=lambda c: c["corners"][0][0])
+    assert [c["id"] for c in cards] == ["w12", None]
+    assert cards[0]["score"] > 0.7 and cards[0]["margin"] > 0
+    assert len(cards[0]["corners"]) == 4 and all(len(p) == 2 for p in cards[0]["corners"])
+    assert "error" in lines[1] and "not a readable image" in lines[1]["error"]
+    assert "error" in lines[2]
+    assert lines[3] == {"image": str(empty), "cards": []}
+    assert "broken.png" in err and "missing.png" in err
+
+
+def test_recognize_with_a_bad_deck_or_config(tmp_path: Path, wink_dir: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "deck").mkdir()
+    assert main(["vision", "recognize", "--deck", str(tmp_path / "deck"), "x.png"]) == 2
+    assert "is empty" in capsys.readouterr().err
+    cfg = tmp_path / "tk.toml"
+    cfg.write_text("[vision]\nstable_frames = 0\n")
+    assert main(["vision", "recognize", "--deck", str(wink_dir), "--config", str(cfg),
+                 "x.png"]) == 2
+    assert "vision.stable_frames" in capsys.readouterr().err
+
+
+def test_enroll_command(tmp_path: Path, demo_decks: DemoDecks,
+                        capsys: pytest.CaptureFixture[str]) -> None:
+    wink = demo_decks("wink")
+    src = tmp_path / "photos"
+    src.mkdir()
+    for k, cid in enumerate(("w01", "w02")):
+        table = SimulatedTable(wink, seed=30 + k, conditions=Conditions.clean("cloth"))
+        table.place(cid, Pose(320, 240, angle=-20 + 30 * k, width=160))
+        _save(src / f"{cid}.jpg", table.capture().image)
+    (src / "w03.jpg").write_bytes(b"garbage")
+    code = main(["vision", "enroll", "--deck", str(tmp_path / "mine"), "--from-images",
+                 str(src), "--game", "wink", "--id", "my-wink"])
+    out = capsys.readouterr().out
+    assert code == 1  # one image skipped
+    assert "enrolled 2, skipped 1" in out and "w03" in out
+    assert (tmp_path / "mine" / "manifest.json").is_file()
+    code = main(["vision", "enroll", "--deck", str(tmp_path / "nothing"), "--from-images",
+                 str(src)])
+    assert code == 2 and "no manifest.json" in capsys.readouterr().err
+
+
+def test_calibrate_rows_and_grid(tmp_path: Path, wink_dir: Path, demo_decks: DemoDecks,
+                                 capsys: pytest.CaptureFixture[str]) -> None:
+    table = SimulatedTable(demo_decks("wink"), seed=3, conditions=Conditions.clean("dark"))
+    for k in range(4):
+        table.place(f"w0{k + 1}", Pose(110 + 140 * k, 240, angle=0, width=100))
+    frame = _save(tmp_path / "rows.png", table.capture().image)
+    out_file = tmp_path / "zones.toml"
+    assert main(["vision", "calibrate", "--deck", str(wink_dir), "--image", str(frame),
+                 "--layout", "rows:4", "--out", str(out_file)]) == 0
+    out = capsys.readouterr().out
+    import tomllib
+
+    zones = VisionConfig.from_dict(tomllib.loads(out)["vision"]).zones
+    assert [z.name for z in zones] == ["row1", "row2", "row3", "row4"]
+    assert zones[0].contains(110, 240) and zones[3].contains(530, 240)
+    assert out_file.read_text() == out
+    # the 4 corner cards of a 6x6 grid
+    assert main(["vision", "calibrate", "--deck", str(wink_dir), "--image", str(frame),
+                 "--layout", "grid:2x2"]) == 0
+    grid = VisionConfig.from_dict(tomllib.loads(capsys.readouterr().out)["vision"]).zones
+    assert len(grid) == 4
+    assert main(["vision", "calibrate", "--deck", str(wink_dir), "--image", str(frame),
+                 "--layout", "pile"]) == 2
+    assert "exactly 1 card" in capsys.readouterr().err
+    assert main(["vision", "calibrate", "--deck", str(wink_dir), "--image", str(frame),
+                 "--layout", "circle"]) == 2
+    assert "is not one of" in capsys.readouterr().err
