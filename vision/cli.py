@@ -260,7 +260,7 @@ def _recognize(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-def open_camera(spec: str) -> Any:
+def camera_from_spec(spec: str) -> Any:
     """A camera source from a spec: picamera2, opencv:INDEX|PATH or folder:PATH."""
     from vision import camera
 
@@ -318,7 +318,7 @@ def _enroll(args: argparse.Namespace) -> int:
         return 0 if report.written and not report.skipped else 1
     try:
         deck = load_deck(args.deck)
-        cam = open_camera(args.camera)
+        cam = camera_from_spec(args.camera)
     except (DeckError, ValueError) as e:
         print(f"tablekeeper vision enroll: {e}", file=sys.stderr)
         return 2
@@ -351,7 +351,7 @@ def _calibrate(args: argparse.Namespace) -> int:
         if args.image is not None:
             image = read_image(args.image)
         else:
-            image = next(iter(_camera_frames(open_camera(args.camera))), None)
+            image = next(iter(_camera_frames(camera_from_spec(args.camera))), None)
             if image is None:
                 raise ValueError("the camera gave no frame")
         found = CardFinder(deck.size).find(image)

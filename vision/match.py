@@ -29,7 +29,7 @@ card. Both thresholds are data (``vision.config.MatchThresholds``), measured by
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 import cv2
@@ -49,6 +49,7 @@ class MatchParams:
     blur_sigma: float = 1.0  # Gaussian blur at the compared size (px); 0 = none
     local_contrast: bool = True  # subtract a blurred copy (slow illumination gradients)
     subtract_mean: bool = True  # compare what differs between the deck's cards (see above)
+    shortlist: int = 12  # big decks: full features only for the best cards at 16 px (0: off)
     min_score: float = 0.7
     min_margin: float = 0.02
     min_rel_margin: float = 0.25
@@ -62,6 +63,8 @@ class MatchParams:
             raise ValueError(f"min_score: {self.min_score} is not in -1..1")
         if not 0 <= self.min_margin <= 2:
             raise ValueError(f"min_margin: {self.min_margin} is not in 0..2")
+        if not 0 <= self.shortlist <= 1000:
+            raise ValueError(f"shortlist: {self.shortlist} is not in 0..1000")
         if not 0 <= self.min_rel_margin <= 10:
             raise ValueError(f"min_rel_margin: {self.min_rel_margin} is not in 0..10")
 
@@ -161,6 +164,12 @@ class DeckMatcher:
         #: (cards, cards): how alike two cards' templates are (best orientation).
         sim = (self.matrix @ self.matrix.T).reshape(n, k, n, k)[:, 0].max(axis=2)
         self.similarity: FloatArray = np.asarray(np.maximum(sim, sim.T), dtype=np.float32)
+        self._coarse: DeckMatcher | None = None
+        big = n * k * self.matrix.shape[1] > 1_000_000  # > 4 MB: beyond the caches
+        if self.params.shortlist and n > 2 * self.params.shortlist and big:
+            coarse = replace(self.params, long_side=16, blur_sigma=0.5, shortlist=0)
+            self._coarse = DeckMatcher(ids, templates, size, square=square,
+                                       use_colour=use_colour, params=coarse)
 
     @classmethod
     def from_deck(cls, deck: DeckLike, params: MatchParams | None = None) -> DeckMatcher:
@@ -207,8 +216,22 @@ class DeckMatcher:
         if not patches:
             return np.zeros((0, self._n, self._k), dtype=np.float32)
         feats = np.stack([self.features(p) for p in patches])
-        s = feats @ self.matrix.T
-        return np.asarray(s.reshape(len(patches), self._n, self._k), dtype=np.float32)
+        if self._coarse is None:
+            # numpy's own single-threaded loop (einsum) rather than BLAS: for the few cards of
+            # a frame it is about as fast, and it never spins or waits on BLAS threads, which
+            # made the time per frame jumpy on a busy machine.
+            s = np.einsum("rd,pd->pr", self.matrix, feats)
+            return np.asarray(s.reshape(len(patches), self._n, self._k), dtype=np.float32)
+        # A big deck: the same product at 16 px picks a shortlist of cards per patch; only
+        # their rows are scored with the full features. Cards off the list score -1.
+        coarse = self._coarse.score_matrix(patches).max(axis=2)  # (patches, cards)
+        m = self.params.shortlist
+        out = np.full((len(patches), self._n, self._k), -1.0, dtype=np.float32)
+        for i, f in enumerate(feats):
+            top = np.argpartition(-coarse[i], m)[:m]
+            rows = (top[:, None] * self._k + np.arange(self._k)[None, :]).ravel()
+            out[i, top] = np.einsum("rd,d->r", self.matrix[rows], f).reshape(m, self._k)
+        return out
 
     def scores(self, patch: object) -> FloatArray:
         """Best score over orientations of one patch against every card (in ``ids`` order)."""
