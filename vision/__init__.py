@@ -63,4 +63,43 @@ Camera frames and the simulated table (``vision.camera``, ``vision.simtable``)
   (surfaces "wood", "cloth", "dark", "light"; light gradient, colour cast, keystone,
   blur, noise, JPEG quality; opt-in ``glare`` on glossy cards). ``lores=(w, h)`` makes
   ``Frame.grey`` smaller like the Pi's lores stream.
+
+Finding, matching, events, enrolment (``vision.find``, ``vision.match``, ``vision.tracker``,
+``vision.enroll``, ``vision.config``, ``vision.bench``)
+---------------------------------------------------------------------------------------
+- ``CardFinder(size, params=FindParams()).find(frame) -> list[FoundCard]`` (largest first):
+  every whole card in a uint8 grey or BGR frame; ``FoundCard.corners`` (4x2 float32 frame
+  px, clockwise, a short edge first), ``.centre``, ``.area``. ``find_and_warp(frame) ->
+  [(FoundCard, warped BGR at size)]``; ``warp_card(image, corners, size)``;
+  ``order_corners(pts, square=False)``. Bad frames raise ``FrameError`` (a ValueError).
+- ``DeckMatcher(ids, templates, size, *, square=False, use_colour=False, params=None)`` or
+  ``DeckMatcher.from_deck(deck, params)``: ``match(patch) -> Match``, ``match_many(patches)``,
+  ``scores(patch)`` (best over orientations, per card), ``score_matrix(patches)``
+  (patches x cards x orientations). ``Match(card_id | None, score, margin, best_id, rotation,
+  rel_margin)``: ``card_id`` is None for an unknown card. ``MatchParams(long_side=48,
+  blur_sigma=1.0, local_contrast=True, subtract_mean=True, shortlist=12, min_score,
+  min_margin, min_rel_margin)``; ``EXACT`` gives cv2.matchTemplate(TM_CCOEFF_NORMED)'s score.
+- ``CardWatcher(deck, config=VisionConfig(), deck_id=None)``: ``process(frame) ->
+  list[CardEvent]`` each frame; ``observe(image) -> list[Observation]`` (no tracking; corners
+  in the card's own orientation); ``last`` (the last frame's observations); ``on_table``;
+  ``reset()``. ``CardEvent(t_ns, seq, zone, card_id, score, margin, corners,
+  first_seen_ns)`` (frozen).
+- ``VisionConfig.from_dict(d) / to_dict()``: the ``[vision]`` section (``find``, ``match``,
+  ``match.decks.<deck id>`` thresholds, ``zones``, ``stable_frames``, ``forget_frames``,
+  ``min_sharpness``); ``config.match_params(deck_id)``. ``Zone(name, polygon).contains(x, y)``;
+  ``zones_from_cards(quads, layout, names=(), grow=1.5)`` (layouts ``pile``, ``cards``,
+  ``rows:N``, ``grid:RxC``); ``zones_toml(zones)``.
+- ``enroll_from_images(deck_dir, src_dir, *, new=NewDeck(...) | None, add_new=False) ->
+  EnrolReport`` (``.enrolled``, ``.skipped``, ``.missing``, ``.text()``);
+  ``template_from_image(image, size) -> (template, "photo" | "scan")``;
+  ``LiveEnroller(cards, size, *, min_sharpness=60, steady_frames=3, progress=callback)`` with
+  ``step(image) -> EnrolProgress`` / ``run(frames)`` / ``save(deck)``; ``EnrolProgress(index,
+  total, card_id, name_zh, name_en, state, sharpness)`` with ``message_en`` / ``message_zh``;
+  ``sharpness(image)`` (variance of the Laplacian).
+- ``vision.bench``: ``generate_frames(deck, n, seed)``, ``evaluate(deck, frames, find, match)
+  -> DeckScore``, ``speed_ratio(...)``, ``latency(...)``, ``main(frames, seed, decks)``.
+- CLI: ``tablekeeper vision recognize --deck DIR IMAGE...`` (JSON lines), ``tablekeeper
+  vision enroll --deck DIR (--from-images SRC | --camera SPEC)``, ``tablekeeper vision
+  calibrate --deck DIR (--image F | --camera SPEC) --layout L``, ``tablekeeper bench vision
+  [--frames N] [--seed S] [--deck NAME]``.
 """

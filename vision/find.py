@@ -214,7 +214,7 @@ class CardFinder:
         return [(c, warp_card(image, c.corners, self.size)) for c in self.find(image)]
 
     # -- internals ------------------------------------------------------------------------
-    def _candidates(self, small: Image) -> list[FloatArray]:
+    def _candidates(self, small: Image) -> list[tuple[FloatArray, float]]:
         p = self.params
         h, w = small.shape
         area_min, area_max = p.min_area_frac * w * h, p.max_area_frac * w * h
@@ -236,7 +236,8 @@ class CardFinder:
             if table - dark >= p.min_paper_contrast:
                 _, dim = cv2.threshold(blurred, (table + dark) / 2, 255, cv2.THRESH_BINARY_INV)
                 masks.append(dim)
-        out: list[FloatArray] = []
+        edge_mask = np.asarray(edges, np.uint8)
+        out: list[tuple[FloatArray, float]] = []
         for mask in masks:
             contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
             for c in contours:
@@ -244,13 +245,16 @@ class CardFinder:
                 if bw * bh < area_min:
                     continue
                 q = self._quad(np.asarray(c, dtype=np.int32), area_min, area_max)
-                if q is None or _edge_support(np.asarray(edges, np.uint8), q) < p.min_edge_support:
+                if q is None:
+                    continue
+                support = _edge_support(edge_mask, q)
+                if support < p.min_edge_support:
                     continue
                 # A card cut by the border of the frame cannot be warped whole.
                 if (q.min() < 2 or float(q[:, 0].max()) > w - 3
                         or float(q[:, 1].max()) > h - 3):
                     continue
-                out.append(q)
+                out.append((q, support))
         return out
 
     def _quad(
@@ -300,19 +304,25 @@ class CardFinder:
             return None
         return order_corners(q, self.square)
 
-    def _merge(self, quads: list[FloatArray]) -> list[FloatArray]:
-        """One quadrilateral per card: largest first, and a candidate whose centre lies inside
-        a kept card is that card seen smaller (its printed frame) or a picture on it."""
-        kept: list[FloatArray] = []
-        for q in sorted(quads, key=lambda c: -abs(_signed_area(c))):
-            if not any(_contains(k, q) for k in kept):
-                kept.append(q)
-        return kept
+    def _merge(self, quads: list[tuple[FloatArray, float]]) -> list[FloatArray]:
+        """One quadrilateral per card, largest first. A candidate whose centre lies inside a
+        kept one is a picture on that card (much smaller: dropped) or another outline of the
+        same spot: then the one whose sides lie on edges more fully stays. That is how the top
+        card of a pile wins over a loose outline around it and the card below."""
+        kept: list[tuple[FloatArray, float, float]] = []  # (quad, support, area)
+        for q, support in sorted(quads, key=lambda c: -abs(_signed_area(c[0]))):
+            area = abs(_signed_area(q))
+            i = next((i for i, k in enumerate(kept) if _contains(k[0], q)), -1)
+            if i < 0:
+                kept.append((q, support, area))
+            elif area >= 0.7 * kept[i][2] and support > kept[i][1] + 0.05:
+                kept[i] = (q, support, area)
+        return [k for k, _, _ in kept]
 
 
 def _edge_support(edges: Image, q: FloatArray) -> float:
     """Fraction of points along the sides of ``q`` (corners excepted) that lie on an edge."""
-    ts = np.linspace(0.1, 0.9, 10, dtype=np.float32)
+    ts = np.linspace(0.1, 0.9, 16, dtype=np.float32)
     pts = q[:, None, :] + ts[None, :, None] * (q[_NEXT] - q)[:, None, :]
     xs = np.clip(np.rint(pts[..., 0]).astype(np.intp), 0, edges.shape[1] - 1)
     ys = np.clip(np.rint(pts[..., 1]).astype(np.intp), 0, edges.shape[0] - 1)

@@ -50,9 +50,9 @@ class MatchParams:
     local_contrast: bool = True  # subtract a blurred copy (slow illumination gradients)
     subtract_mean: bool = True  # compare what differs between the deck's cards (see above)
     shortlist: int = 12  # big decks: full features only for the best cards at 16 px (0: off)
-    min_score: float = 0.7
+    min_score: float = 0.75
     min_margin: float = 0.02
-    min_rel_margin: float = 0.25
+    min_rel_margin: float = 0.4
 
     def __post_init__(self) -> None:
         if self.long_side is not None and not 8 <= self.long_side <= 1024:

@@ -22,8 +22,10 @@ def test_defaults_and_round_trip() -> None:
     c = VisionConfig.from_dict(raw)
     assert c.stable_frames == 3 and c.find.work_width == 400 and c.find.dark_cards
     assert c.match.long_side is None and c.match.min_score == 0.6
-    assert c.thresholds("the-game-demo") == Thresholds(0.75, c.match.min_margin)
-    assert c.thresholds("other") == Thresholds(0.6, c.match.min_margin)
+    assert c.thresholds("the-game-demo") == Thresholds(0.75, c.match.min_margin,
+                                                       c.match.min_rel_margin)
+    assert c.thresholds("other") == Thresholds(0.6, c.match.min_margin, c.match.min_rel_margin)
+    assert c.thresholds("demo-the-game").min_score == 0.8  # measured, built in
     assert c.match_params("the-game-demo").min_score == 0.75
     assert VisionConfig.from_dict(c.to_dict()) == c
 

@@ -1,0 +1,53 @@
+"""The recognition pipeline of `tablekeeper bench vision`, small and untimed, as a CI check."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from tablekeeper.cli import main
+from vision.bench import evaluate, generate_frames, latency
+from vision.config import VisionConfig
+from vision.deck import Deck
+from vision.demo_decks import DEMO_DECKS
+
+DemoDecks = Callable[[str], Deck]
+
+
+@pytest.mark.parametrize("name", list(DEMO_DECKS))
+def test_accuracy_on_held_out_frames(name: str, demo_decks: DemoDecks) -> None:
+    deck = demo_decks(name)
+    config = VisionConfig()
+    frames = list(generate_frames(deck, 6, seed=11))
+    assert sum(len(f.truth) for f in frames) >= 6
+    s = evaluate(deck, frames, config.find, config.match_params(deck.id))
+    assert s.wrong == 0, s.wrong_examples  # never a wrong card
+    assert s.foreign_accepted + s.spurious_accepted == 0  # never a card from no deck
+    assert s.in_deck >= 5
+    assert s.accuracy >= 0.6, (s.correct, s.unknown, s.missed)  # see the README for figures
+
+
+def test_frames_are_deterministic(demo_decks: DemoDecks) -> None:
+    deck = demo_decks("wink")
+    a = [f.truth for f in generate_frames(deck, 2, seed=3)]
+    b = [f.truth for f in generate_frames(deck, 2, seed=3)]
+    assert [[t.card_id for t in ts] for ts in a] == [[t.card_id for t in ts] for ts in b]
+
+
+def test_card_placed_to_event_within_three_frames(demo_decks: DemoDecks) -> None:
+    lat = latency(demo_decks("wink"), trials=4, seed=5)
+    assert lat.events == lat.placed == 4
+    assert max(lat.frames_to_event) <= 3
+    assert lat.hand_events == 0 and lat.wrong_events == 0
+    assert lat.pile_placed == 4
+
+
+def test_bench_command_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "vision", "--frames", "2", "--deck", "wink", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    for figure in ("top-1 accuracy", "false accepts", "time per frame", "faster",
+                   "card placed -> event"):
+        assert figure in out
+    assert main(["bench", "vision", "--deck", "poker"]) == 2
+    assert "unknown demo deck" in capsys.readouterr().err
