@@ -12,6 +12,7 @@ used because it moves the reported time of a press (the arbiter filters bounce i
 
 from __future__ import annotations
 
+import logging
 import queue
 import time
 from collections.abc import Callable
@@ -24,6 +25,7 @@ from gpiozero import Device, DigitalInputDevice
 from firmware.arbiter import Arbiter
 from firmware.config import FirmwareConfig
 
+log = logging.getLogger(__name__)
 
 class HostAction(Enum):
     CONFIRM = "confirm"
@@ -55,6 +57,29 @@ EventSink = Callable[[InputEvent], None]
 def ticks_to_ns(ticks: float) -> int:
     """gpiozero ticks (float seconds on CLOCK_MONOTONIC for lgpio and mock) to int ns."""
     return round(ticks * 1_000_000_000)
+
+
+_HOUR_NS = 3_600 * 1_000_000_000
+_MINUTE_NS = 60 * 1_000_000_000
+_warned_realtime = False
+
+
+def to_monotonic_ns(t_ns: int) -> int:
+    """Guard: an edge stamped on CLOCK_REALTIME (a GPIO library asking the kernel for
+    ``GPIO_V2_LINE_FLAG_EVENT_CLOCK_REALTIME``) is moved onto CLOCK_MONOTONIC, with one
+    warning; a time already on CLOCK_MONOTONIC (the normal case) is returned as it is."""
+    global _warned_realtime
+    mono = time.monotonic_ns()
+    if abs(t_ns - mono) < _HOUR_NS:
+        return t_ns
+    real = time.time_ns()
+    if abs(t_ns - real) > _MINUTE_NS:
+        return t_ns
+    if not _warned_realtime:
+        _warned_realtime = True
+        log.warning("GPIO edge timestamps are on CLOCK_REALTIME, not CLOCK_MONOTONIC; "
+                    "converting them (a clock step during a race would make it unfair)")
+    return t_ns - (real - mono)
 
 
 # -- pin factory -------------------------------------------------------------------------------
@@ -112,7 +137,7 @@ class _StampedButton(DigitalInputDevice):  # type: ignore[misc]  # gpiozero is u
         old = self._last_active
         super()._fire_events(ticks, new_active)
         if self._on_edge is not None and old is not None and old != new_active:
-            self._on_edge(bool(new_active), ticks_to_ns(ticks))
+            self._on_edge(bool(new_active), to_monotonic_ns(ticks_to_ns(ticks)))
 
 
 class GpioButtons:

@@ -216,3 +216,21 @@ def test_keyboard_takes_seat_numbers_directly() -> None:
     assert kb.seat_event(3, True, 30)
     assert not kb.seat_event(4, True, 40) and not kb.seat_event(0, True, 50)
     assert got == [SeatEdge(1, True, 10), SeatEdge(1, False, 20), SeatEdge(3, True, 30)]
+
+
+def test_realtime_stamped_edges_are_moved_to_the_monotonic_clock(
+        caplog: pytest.LogCaptureFixture) -> None:
+    factory, buttons, hub, _, _ = rig()
+    with buttons, caplog.at_level("WARNING", logger="firmware.devices"):
+        before = time.monotonic_ns()
+        seat_pin(factory, 1).press(time.time_ns())  # as if the library asked for REALTIME
+        after = time.monotonic_ns()
+        seat_pin(factory, 1).release(time.time_ns())
+        events = hub.drain()
+        assert all(before - 50 * MS <= e.t_ns <= after + 50 * MS for e in events[:1])
+        assert len(events) == 2 and events[1].t_ns >= events[0].t_ns
+    # Arbitrary test times far from both clocks are left alone.
+    factory, buttons, hub, _, _ = rig()
+    with buttons:
+        seat_pin(factory, 1).press(5 * 10**15)
+        assert hub.drain()[0].t_ns == 5 * 10**15
