@@ -167,11 +167,22 @@ class Painter:
         self.buttons.append(button)
         return button
 
+    def fits_at(self, text: str, box: pygame.Rect, size: float, weight: Weight = "bold",
+                pad: float = 0.0) -> int:
+        """The pixel size ``text`` would be drawn at in ``box``."""
+        inner = box.inflate(-2 * self.px(pad), -2 * self.px(pad)) if pad else box
+        if inner.width <= 0 or inner.height <= 0:
+            return 0
+        return self.cache.fit(text, weight, self.px(size), inner.width, inner.height)
+
     def chip(self, rect: pygame.Rect, colour: str, label: str, *, size: float = 0.05,
-             radius: float = 0.012) -> None:
-        """A player-coloured box with a label in the readable text colour."""
+             radius: float = 0.012, min_size: float = 0.0) -> None:
+        """A player-coloured box with a label in the readable text colour. If the label would
+        shrink below ``min_size`` (× height), only its first character is shown."""
         bg = player_rgb(colour)
         self.fill(rect, bg, radius)
+        if min_size and label and self.fits_at(label, rect, size, pad=0.008) < self.px(min_size):
+            label = label[0].upper()
         self.text(label, rect, size=size, colour=text_on(bg), pad=0.008)
 
     def arc_timer(self, center: tuple[int, int], radius: int, frac: float, colour: RGB,
