@@ -152,3 +152,10 @@ def test_a_full_memory_card_takes_no_more_bets(fonts: FontBook) -> None:
     renderer = _render(fonts, (800, 480), SAMPLES["betting-seven-full"])
     bets = {b.action.arg: b.enabled for b in renderer.buttons if b.action.name == "bet"}
     assert bets == {0: False, 1: True, 2: True, 3: True, 4: True, 5: True}
+
+
+def test_long_names_in_narrow_slots_show_their_first_letter(fonts: FontBook) -> None:
+    small = [r.text for r in _render(fonts, (800, 480), SAMPLES["betting-seven-full"]).texts]
+    assert "A" in small  # Alice, in a slot of a six-scene memory card on the small screen
+    big = [r.text for r in _render(fonts, (1920, 1080), SAMPLES["betting-decide"]).texts]
+    assert big.count("Alice") == 2  # in the slot and in the seat row
