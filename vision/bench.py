@@ -405,3 +405,76 @@ def _patches(deck: Deck, seed: int, n: int) -> list[Image]:
         if len(out) >= n:
             break
     return out[:n]
+
+
+#: Real photographs in OpenCV's sample data (Debian: ``apt install opencv-doc``, folder
+#: /usr/share/doc/opencv-doc/examples/data): ``box.png`` shows a cookie box's face; the same
+#: physical box is in ``box_in_scene.png``, photographed again under other light, at an angle,
+#: partly covered by another box. The other photos are the rest of the test deck.
+PHOTO_DECK = ("graf1.png", "aero1.jpg", "baboon.jpg", "fruits.jpg", "building.jpg",
+              "home.jpg", "messi5.jpg", "orange.jpg", "starry_night.jpg", "board.jpg",
+              "pic1.png", "stuff.jpg", "HappyFish.jpg", "butterfly.jpg", "graf3.png",
+              "aero3.jpg", "ela_original.jpg", "apple.jpg", "smarties.png", "sudoku.png")
+
+
+def photo_check(data: str) -> int:
+    """Enrol the box from one real photo, recognise it in another (``--photos DIR``)."""
+    from pathlib import Path
+
+    from vision.enroll import EnrolError, read_image, template_from_image
+    from vision.find import warp_card
+
+    root = Path(data)
+    try:
+        box, scene = read_image(root / "box.png"), read_image(root / "box_in_scene.png")
+    except EnrolError as e:
+        print(f"photo check: {e} (box.png / box_in_scene.png in {root}: "
+              "Debian's opencv-doc, examples/data)")
+        return 2
+    size = (300, 207)  # the box face's proportions
+    template, how = template_from_image(box, size)
+    ids, templates = ["box"], [template]
+    for name in PHOTO_DECK:
+        try:
+            im = read_image(root / name)
+        except EnrolError:
+            continue
+        hh, ww = im.shape[:2]
+        ch = int(min(hh, ww * size[1] / size[0]))
+        cw = int(ch * size[0] / size[1])
+        y0, x0 = (hh - ch) // 2, (ww - cw) // 2
+        crop = np.ascontiguousarray(im[y0:y0 + ch, x0:x0 + cw])
+        templates.append(np.asarray(cv2.resize(crop, size, interpolation=cv2.INTER_AREA),
+                                    dtype=np.uint8))
+        ids.append(name)
+    # Where the box is in the scene (ground truth, independent of the card finder): ORB
+    # features of the enrolment photo matched into the scene, homography by RANSAC.
+    orb = cv2.ORB.create(2000)
+    k1, d1 = orb.detectAndCompute(cv2.cvtColor(box, cv2.COLOR_BGR2GRAY), None)
+    k2, d2 = orb.detectAndCompute(cv2.cvtColor(scene, cv2.COLOR_BGR2GRAY), None)
+    pairs = cv2.BFMatcher(cv2.NORM_HAMMING, crossCheck=True).match(d1, d2)
+    src = np.array([k1[m.queryIdx].pt for m in pairs], np.float32).reshape(-1, 1, 2)
+    dst = np.array([k2[m.trainIdx].pt for m in pairs], np.float32).reshape(-1, 1, 2)
+    hmat, inliers = cv2.findHomography(src, dst, cv2.RANSAC, 4.0)
+    finder = CardFinder(size, FindParams(min_area_frac=0.01, max_area_frac=0.98))
+    on_photo = finder.find(box)
+    h, w = box.shape[:2]
+    quad = on_photo[0].corners if on_photo else np.array(
+        [[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
+    in_scene = cv2.perspectiveTransform(quad.reshape(-1, 1, 2), hmat).reshape(4, 2)
+    print(f"photo check: enrolled the box from box.png ({how}); deck of {len(ids)} real "
+          f"photographs; box located in box_in_scene.png by ORB + RANSAC "
+          f"({int(inliers.sum())} inliers)")
+    for colour in (False, True):
+        m = DeckMatcher(ids, templates, size, use_colour=colour)
+        r = m.match(warp_card(scene, in_scene, size))
+        print(f"  {'colour' if colour else 'grey  '}: the box in the other photo -> "
+              f"{r.card_id} (score {r.score:.3f}, margin {r.margin:.3f}, rel {r.rel_margin:.2f})")
+        for label, q in (("the rice box", [[410, 175], [495, 158], [512, 330], [430, 345]]),
+                         ("the book", [[300, 40], [470, 0], [510, 130], [340, 160]])):
+            o = m.match(warp_card(scene, np.array(q, np.float32), size))
+            print(f"          {label} (not in the deck) -> {o.card_id} (score {o.score:.3f})")
+    found = finder.find(scene)
+    print(f"  the card finder finds {len(found)} card-shaped outline(s) in box_in_scene.png "
+          "(the box's corner is covered by the rice box, so it is not a whole quadrilateral)")
+    return 0

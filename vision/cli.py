@@ -378,10 +378,15 @@ def add_vision_bench(benches: Any) -> None:
     p.add_argument("--seed", type=int, default=7, help="seed of the held-out frames")
     p.add_argument("--deck", action="append", default=None, metavar="NAME",
                    help="only this demo deck (repeatable); default all five")
+    p.add_argument("--photos", metavar="DIR", default=None,
+                   help="instead: the real-photo check on OpenCV's sample photos in DIR "
+                        "(Debian opencv-doc: /usr/share/doc/opencv-doc/examples/data)")
     p.set_defaults(func=_bench_vision)
 
 
 def _bench_vision(args: argparse.Namespace) -> int:
     from vision import bench
 
+    if args.photos:
+        return bench.photo_check(args.photos)
     return bench.main(frames=args.frames, seed=args.seed, decks=args.deck)

@@ -52,3 +52,9 @@ def test_bench_command_prints_its_figures(capsys: pytest.CaptureFixture[str]) ->
         assert figure in out
     assert main(["bench", "vision", "--deck", "poker"]) == 2
     assert "unknown demo deck" in capsys.readouterr().err
+
+
+def test_photo_check_without_the_photos(tmp_path: object,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "vision", "--photos", str(tmp_path)]) == 2
+    assert "opencv-doc" in capsys.readouterr().out
