@@ -61,7 +61,8 @@ Camera frames and the simulated table (``vision.camera``, ``vision.simtable``)
   clockwise), visible (fraction), covered_by_hand)`` for the last captured frame.
   ``Conditions.clean(surface)`` / ``Conditions.random(rng, surface)`` set the look
   (surfaces "wood", "cloth", "dark", "light"; light gradient, colour cast, keystone,
-  blur, noise, JPEG quality; opt-in ``glare`` on glossy cards). ``lores=(w, h)`` makes
+  blur, noise, JPEG quality; opt-in ``glare`` on glossy cards; a moving hand is
+  motion-blurred). ``lores=(w, h)`` makes
   ``Frame.grey`` smaller like the Pi's lores stream.
 
 Finding, matching, events, enrolment (``vision.find``, ``vision.match``, ``vision.tracker``,

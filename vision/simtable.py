@@ -570,8 +570,31 @@ class SimulatedTable:
         skin = np.array(state.skin, np.float32)
         tex = self._np.normal(0, 4, (*a.shape, 1)).astype(np.float32)
         lit = (shade[..., None] * skin + tex) * self._light[y0:y1, x0:x1]
+        premul = lit * a[..., None]
+        kernel = self._hand_motion_kernel(state)
+        if kernel is not None:  # a moving hand is smeared along its path
+            a = _f32(cv2.filter2D(a, -1, kernel, borderType=cv2.BORDER_CONSTANT))
+            premul = _f32(cv2.filter2D(premul, -1, kernel, borderType=cv2.BORDER_CONSTANT))
         roi *= 1 - a[..., None]
-        roi += lit * a[..., None]
+        roi += premul
+
+    def _hand_motion_kernel(self, state: _Hand, exposure: float = 0.4) -> FloatArray | None:
+        """A line kernel as long as the hand moves while the shutter is open."""
+        t = (state.done + 0.5) / state.frames
+        ex, ey = state.entry
+        tx, ty = state.target
+        distance = math.hypot(tx - ex, ty - ey)
+        step = math.pi * abs(math.cos(math.pi * t)) * distance / state.frames
+        length = round(step * exposure)
+        if length < 2:
+            return None
+        n = length | 1
+        k = np.zeros((n, n), np.float32)
+        d = math.atan2(ty - ey, tx - ex)
+        c = n // 2
+        dx, dy = math.cos(d) * c, math.sin(d) * c
+        cv2.line(k, (round(c - dx), round(c - dy)), (round(c + dx), round(c + dy)), 1.0, 1)
+        return _f32(k / k.sum())
 
     def _shadow(self, img: FloatArray, layer: _Layer, strength: float, offset: int,
                 blur: float) -> None:

@@ -322,3 +322,18 @@ def test_cards_in_front_of_seats_face_their_players(wink: Deck) -> None:
     assert top[0][1] > top[2][1]
     with pytest.raises(ValueError, match="seat 4 is not one of 0-3"):
         table.seat_pose(4, 4)
+
+
+def test_hand_is_smeared_while_moving_and_sharp_at_the_turn(wink: Deck) -> None:
+    table = SimulatedTable(wink, seed=4, conditions=Conditions.clean("cloth"))
+    table.hand_pass(frames=5, target="centre", side="south")
+    kernels = []
+    for _ in range(5):
+        assert table._hand is not None
+        kernels.append(table._hand_motion_kernel(table._hand))
+        table.capture()
+    assert kernels[2] is None  # the hand stops and turns back: no motion blur
+    for k in (kernels[0], kernels[4]):
+        assert k is not None and k.shape[0] >= 3 and abs(float(k.sum()) - 1) < 1e-5
+    assert kernels[1] is not None and kernels[0] is not None
+    assert kernels[1].shape[0] < kernels[0].shape[0]  # slower on the way in
