@@ -260,6 +260,8 @@ class Latency:
     hand_events: int = 0
     pile_placed: int = 0
     pile_events: int = 0
+    late_events: int = 0  # a card's event after the next card was laid (recognised late)
+    duplicate_events: int = 0
 
 
 def latency(deck: Deck, trials: int, seed: int, config: VisionConfig | None = None) -> Latency:
@@ -281,30 +283,51 @@ def latency(deck: Deck, trials: int, seed: int, config: VisionConfig | None = No
              "south", "west", "east"]
     for _ in range(3):
         watcher.process(table.capture())
+    pending: list[str] = []  # laid, no event yet
+    done: list[str] = []  # laid, event given
+
+    def classify(events: Sequence[object], during_hand: bool) -> None:
+        for e in events:
+            cid = str(getattr(e, "card_id", ""))
+            if cid in pending:  # an earlier card recognised late (e.g. once a hand is gone)
+                pending.remove(cid)
+                done.append(cid)
+                out.late_events += 1
+            elif cid in done:  # the same card again: a duplicate
+                if during_hand:
+                    out.hand_events += 1
+                else:
+                    out.duplicate_events += 1
+            else:
+                out.wrong_events += 1  # a card that is not on the table
+
     for trial in range(2 * trials):
         pile = trial >= trials
         spot = spots[(trial % trials) % len(spots)]
         if rng.random() < 0.5:  # a hand passes over the cards first: no event may come of it
             table.hand_pass(frames=6, target=spot)
             for _ in range(7):
-                out.hand_events += len(watcher.process(table.capture()))
+                classify(watcher.process(table.capture()), True)
         card = rng.choice(deck.ids)
         table.place(card, spot)
+        pending.append(card)
         if pile:
             out.pile_placed += 1
         else:
             out.placed += 1
         for k in range(1, 9):
             events = watcher.process(table.capture())
-            if events:
-                if any(e.card_id != card for e in events):
-                    out.wrong_events += 1
-                if any(e.card_id == card for e in events):
-                    if pile:
-                        out.pile_events += 1
-                    else:
-                        out.events += 1
-                        out.frames_to_event.append(k)
+            mine = [e for e in events if e.card_id == card and card in pending]
+            if mine:
+                pending.remove(card)
+                done.append(card)
+                if pile:
+                    out.pile_events += 1
+                else:
+                    out.events += 1
+                    out.frames_to_event.append(k)
+            classify([e for e in events if not (mine and e is mine[0])], False)
+            if mine:
                 break
     return out
 
@@ -385,13 +408,17 @@ def main(frames: int = 1000, seed: int = 7, decks: Sequence[str] | None = None) 
         lat.hand_events += one_lat.hand_events
         lat.pile_placed += one_lat.pile_placed
         lat.pile_events += one_lat.pile_events
+        lat.late_events += one_lat.late_events
+        lat.duplicate_events += one_lat.duplicate_events
     if lat.frames_to_event:
         print(f"card placed -> event: {lat.events} events for {lat.placed} cards laid, "
               f"frames to event max {max(lat.frames_to_event)}, mean "
               f"{statistics.mean(lat.frames_to_event):.2f} (stable_frames "
               f"{config.stable_frames})  [target <= 3]; events from hands passing: "
-              f"{lat.hand_events}; wrong-card events: {lat.wrong_events}; cards laid on a "
-              f"pile: {lat.pile_events} events for {lat.pile_placed}")
+              f"{lat.hand_events}; events for cards not on the table: {lat.wrong_events}; "
+              f"duplicates: {lat.duplicate_events}; late events (after the next card was "
+              f"laid): {lat.late_events}; cards laid on a pile: {lat.pile_events} events "
+              f"within 8 frames for {lat.pile_placed}")
     else:
         print(f"card placed -> event: no event for {lat.placed} cards laid")
     return 0
