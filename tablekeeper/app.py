@@ -1,0 +1,139 @@
+"""The app loop: one thread, one queue of inputs, the engine in the middle.
+
+Each iteration (:meth:`Loop.step`):
+
+1. host inputs (touch, keyboard, the three host buttons) and seat edges queued by the firmware
+   are drained; seat edges already reached the arbiter from the GPIO callback thread with their
+   kernel timestamps, so the queue only carries what the *app* must act on;
+2. a camera frame is captured and recognised when one is due (while cards are being revealed);
+   a card that settles on the centre pile becomes ``CardRevealed`` and arms the arbiter at the
+   frame's timestamp;
+3. the referee polls the arbiter (``BuzzWon``) and the running timer (time-ups);
+4. the screen renders a snapshot of the state -- only when something changed or a timer or
+   animation is running -- and only then is the systemd watchdog pinged, so a frozen screen is
+   a dead service.
+
+Time comes from an injected :class:`tablekeeper.clock.Clock`: the real monotonic clock at the
+table, a :class:`~tablekeeper.clock.FakeClock` in tests and in the fast headless demo, where
+:meth:`Loop.run` jumps straight to the next thing that will happen.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from engine.something_missing import Phase, is_over, next_deadline
+from tablekeeper.clock import Clock, FakeClock
+from tablekeeper.referee import CardSeen, Referee
+
+log = logging.getLogger("tablekeeper.app")
+
+NS_PER_MS = 1_000_000
+FRAME_NS = 33_333_333  # 30 frames a second
+
+
+class CardSource(Protocol):
+    """The vision side as the loop sees it: frames in, settled cards out."""
+
+    def poll(self, now_ns: int) -> list[CardSeen]: ...
+
+    @property
+    def status(self) -> str | None: ...
+
+
+class Screen(Protocol):
+    """The display side as the loop sees it."""
+
+    def handle_events(self, loop: Loop) -> None: ...
+
+    def render(self, loop: Loop, now_ns: int) -> bool: ...
+
+    def close(self) -> None: ...
+
+
+class Table(Protocol):
+    """Something that acts at the table on its own: the demo's simulated players."""
+
+    def plan(self, now_ns: int) -> None: ...
+
+    def run_due(self, now_ns: int) -> None: ...
+
+    def next_time(self) -> int | None: ...
+
+
+#: The phases in which cards are being laid on the centre pile: the camera is watched.
+WATCHED = (Phase.REVEAL, Phase.BUZZ)
+
+
+@dataclass
+class Loop:
+    referee: Referee
+    clock: Clock
+    cards: CardSource | None = None
+    screen: Screen | None = None
+    table: Table | None = None
+    watchdog: Callable[[], None] | None = None
+    frame_ns: int = FRAME_NS
+    stopped: bool = False
+    ticks: int = 0
+    host_inputs: list[Any] = field(default_factory=list)
+
+    def step(self) -> None:
+        now = self.clock.now_ns()
+        self.ticks += 1
+        if self.table is not None:
+            self.table.plan(now)
+            self.table.run_due(now)
+        if self.screen is not None:
+            self.screen.handle_events(self)
+        for _event in self.referee.firmware.hub.drain():
+            self.host_inputs.append(_event)
+        if self.cards is not None and self.referee.state.phase in WATCHED:
+            for seen in self.cards.poll(now):
+                self.referee.card_seen(seen)
+        self.referee.tick(now)
+        if self.table is not None:
+            self.table.plan(now)
+        if self.screen is not None:
+            self.screen.render(self, now)
+        if self.watchdog is not None:
+            self.watchdog()
+
+    def stop(self) -> None:
+        self.stopped = True
+
+    @property
+    def over(self) -> bool:
+        return is_over(self.referee.state)
+
+    def next_wake(self, now_ns: int) -> int:
+        """When something can next happen: the fast-forward target of a simulated clock."""
+        wake: list[int] = []
+        if self.table is not None and (t := self.table.next_time()) is not None:
+            wake.append(t)
+        deadline = next_deadline(self.referee.state)
+        if deadline is not None:
+            wake.append(self.referee.ns_at(deadline))
+        state = self.referee.state
+        if state.phase in WATCHED or self.referee.firmware.arbiter.armed_ns is not None:
+            wake.append(now_ns + self.frame_ns)
+        if not wake:
+            return now_ns + self.frame_ns
+        return max(now_ns + NS_PER_MS, min(wake))
+
+    def run_simulated(self, max_ticks: int = 2_000_000,
+                      until: Callable[[Loop], bool] | None = None) -> None:
+        """Run on a :class:`FakeClock`, jumping to the next moment anything happens."""
+        clock = self.clock
+        assert isinstance(clock, FakeClock), "run_simulated needs a FakeClock"
+        done = until or (lambda loop: loop.over)
+        while not self.stopped and not done(self) and self.ticks < max_ticks:
+            self.step()
+            now = clock.now_ns()
+            clock.advance(self.next_wake(now) - now)
+        if not self.stopped and not done(self):
+            raise RuntimeError(f"the simulated game did not finish in {max_ticks} ticks")
+        self.step()  # render the final state

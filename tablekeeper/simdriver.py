@@ -1,0 +1,188 @@
+"""The demo's simulated table: players who flip cards under the camera and slam the buzzers.
+
+:class:`tablekeeper.simplayers.SimTable` decides *what* happens (which card is on top of whose
+pile, who remembers the item, who bets where, whether the item is found); this module makes it
+happen *through the hardware seams*, so the demo exercises the real code paths:
+
+- a revealed card is laid on the simulated camera's centre pile (:class:`vision.simtable.
+  SimulatedTable`); the vision pipeline has to recognise it (or, without a camera, the card is
+  reported as seen directly);
+- buzzer presses are edges on gpiozero mock pins (``firmware.mock.StampedMockPin``) stamped with
+  human reaction times after the frame in which the card appeared -- and sometimes a little
+  *before* it (an eager player, locked out for a moment by the arbiter);
+- the host's decisions (bets, passes, found / not found, swaps) are submitted as the events the
+  touch screen would produce.
+
+Every decision draws from one injected ``random.Random``, so a seed replays the same game.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.core import Event
+from engine.something_missing import (
+    CheckTimeUp,
+    NoBuzz,
+    Phase,
+    State,
+    ViewingTimeUp,
+)
+from tablekeeper.referee import CardSeen, Referee
+from tablekeeper.simplayers import SimTable
+
+NS_PER_MS = 1_000_000
+
+
+def card_id(card: int) -> str:
+    """The demo item deck's id of engine item card ``card`` (``vision.demo_decks``)."""
+    return f"i{card:02d}"
+
+
+@dataclass(order=True)
+class _Action:
+    t_ns: int
+    order: int
+    run: Callable[[], None] = field(compare=False)
+    kind: str = field(compare=False, default="")
+
+
+class DemoTable:
+    """Plays the table for the demo, one scheduled action at a time.
+
+    ``camera`` is a :class:`vision.simtable.SimulatedTable` (or None: cards are reported to the
+    referee as seen, without recognition); ``seat_pins`` are the seat buttons' mock pins (seat 1
+    first; None: the arbiter is bypassed and the engine is told the winner directly).
+    """
+
+    def __init__(self, sim: SimTable, referee: Referee, rng: random.Random, *,
+                 camera: Any | None = None, seat_pins: list[Any] | None = None,
+                 early_press_rate: float = 0.08, hand_pass_rate: float = 0.15) -> None:
+        self.sim = sim
+        self.referee = referee
+        self.rng = rng
+        self.camera = camera
+        self.seat_pins = seat_pins
+        self.early_press_rate = early_press_rate
+        self.hand_pass_rate = hand_pass_rate
+        self._queue: list[_Action] = []
+        self._order = itertools.count()
+        self._planned: tuple[Any, ...] | None = None
+        self._card_out: int | None = None  # len(pile) after the card being laid lands
+        self.placed = 0
+        self.presses = 0
+        self.early_presses = 0
+
+    # --- scheduling --------------------------------------------------------------------------
+
+    def _at(self, t_ns: int, run: Callable[[], None], kind: str) -> None:
+        heapq.heappush(self._queue, _Action(t_ns, next(self._order), run, kind))
+
+    def next_time(self) -> int | None:
+        return self._queue[0].t_ns if self._queue else None
+
+    def run_due(self, now_ns: int) -> None:
+        while self._queue and self._queue[0].t_ns <= now_ns:
+            heapq.heappop(self._queue).run()
+
+    def _drop(self, kind: str) -> None:
+        self._queue = [a for a in self._queue if a.kind != kind]
+        heapq.heapify(self._queue)
+
+    # --- planning ----------------------------------------------------------------------------
+
+    def _key(self, state: State) -> tuple[Any, ...]:
+        check = state.check.position if state.check else None
+        return (state.phase, state.round, len(state.pile), state.to_act, len(state.bets), check,
+                state.replacement)
+
+    def plan(self, now_ns: int) -> None:
+        """Look at the state; if it moved on since the last plan, schedule what happens next."""
+        state = self.referee.state
+        key = self._key(state)
+        if key == self._planned:
+            return
+        self._planned = key
+        self._drop("host")
+        phase = state.phase
+        if phase is Phase.SETUP:
+            self._host(now_ns, self.sim.new_game(self.referee.at_ms(now_ns)))
+        elif phase is Phase.REVEAL:
+            self._plan_reveal(state, now_ns)
+        elif phase is Phase.BUZZ:
+            self._plan_buzz(state, now_ns)
+        elif phase in (Phase.VIEWING, Phase.VIEW_REPLACEMENT, Phase.OVER):
+            return  # the referee's timer moves these on (or nothing does)
+        else:
+            event = self.sim.propose(state)
+            if isinstance(event, CheckTimeUp | ViewingTimeUp):
+                return  # the hourglass runs out: the referee's own timer sends it
+            self._host(max(now_ns, self.referee.ns_at(event.at_ms)), event)
+
+    def _host(self, t_ns: int, event: Event) -> None:
+        self._at(t_ns, lambda: self._submit(event, t_ns), "host")
+
+    def _submit(self, event: Event, t_ns: int) -> None:
+        # Host entries are stamped when they happen on the demo's clock.
+        stamped = type(event)(**{**event.__dict__, "at_ms": self.referee.at_ms(t_ns)})
+        self.referee.submit(stamped)
+
+    def _plan_reveal(self, state: State, now_ns: int) -> None:
+        if self._card_out == len(state.pile) + 1:
+            return  # already laid, waiting for the camera
+        seat, card = self.sim.next_card(state)
+        delay = self.rng.randint(900, 2_200) * NS_PER_MS
+        t = now_ns + delay
+        if self.camera is not None and self.rng.random() < self.hand_pass_rate:
+            self._at(t - 400 * NS_PER_MS, lambda: self.camera.hand_pass(8), "table")
+        if self.seat_pins is not None and self.rng.random() < self.early_press_rate:
+            eager = self.rng.randrange(state.n_players)
+            early = self.rng.randint(40, 220) * NS_PER_MS
+            self._press(eager, t - early, early=True)
+        self._card_out = len(state.pile) + 1
+        self._at(t, lambda: self._lay(card, t), "table")
+
+    def _lay(self, card: int, t_ns: int) -> None:
+        self.placed += 1
+        if self.camera is not None:
+            self.camera.place(card_id(card), "centre")
+        else:
+            self.referee.card_seen(CardSeen(card_id(card), t_ns))
+
+    def _plan_buzz(self, state: State, now_ns: int) -> None:
+        presses = self.sim.buzz_presses(state)
+        shown_ns = self.referee.firmware.arbiter.armed_ns or now_ns
+        if presses and self.seat_pins is not None:
+            for seat, us in presses:
+                self._press(seat, shown_ns + us * 1_000)
+        elif presses:
+            from tablekeeper.simplayers import arbitrate
+
+            event = arbitrate(presses, self.referee.at_ms(shown_ns), self.rng)
+            self._host(self.referee.ns_at(event.at_ms), event)
+        else:
+            # Nobody remembers the item: after a moment the host presses "next" -- or, half of
+            # the time, the next player simply reveals (the engine takes that as no buzz).
+            if self.rng.random() < 0.5:
+                wait = self.rng.randint(2_000, 3_500) * NS_PER_MS
+                self._host(now_ns + wait, NoBuzz(at_ms=0))
+            else:
+                self._plan_reveal(state, now_ns + self.rng.randint(1_500, 2_500) * NS_PER_MS)
+
+    def _press(self, seat: int, t_ns: int, early: bool = False) -> None:
+        assert self.seat_pins is not None
+        pin = self.seat_pins[seat]
+        hold = self.rng.randint(90, 250) * NS_PER_MS
+
+        def down() -> None:
+            self.presses += 1
+            self.early_presses += early
+            pin.press(t_ns)
+
+        self._at(t_ns, down, "press")
+        self._at(t_ns + hold, lambda: pin.release(t_ns + hold), "press")
