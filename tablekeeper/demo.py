@@ -110,7 +110,13 @@ def run_demo(args: Any) -> int:
     if headless:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
         os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-    clock: Clock = FakeClock() if headless else MonotonicClock()
+    clock: Clock
+    if headless:
+        clock = FakeClock()
+    else:
+        from tablekeeper.screen import ScaledClock
+
+        clock = ScaledClock(MonotonicClock(), args.speed)
     screen = None
     if not args.no_screen:
         from tablekeeper.screen import PygameScreen
@@ -127,7 +133,7 @@ def run_demo(args: Any) -> int:
         else:
             from tablekeeper.screen import run_realtime
 
-            run_realtime(parts.loop, speed=args.speed)
+            run_realtime(parts.loop)
     finally:
         if screen is not None:
             screen.close()

@@ -23,6 +23,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+
 from engine.core import Event, Rejection
 from engine.something_missing import (
     BuzzWon,
@@ -97,7 +98,7 @@ class Referee:
         """Apply ``event``: journalled (fsynced) if accepted; a Rejection is logged, not
         raised."""
         before = self.state
-        result = self.game.submit(event)
+        result: State | Rejection = self.game.submit(event)
         fields = {"GAME_ID": self.game_id, "EVENT": event.type_name}
         seat = getattr(event, "seat", None)
         if seat is not None:
@@ -142,7 +143,7 @@ class Referee:
         return result
 
     def undo(self) -> State | Rejection:
-        result = self.game.undo()
+        result: State | Rejection = self.game.undo()
         if isinstance(result, Rejection):
             self.last_rejection = result
             return result

@@ -135,11 +135,12 @@ class DemoTable:
     def _plan_reveal(self, state: State, now_ns: int) -> None:
         if self._card_out == len(state.pile) + 1:
             return  # already laid, waiting for the camera
-        seat, card = self.sim.next_card(state)
+        _seat, card = self.sim.next_card(state)
         delay = self.rng.randint(900, 2_200) * NS_PER_MS
         t = now_ns + delay
-        if self.camera is not None and self.rng.random() < self.hand_pass_rate:
-            self._at(t - 400 * NS_PER_MS, lambda: self.camera.hand_pass(8), "table")
+        camera = self.camera
+        if camera is not None and self.rng.random() < self.hand_pass_rate:
+            self._at(t - 400 * NS_PER_MS, lambda: camera.hand_pass(8), "table")
         if self.seat_pins is not None and self.rng.random() < self.early_press_rate:
             eager = self.rng.randrange(state.n_players)
             early = self.rng.randint(40, 220) * NS_PER_MS

@@ -1,0 +1,281 @@
+"""The pygame side of the app loop: a window (or the kiosk's full screen) and its inputs.
+
+:class:`PygameScreen` owns the pygame display and a :class:`display.renderer.Renderer`. Each
+tick it turns pygame events into host commands and seat presses (the keyboard's 1-8 stand in for
+seat buttons on a laptop), builds the :class:`display.model.Snapshot` of the moment, lets the
+renderer draw it if anything changed, draws the three-button highlight, and flips.
+Headless runs (SDL's dummy driver) write a PNG of every screen the game passes through.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pygame
+from display.input import HostAction, SeatInput, TextInput
+from display.model import BuzzView, CardView, Notice, PlayerInfo, Snapshot
+from display.setup import SetupForm
+
+from engine.core import Rejection
+from engine.something_missing import Phase, State
+from firmware.devices import HostAction as GpioAction
+from firmware.devices import HostPress
+from tablekeeper import host
+from tablekeeper.clock import Clock
+
+if TYPE_CHECKING:
+    from tablekeeper.app import Loop
+
+log = logging.getLogger("tablekeeper.screen")
+
+NS_PER_MS = 1_000_000
+FOCUS_COLOUR = (255, 214, 10)
+
+
+@dataclass(frozen=True)
+class CardInfo:
+    """What the screen shows of an item card: names and the enrolled template (RGB)."""
+
+    name_zh: str
+    name_en: str
+    image: Any = None
+
+
+class PygameScreen:
+    """The kiosk's screen and its host inputs."""
+
+    def __init__(self, *, size: tuple[int, ...] = (1280, 720), fullscreen: bool = False,
+                 lang: str = "zh-TW", png_dir: Path | None = None,
+                 title: str = "tablekeeper", cards: Mapping[str, CardInfo] | None = None,
+                 rng: random.Random | None = None,
+                 on_new_game: Callable[[], None] | None = None) -> None:
+        from display.renderer import Renderer
+
+        pygame.display.init()
+        pygame.font.init()
+        flags = pygame.FULLSCREEN if fullscreen else 0
+        if fullscreen:
+            pygame.mouse.set_visible(False)
+            surface = pygame.display.set_mode((0, 0), flags, vsync=1)
+        else:
+            surface = pygame.display.set_mode((int(size[0]), int(size[1])), flags)
+        pygame.display.set_caption(title)
+        pygame.key.set_repeat(0)
+        self.surface = surface
+        self.renderer = Renderer(surface, present=False)
+        self.lang = lang
+        self.png_dir = png_dir
+        self.cards = dict(cards or {})
+        self.rng = rng or random.Random()
+        self.on_new_game = on_new_game
+        self.setup: SetupForm | None = None
+        self.focus = 0
+        self.saved: list[Path] = []
+        self.notice: Notice | None = None
+        self._notice_until = 0
+        self._last_shot: tuple[Any, ...] | None = None
+        self._card_surfaces: dict[str, pygame.Surface] = {}
+        self.quit_requested = False
+        self.problems: list[str] = []
+
+    def show_problem(self, text: str) -> None:
+        """A problem the host must see until the kiosk restarts (a broken config ...)."""
+        self.problems.append(text)
+
+    # --- input -----------------------------------------------------------------------------
+
+    def handle_events(self, loop: Loop) -> None:
+        now = loop.clock.now_ns()
+        for event in pygame.event.get():
+            if event.type == pygame.QUIT:
+                self.quit_requested = True
+                loop.stop()
+                continue
+            if event.type in (pygame.WINDOWEXPOSED, pygame.VIDEORESIZE):
+                self.renderer.invalidate(layers=True)
+                continue
+            action = self.renderer.translate(event)
+            if isinstance(action, SeatInput):
+                loop.referee.firmware.arbiter.edge(action.seat + 1, action.pressed, now)
+            elif isinstance(action, HostAction | TextInput):
+                self.host_action(loop, action, now)
+        for item in loop.host_inputs:
+            if isinstance(item, HostPress):
+                self.gpio_button(loop, item.action, item.t_ns)
+        loop.host_inputs.clear()
+
+    def gpio_button(self, loop: Loop, action: GpioAction, t_ns: int) -> None:
+        """The three host buttons: next moves the highlight, confirm takes it, back undoes."""
+        if action is GpioAction.BACK:
+            self.host_action(loop, HostAction("undo"), t_ns)
+            return
+        choices = self._choices()
+        if action is GpioAction.NEXT:
+            if choices:
+                self.focus = (self.focus + 1) % len(choices)
+                self.renderer.invalidate()
+            return
+        if choices:
+            chosen = choices[self.focus % len(choices)]
+            self.host_action(loop, HostAction(chosen.name, chosen.arg), t_ns)
+        else:
+            self.host_action(loop, HostAction("confirm"), t_ns)
+
+    def _choices(self) -> list[host.Choice]:
+        return host.focusable([host.Choice(b.action.name, b.action.arg)
+                               for b in self.renderer.buttons if b.enabled])
+
+    def host_action(self, loop: Loop, action: HostAction | TextInput, now_ns: int) -> None:
+        referee = loop.referee
+        state = referee.state
+        if isinstance(action, TextInput):
+            if self.setup is not None:
+                self.setup = self.setup.apply(action)
+            return
+        name, arg = action.name, action.arg
+        if name == "lang":
+            self.lang = "en" if self.lang == "zh-TW" else "zh-TW"
+            self.renderer.invalidate(layers=True)
+            return
+        if name == "undo":
+            self._show(referee.undo(), now_ns)
+            return
+        if state.phase is Phase.SETUP:
+            self._setup_action(loop, action, now_ns)
+            return
+        if state.phase is Phase.OVER:
+            if name in ("confirm", "next") and self.on_new_game is not None:
+                self.on_new_game()
+            return
+        if name == "confirm":
+            choices = self._choices()
+            if choices:
+                chosen = choices[self.focus % len(choices)]
+                name, arg = chosen.name, chosen.arg
+        event = host.event_for(state, name, arg, referee.at_ms(now_ns), self.rng)
+        if event is None:
+            return
+        self._show(referee.submit(event), now_ns)
+        self.focus = 0
+
+    def _setup_action(self, loop: Loop, action: HostAction, now_ns: int) -> None:
+        if self.setup is None:
+            self.setup = SetupForm()
+        if action.name == "confirm" and self.setup.focus is None:
+            if not self.setup.ready:
+                return
+            players = self.setup.players_for(self.lang)
+            event = host.new_game([p.name for p in players], [p.colour for p in players],
+                                  self.setup.variant, start_seat=0,
+                                  at_ms=loop.referee.at_ms(now_ns), rng=self.rng)
+            self._show(loop.referee.submit(event), now_ns)
+            return
+        self.setup = self.setup.apply(action)
+
+    def _show(self, result: State | Rejection, now_ns: int) -> None:
+        if isinstance(result, Rejection):
+            self.notice = Notice(text=result.reason)
+            self._notice_until = now_ns + 4_000 * NS_PER_MS
+        else:
+            self.notice = None
+
+    # --- drawing ---------------------------------------------------------------------------
+
+    def snapshot(self, loop: Loop, now_ns: int) -> Snapshot:
+        referee = loop.referee
+        state = referee.state
+        now_ms = (now_ns - referee.epoch_ns) // NS_PER_MS
+        players = tuple(PlayerInfo(p.name, p.colour) for p in state.players)
+        last_card = None
+        if state.top_card is not None:
+            last_card = self._card_view(f"i{state.top_card:02d}")
+        buzz = None
+        if referee.last_buzz is not None and state.buzz is not None:
+            d = referee.last_buzz.decision
+            buzz = BuzzView(winner=d.winner - 1, at_ms=referee.last_buzz.at_ms,
+                            margin_us=None if d.margin_us is None else int(d.margin_us),
+                            tie=d.tie, tied=tuple(s - 1 for s in d.tied))
+        notices: list[Notice] = [Notice(text=p) for p in self.problems]
+        if self.notice is not None and now_ns < self._notice_until:
+            notices.append(self.notice)
+        status = referee.firmware.arbiter.status(now_ns)
+        notices.extend(Notice("status.button_stuck", seat=seat - 1) for seat in sorted(
+            status.stuck))
+        camera_status = loop.cards.status if loop.cards is not None else None
+        game_state: Any = state if state.phase is not Phase.SETUP else None
+        setup = None
+        if game_state is None:
+            setup = self.setup if self.setup is not None else SetupForm()
+        return Snapshot(state=game_state, now_ms=now_ms, lang=self.lang, players=players,
+                        last_card=last_card, buzz=buzz, camera_status=camera_status,
+                        notices=tuple(notices), setup=setup)
+
+    def _card_view(self, card_id: str) -> CardView:
+        info = self.cards.get(card_id)
+        if info is None:
+            return CardView(card_id, card_id, card_id)
+        return CardView(card_id, info.name_zh, info.name_en, info.image)
+
+    def render(self, loop: Loop, now_ns: int) -> bool:
+        snap = self.snapshot(loop, now_ns)
+        result = self.renderer.render(snap)
+        if not result.drawn:
+            return False
+        self._draw_focus()
+        if self.png_dir is None:
+            pygame.display.flip()
+        else:
+            state = loop.referee.state
+            shot = (result.screen, state.round, state.phase, self.lang)
+            if shot != self._last_shot:
+                self._last_shot = shot
+                name = f"{len(self.saved):04d}-r{state.round:02d}-{result.screen}.png"
+                self.saved.append(self.renderer.save_png(self.png_dir / "screens" / name))
+        return True
+
+    def _draw_focus(self) -> None:
+        buttons = [b for b in self.renderer.buttons if b.enabled
+                   and host.focusable([host.Choice(b.action.name, b.action.arg)])]
+        if not buttons:
+            return
+        x, y, w, h = buttons[self.focus % len(buttons)].rect
+        width = max(3, self.surface.get_height() // 200)
+        pygame.draw.rect(self.surface, FOCUS_COLOUR, (x - width, y - width, w + 2 * width,
+                                                       h + 2 * width), width, border_radius=8)
+
+    def close(self) -> None:
+        pygame.display.quit()
+
+
+class ScaledClock:
+    """The real clock, sped up ``speed`` times (the windowed demo's fast-forward)."""
+
+    def __init__(self, base: Clock, speed: float) -> None:
+        self.base = base
+        self.speed = speed
+        self._t0 = base.now_ns()
+
+    def now_ns(self) -> int:
+        return self._t0 + int((self.base.now_ns() - self._t0) * self.speed)
+
+
+def run_realtime(loop: Loop, *, fps: int = 30, linger_s: float = 15.0) -> None:
+    """Run the loop against its real clock at ``fps`` until stopped (or ``linger_s`` after the
+    game ended, so the final screen can be seen)."""
+    period = 1.0 / fps
+    over_since: float | None = None
+    while not loop.stopped:
+        started = time.monotonic()
+        loop.step()
+        if loop.over:
+            over_since = over_since or started
+            if started - over_since > linger_s:
+                break
+        time.sleep(max(0.0, period - (time.monotonic() - started)))
+
