@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from engine.something_missing import Phase, is_over, next_deadline
+from firmware.devices import SeatEdge
 from tablekeeper.clock import Clock, FakeClock
 from tablekeeper.referee import CardSeen, Referee
 
@@ -89,8 +90,12 @@ class Loop:
             self.table.run_due(now)
         if self.screen is not None:
             self.screen.handle_events(self)
-        for _event in self.referee.firmware.hub.drain():
-            self.host_inputs.append(_event)
+        for item in self.referee.firmware.hub.drain():
+            if isinstance(item, SeatEdge):
+                if item.pressed:
+                    self.referee.note_press(item.seat, item.t_ns)
+            else:
+                self.host_inputs.append(item)
         if self.cards is not None and self.referee.state.phase in WATCHED:
             for seen in self.cards.poll(now):
                 self.referee.card_seen(seen)

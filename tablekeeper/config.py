@@ -7,6 +7,7 @@ colours = ["red", "yellow", "blue"]
 variant = "standard"  # easy | standard | advanced
 language = "zh-TW"    # zh-TW | en
 state_dir = "/var/lib/tablekeeper"   # journals live under state_dir/games/
+items_deck = "/var/lib/tablekeeper/decks/items"   # the enrolled item cards ("": demo deck)
 
 [screen]             # this module
 size = [1920, 1080]   # ignored when fullscreen picks the display's own mode
@@ -60,10 +61,12 @@ class TableConfig:
     variant: str = "standard"
     language: str = "zh-TW"
     state_dir: str = "~/.local/state/tablekeeper"
+    items_deck: str = ""
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Self:
-        _unknown_keys(d, {"players", "colours", "variant", "language", "state_dir"}, "table")
+        _unknown_keys(d, {"players", "colours", "variant", "language", "state_dir",
+                          "items_deck"}, "table")
         players = tuple(_expect(p, str, f"table.players[{i}]")
                         for i, p in enumerate(_expect(d.get("players", list(cls.players)),
                                                       list, "table.players")))
@@ -89,11 +92,13 @@ class TableConfig:
         if language not in LANGUAGES:
             raise ValueError(f"table.language: {language!r} is not one of {', '.join(LANGUAGES)}")
         state_dir = _expect(d.get("state_dir", cls.state_dir), str, "table.state_dir")
-        return cls(players, colours, variant, language, state_dir)
+        items_deck = _expect(d.get("items_deck", cls.items_deck), str, "table.items_deck")
+        return cls(players, colours, variant, language, state_dir, items_deck)
 
     def to_dict(self) -> dict[str, Any]:
         return {"players": list(self.players), "colours": list(self.colours),
-                "variant": self.variant, "language": self.language, "state_dir": self.state_dir}
+                "variant": self.variant, "language": self.language, "state_dir": self.state_dir,
+                "items_deck": self.items_deck}
 
 
 @dataclass(frozen=True)

@@ -116,7 +116,12 @@ def run_kiosk(args: argparse.Namespace) -> int:
     from tablekeeper.vision_link import camera_pipeline, item_cards
 
     clock = MonotonicClock()
-    cards_source, deck = camera_pipeline(config, clock, simulate=args.simulate_camera)
+    try:
+        cards_source, deck = camera_pipeline(config, clock, simulate=args.simulate_camera)
+    except ValueError as exc:  # a bad [camera]/[vision] section or an unusable deck
+        config_problem = config_problem or str(exc)
+        log.error("camera/vision: %s; using the defaults", exc)
+        cards_source, deck = camera_pipeline(Config(), clock, simulate=args.simulate_camera)
 
     folder = games_dir(config)
     game, journal_problem = open_game(folder)

@@ -20,6 +20,7 @@ resumes with the time it had left).
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -55,10 +56,29 @@ class CardSeen:
 
 @dataclass(frozen=True)
 class BuzzInfo:
-    """The last decision of the arbiter, for the screen and the log."""
+    """The last decision of the arbiter, for the screen and the log.
+
+    The arbiter decides a few milliseconds after the first edge, so the runner-up it names is
+    only one who pressed within that window. A slower second press comes later: the screen
+    still wants to show "by 212 ms", so :meth:`Referee.note_press` fills in ``later_runner_up``
+    and ``later_margin_us`` from the next press that arrives (display only; the journal keeps
+    what the arbiter knew when it decided).
+    """
 
     decision: Decision
     at_ms: int
+    later_runner_up: int | None = None
+    later_margin_us: int | None = None
+
+    @property
+    def runner_up(self) -> int | None:
+        return self.decision.runner_up or self.later_runner_up
+
+    @property
+    def margin_us(self) -> int | None:
+        if self.decision.margin_us is not None:
+            return int(self.decision.margin_us)
+        return self.later_margin_us
 
 
 class Referee:
@@ -153,6 +173,16 @@ class Referee:
         if self.on_change is not None:
             self.on_change(result, None)
         return result
+
+    def note_press(self, seat: int, t_ns: int) -> None:
+        """A seat button went down (seat 1..8): the runner-up of the last buzz, if it is one."""
+        buzz = self.last_buzz
+        if buzz is None or buzz.runner_up is not None or seat == buzz.decision.winner:
+            return
+        gap = t_ns - buzz.decision.t_ns
+        if 0 <= gap <= 5_000 * NS_PER_MS:
+            self.last_buzz = dataclasses.replace(buzz, later_runner_up=seat,
+                                                 later_margin_us=gap // 1_000)
 
     def tick(self, now_ns: int) -> None:
         """Once per loop iteration: the arbiter's verdict and the running timer."""

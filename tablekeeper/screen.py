@@ -103,6 +103,8 @@ class PygameScreen:
             action = self.renderer.translate(event)
             if isinstance(action, SeatInput):
                 loop.referee.firmware.arbiter.edge(action.seat + 1, action.pressed, now)
+                if action.pressed:
+                    loop.referee.note_press(action.seat + 1, now)
             elif isinstance(action, HostAction | TextInput):
                 self.host_action(loop, action, now)
         for item in loop.host_inputs:
@@ -197,9 +199,9 @@ class PygameScreen:
             last_card = self._card_view(f"i{state.top_card:02d}")
         buzz = None
         if referee.last_buzz is not None and state.buzz is not None:
-            d = referee.last_buzz.decision
-            buzz = BuzzView(winner=d.winner - 1, at_ms=referee.last_buzz.at_ms,
-                            margin_us=None if d.margin_us is None else int(d.margin_us),
+            info = referee.last_buzz
+            d = info.decision
+            buzz = BuzzView(winner=d.winner - 1, at_ms=info.at_ms, margin_us=info.margin_us,
                             tie=d.tie, tied=tuple(s - 1 for s in d.tied))
         notices: list[Notice] = [Notice(text=p) for p in self.problems]
         if self.notice is not None and now_ns < self._notice_until:

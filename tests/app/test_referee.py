@@ -151,3 +151,23 @@ def test_resume_carries_the_game_clock_on(tmp_path: Any, firmware: Firmware) -> 
     # mid-buzz: the arbiter is armed again so a press now still counts
     assert resumed.state.phase is Phase.BUZZ
     assert firmware.arbiter.armed_ns == later.now_ns()
+
+
+def test_a_slower_runner_up_is_shown_with_its_margin(referee: Referee, clock: FakeClock,
+                                                     firmware: Firmware, factory: Any) -> None:
+    start(referee, clock)
+    frame_ns = clock.now_ns()
+    referee.card_seen(CardSeen("i02", frame_ns))
+    pins = [factory.pin(p) for p in firmware.config.pins.seats]
+    pins[0].press(frame_ns + 300 * MS)
+    clock.advance_ms(320)
+    referee.tick(clock.now_ns())
+    assert referee.last_buzz is not None and referee.last_buzz.margin_us is None
+    pins[2].press(frame_ns + 512 * MS)
+    for edge in firmware.hub.drain():
+        if getattr(edge, "pressed", False):
+            referee.note_press(edge.seat, edge.t_ns)
+    assert referee.last_buzz.runner_up == 3
+    assert referee.last_buzz.margin_us == 212_000
+    # the journal keeps what the arbiter knew when it decided
+    assert referee.state.buzz is not None and referee.state.buzz.margin_us == 0

@@ -1,0 +1,76 @@
+"""The app's commands: ``tablekeeper demo`` (simulated table) and ``tablekeeper kiosk``."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT, e.g. 1280x720; got {text!r}")
+    if not (320 <= w <= 7680 and 240 <= h <= 4320):
+        raise argparse.ArgumentTypeError(f"{w}x{h} is not a plausible screen size")
+    return w, h
+
+
+def _players(text: str) -> int:
+    n = int(text)
+    if not 3 <= n <= 7:
+        raise argparse.ArgumentTypeError("什麼不見啦 takes 3 to 7 players")
+    return n
+
+
+def register(commands: Any, benches: Any) -> None:
+    demo = commands.add_parser(
+        "demo", help="play a complete simulated game of 什麼不見啦 (window, or PNGs headless)",
+        description="Simulated players lay cards under a simulated camera and press mock GPIO "
+                    "buttons; the real vision, arbiter, engine, journal and screen referee it.")
+    demo.add_argument("--headless", action="store_true",
+                      help="no window: SDL's dummy driver on a simulated clock, as fast as "
+                           "possible, a PNG of every screen (automatic without a display)")
+    demo.add_argument("--out", metavar="DIR",
+                      help="where the PNGs and the journal go (default: a new temp folder)")
+    demo.add_argument("--seed", type=int, default=7, help="the table's random seed")
+    demo.add_argument("--players", type=_players, default=5, help="3 to 7 (default 5)")
+    demo.add_argument("--variant", choices=("easy", "standard", "advanced"),
+                      default="standard")
+    demo.add_argument("--lang", choices=("zh-TW", "en"), default="zh-TW")
+    demo.add_argument("--size", type=_size, default=(1280, 720), metavar="WxH",
+                      help="window / PNG size (default 1280x720)")
+    demo.add_argument("--speed", type=float, default=1.0,
+                      help="with a window: play this many times faster than real time")
+    demo.add_argument("--no-camera", action="store_true",
+                      help="skip the camera simulation and recognition (cards are reported "
+                           "as seen directly)")
+    demo.add_argument("--text", action="store_true",
+                      help="no screen at all: print the play-by-play and the scoreboard")
+    demo.set_defaults(func=_demo)
+
+    kiosk = commands.add_parser(
+        "kiosk", help="referee a real table: full screen, GPIO buttons, camera",
+        description="The box's main program, started by systemd (systemd/tablekeeper-kiosk."
+                    "service). Resumes the unfinished game on start.")
+    kiosk.add_argument("--config", metavar="FILE", help="the box's TOML config file")
+    kiosk.add_argument("--window", action="store_true", help="a window instead of full screen")
+    kiosk.add_argument("--keyboard", action="store_true",
+                       help="keys 1-8 as seat buttons, Enter/Backspace/Space as host buttons "
+                            "(no GPIO)")
+    kiosk.add_argument("--simulate-camera", action="store_true",
+                       help="a simulated table instead of the camera (try it on a laptop)")
+    kiosk.add_argument("--log-level", default="INFO")
+    kiosk.set_defaults(func=_kiosk)
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from tablekeeper.demo import run_demo
+
+    return run_demo(args)
+
+
+def _kiosk(args: argparse.Namespace) -> int:
+    from tablekeeper.kiosk import run_kiosk
+
+    return run_kiosk(args)
