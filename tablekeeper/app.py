@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from engine.something_missing import Phase, is_over, next_deadline
+from firmware.arbiter import Phase as ArbiterPhase
 from firmware.devices import SeatEdge
 from tablekeeper.clock import Clock, FakeClock
 from tablekeeper.referee import CardSeen, Referee
@@ -64,6 +65,11 @@ class Table(Protocol):
 
     def next_time(self) -> int | None: ...
 
+    def wants_frames(self, now_ns: int) -> bool:
+        """Whether anything on the (simulated) table can look different now: a card being
+        laid or a hand passing. A real camera is always watched while cards are revealed."""
+        ...
+
 
 #: The phases in which cards are being laid on the centre pile: the camera is watched.
 WATCHED = (Phase.REVEAL, Phase.BUZZ)
@@ -96,7 +102,7 @@ class Loop:
                     self.referee.note_press(item.seat, item.t_ns)
             else:
                 self.host_inputs.append(item)
-        if self.cards is not None and self.referee.state.phase in WATCHED:
+        if self.cards is not None and self._watching(now):
             for seen in self.cards.poll(now):
                 self.referee.card_seen(seen)
         self.referee.tick(now)
@@ -106,6 +112,11 @@ class Loop:
             self.screen.render(self, now)
         if self.watchdog is not None:
             self.watchdog()
+
+    def _watching(self, now_ns: int) -> bool:
+        if self.referee.state.phase not in WATCHED:
+            return False
+        return self.table is None or self.table.wants_frames(now_ns)
 
     def stop(self) -> None:
         self.stopped = True
@@ -122,8 +133,8 @@ class Loop:
         deadline = next_deadline(self.referee.state)
         if deadline is not None:
             wake.append(self.referee.ns_at(deadline))
-        state = self.referee.state
-        if state.phase in WATCHED or self.referee.firmware.arbiter.armed_ns is not None:
+        if (self.cards is not None and self._watching(now_ns)) or (
+                self.referee.firmware.arbiter.phase is ArbiterPhase.ARMED):
             wake.append(now_ns + self.frame_ns)
         if not wake:
             return now_ns + self.frame_ns

@@ -74,6 +74,8 @@ class DemoTable:
         self._order = itertools.count()
         self._planned: tuple[Any, ...] | None = None
         self._card_out: int | None = None  # len(pile) after the card being laid lands
+        #: the simulated camera is worth watching until then (a card laid, a hand passing)
+        self._busy_until = 0
         self.placed = 0
         self.presses = 0
         self.early_presses = 0
@@ -89,6 +91,12 @@ class DemoTable:
     def run_due(self, now_ns: int) -> None:
         while self._queue and self._queue[0].t_ns <= now_ns:
             heapq.heappop(self._queue).run()
+
+    def wants_frames(self, now_ns: int) -> bool:
+        return now_ns <= self._busy_until
+
+    def _busy(self, t_ns: int, ms: int) -> None:
+        self._busy_until = max(self._busy_until, t_ns + ms * NS_PER_MS)
 
     def _drop(self, kind: str) -> None:
         self._queue = [a for a in self._queue if a.kind != kind]
@@ -140,7 +148,11 @@ class DemoTable:
         t = now_ns + delay
         camera = self.camera
         if camera is not None and self.rng.random() < self.hand_pass_rate:
-            self._at(t - 400 * NS_PER_MS, lambda: camera.hand_pass(8), "table")
+            def hand() -> None:
+                camera.hand_pass(8)
+                self._busy(t - 400 * NS_PER_MS, 600)
+
+            self._at(t - 400 * NS_PER_MS, hand, "table")
         if self.seat_pins is not None and self.rng.random() < self.early_press_rate:
             eager = self.rng.randrange(state.n_players)
             early = self.rng.randint(40, 220) * NS_PER_MS
@@ -150,6 +162,7 @@ class DemoTable:
 
     def _lay(self, card: int, t_ns: int) -> None:
         self.placed += 1
+        self._busy(t_ns, 1_500)
         if self.camera is not None:
             self.camera.place(card_id(card), "centre")
         else:
