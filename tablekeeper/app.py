@@ -140,7 +140,7 @@ class Loop:
             return now_ns + self.frame_ns
         return max(now_ns + NS_PER_MS, min(wake))
 
-    def run_simulated(self, max_ticks: int = 2_000_000,
+    def run_simulated(self, max_ticks: int = 300_000,
                       until: Callable[[Loop], bool] | None = None) -> None:
         """Run on a :class:`FakeClock`, jumping to the next moment anything happens."""
         clock = self.clock

@@ -77,6 +77,7 @@ class DemoTable:
         #: the simulated camera is worth watching until then (a card laid, a hand passing)
         self._busy_until = 0
         self.placed = 0
+        self.relaid = 0
         self.presses = 0
         self.early_presses = 0
 
@@ -158,15 +159,28 @@ class DemoTable:
             early = self.rng.randint(40, 220) * NS_PER_MS
             self._press(eager, t - early, early=True)
         self._card_out = len(state.pile) + 1
-        self._at(t, lambda: self._lay(card, t), "table")
+        self._at(t, lambda: self._lay(card, t, len(state.pile) + 1), "table")
 
-    def _lay(self, card: int, t_ns: int) -> None:
+    def _lay(self, card: int, t_ns: int, pile_after: int) -> None:
         self.placed += 1
         self._busy(t_ns, 1_500)
-        if self.camera is not None:
-            self.camera.place(card_id(card), "centre")
-        else:
+        camera = self.camera
+        if camera is None:
             self.referee.card_seen(CardSeen(card_id(card), t_ns))
+            return
+        handle = camera.place(card_id(card), "centre")
+        retry = t_ns + 3_000 * NS_PER_MS
+
+        def straighten() -> None:
+            # Nobody's screen showed the card after 3 s: the player lays it again, straighter
+            # (what people do when the box has not seen their card).
+            if len(self.referee.state.pile) >= pile_after:
+                return
+            self.relaid += 1
+            camera.remove(handle)
+            self._lay(card, retry, pile_after)
+
+        self._at(retry, straighten, "table")
 
     def _plan_buzz(self, state: State, now_ns: int) -> None:
         presses = self.sim.buzz_presses(state)
