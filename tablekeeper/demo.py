@@ -57,7 +57,8 @@ def scene_truth(n_scenes: int) -> tuple[frozenset[int], ...] | None:
         from vision.demo_decks import scene_contents
     except ImportError:  # pragma: no cover - vision is part of the project
         return None
-    return tuple(frozenset(scene_contents(s)) for s in range(n_scenes))
+    # the demo decks number scenes 1-15 and items 1-66; the engine counts from 0
+    return tuple(frozenset(i - 1 for i in scene_contents(s + 1)) for s in range(n_scenes))
 
 
 def build_demo(out: Path, *, seed: int, players: int, variant: str, clock: Clock,

@@ -167,5 +167,5 @@ def item_card_ids(deck: Any) -> dict[str, int]:
     order (the engine numbers the 66 item cards 0..65)."""
     ids = [c.id for c in deck.cards if c.kind == "item"] if deck is not None else []
     if not ids:
-        return {f"i{i:02d}": i for i in range(66)}
+        return {f"i{i + 1:02d}": i for i in range(66)}
     return {cid: i for i, cid in enumerate(ids)}

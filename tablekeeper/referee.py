@@ -90,6 +90,7 @@ class Referee:
         self.game = game
         self.firmware = firmware
         self.card_ids = dict(card_ids)
+        self.deck_ids = {v: k for k, v in self.card_ids.items()}
         self.game_id = game_id
         self.on_change = on_change
         #: the game clock's zero on the monotonic clock; a resumed game carries on from the

@@ -196,7 +196,8 @@ class PygameScreen:
         players = tuple(PlayerInfo(p.name, p.colour) for p in state.players)
         last_card = None
         if state.top_card is not None:
-            last_card = self._card_view(f"i{state.top_card:02d}")
+            last_card = self._card_view(referee.deck_ids.get(state.top_card,
+                                                             f"#{state.top_card + 1}"))
         buzz = None
         if referee.last_buzz is not None and state.buzz is not None:
             info = referee.last_buzz

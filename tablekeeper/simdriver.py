@@ -40,8 +40,9 @@ NS_PER_MS = 1_000_000
 
 
 def card_id(card: int) -> str:
-    """The demo item deck's id of engine item card ``card`` (``vision.demo_decks``)."""
-    return f"i{card:02d}"
+    """The demo item deck's id of engine item card ``card``: the demo deck numbers its items
+    1-66 (``i01`` ... ``i66``), the engine 0-65."""
+    return f"i{card + 1:02d}"
 
 
 @dataclass(order=True)
