@@ -142,7 +142,7 @@ class DemoTable:
         stamped = type(event)(**{**event.__dict__, "at_ms": self.referee.at_ms(t_ns)})
         self.referee.submit(stamped)
 
-    def _plan_reveal(self, state: State, now_ns: int) -> None:
+    def _plan_reveal(self, state: State, now_ns: int, eager: bool = True) -> None:
         if self._card_out == len(state.pile) + 1:
             return  # already laid, waiting for the camera
         _seat, card = self.sim.next_card(state)
@@ -155,7 +155,7 @@ class DemoTable:
                 self._busy(t - 400 * NS_PER_MS, 600)
 
             self._at(t - 400 * NS_PER_MS, hand, "table")
-        if self.seat_pins is not None and self.rng.random() < self.early_press_rate:
+        if eager and self.seat_pins is not None and self.rng.random() < self.early_press_rate:
             eager = self.rng.randrange(state.n_players)
             early = self.rng.randint(40, 220) * NS_PER_MS
             self._press(eager, t - early, early=True)
@@ -163,6 +163,13 @@ class DemoTable:
         self._at(t, lambda: self._lay(card, t, len(state.pile) + 1), "table")
 
     def _lay(self, card: int, t_ns: int, pile_after: int) -> None:
+        state = self.referee.state
+        if state.phase not in (Phase.REVEAL, Phase.BUZZ) or len(state.pile) + 1 != pile_after:
+            # The table moved on before this card was laid (someone buzzed after all): the
+            # card stays in the player's hand; plan again from the new state.
+            self._card_out = None
+            self._planned = None
+            return
         self.placed += 1
         self._busy(t_ns, 1_500)
         camera = self.camera
@@ -201,7 +208,9 @@ class DemoTable:
                 wait = self.rng.randint(2_000, 3_500) * NS_PER_MS
                 self._host(now_ns + wait, NoBuzz(at_ms=0))
             else:
-                self._plan_reveal(state, now_ns + self.rng.randint(1_500, 2_500) * NS_PER_MS)
+                # (no eager presses here: the current card is still live, a press would win it)
+                self._plan_reveal(state, now_ns + self.rng.randint(1_500, 2_500) * NS_PER_MS,
+                                  eager=False)
 
     def _press(self, seat: int, t_ns: int, early: bool = False) -> None:
         assert self.seat_pins is not None
