@@ -28,6 +28,7 @@ Subcommands = "argparse._SubParsersAction[argparse.ArgumentParser]"
 #: Modules that may contribute commands; a module that does not exist yet is skipped.
 PLUGINS: tuple[str, ...] = (
     "tablekeeper.commands",
+    "tablekeeper.app_commands",
     "firmware.cli",
     "vision.cli",
     "display.cli",

@@ -1,4 +1,5 @@
-"""Top-level commands of the composition root: ``demo`` and ``replay``."""
+"""Top-level commands of the composition root: ``replay``, and the text-mode demo that
+``tablekeeper demo --text`` runs (the demo command itself is in :mod:`tablekeeper.app_commands`)."""
 
 from __future__ import annotations
 
@@ -13,25 +14,13 @@ from engine.core import Rejection
 
 
 def register(commands: Any, benches: Any) -> None:
-    demo = commands.add_parser(
-        "demo", help="play a complete simulated game of 什麼不見啦 in text mode")
-    demo.add_argument("--seed", type=int, default=1, help="random seed of the table (1)")
-    demo.add_argument("--players", type=_players, default=5, help="3-7 players (5)")
-    demo.add_argument("--variant", choices=[v.value for v in sm.Variant],
-                      default=sm.Variant.STANDARD.value, help="easy/standard/advanced")
-    demo.add_argument("--journal", metavar="PATH",
-                      help="also write the game's journal to PATH (a new file)")
-    demo.add_argument("--lines", type=int, default=24,
-                      help="play-by-play lines to print (24; 0: none, -1: all)")
-    demo.set_defaults(func=_demo)
-
     replay = commands.add_parser(
         "replay", help="replay a game journal and print the final state as JSON")
     replay.add_argument("file", metavar="FILE", help="a journal (.jsonl) written by tablekeeper")
     replay.set_defaults(func=_replay)
 
 
-def _players(text: str) -> int:
+def players_arg(text: str) -> int:
     try:
         n = int(text)
     except ValueError:
@@ -62,7 +51,8 @@ def _replay(args: argparse.Namespace) -> int:
     return 0
 
 
-def _demo(args: argparse.Namespace) -> int:
+def text_demo(args: argparse.Namespace) -> int:
+    """Play a whole simulated game in text: play-by-play lines and the scoreboard."""
     from tablekeeper.journal import JournaledGame
     from tablekeeper.simplayers import SimTable, describe
 

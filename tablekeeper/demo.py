@@ -121,9 +121,11 @@ def run_demo(args: Any) -> int:
     screen = None
     if not args.no_screen:
         from tablekeeper.screen import PygameScreen
+        from tablekeeper.vision_link import item_cards, load_items_deck
 
         screen = PygameScreen(size=tuple(args.size), fullscreen=False, lang=args.lang,
-                              png_dir=out if headless else None, title="tablekeeper demo")
+                              png_dir=out if headless else None, title="tablekeeper demo",
+                              cards=item_cards(load_items_deck(None)))
     parts = build_demo(out, seed=args.seed, players=args.players, variant=args.variant,
                        clock=clock, camera=not args.no_camera, screen=screen)
     print(f"tablekeeper demo: {args.players} players, {args.variant}, seed {args.seed}"

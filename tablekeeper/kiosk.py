@@ -27,7 +27,7 @@ from engine.something_missing import is_over
 from tablekeeper.app import Loop
 from tablekeeper.clock import MonotonicClock
 from tablekeeper.config import Config, ConfigError, load_config
-from tablekeeper.journal import JournalError, JournaledGame
+from tablekeeper.journal import JournaledGame, JournalError
 from tablekeeper.referee import Referee
 
 log = logging.getLogger("tablekeeper.kiosk")

@@ -9,6 +9,7 @@ Headless runs (SDL's dummy driver) write a PNG of every screen the game passes t
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import random
 import time
@@ -18,10 +19,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pygame
+
 from display.input import HostAction, SeatInput, TextInput
 from display.model import BuzzView, CardView, Notice, PlayerInfo, Snapshot
 from display.setup import SetupForm
-
 from engine.core import Rejection
 from engine.something_missing import Phase, State
 from firmware.devices import HostAction as GpioAction
@@ -49,6 +50,9 @@ class CardInfo:
 
 class PygameScreen:
     """The kiosk's screen and its host inputs."""
+
+    #: headless PNGs show a screen this long after it appeared (animations settled)
+    SETTLE_MS = 1_300
 
     def __init__(self, *, size: tuple[int, ...] = (1280, 720), fullscreen: bool = False,
                  lang: str = "zh-TW", png_dir: Path | None = None,
@@ -233,13 +237,20 @@ class PygameScreen:
         self._draw_focus()
         if self.png_dir is None:
             pygame.display.flip()
-        else:
-            state = loop.referee.state
-            shot = (result.screen, state.round, state.phase, self.lang)
-            if shot != self._last_shot:
-                self._last_shot = shot
-                name = f"{len(self.saved):04d}-r{state.round:02d}-{result.screen}.png"
-                self.saved.append(self.renderer.save_png(self.png_dir / "screens" / name))
+            return True
+        state = loop.referee.state
+        shot = (result.screen, state.round, len(state.pile) if result.screen == "reveal" else 0,
+                self.lang)
+        if shot != self._last_shot:
+            # A new screen: photograph it as players would see it once its animations have
+            # settled (the simulated clock may jump past that moment), then carry on.
+            self._last_shot = shot
+            later = dataclasses.replace(snap, now_ms=snap.now_ms + self.SETTLE_MS)
+            if self.renderer.render(later).screen == result.screen:
+                self._draw_focus()
+            name = f"{len(self.saved):04d}-r{state.round:02d}-{result.screen}.png"
+            self.saved.append(self.renderer.save_png(self.png_dir / "screens" / name))
+            self.renderer.invalidate()
         return True
 
     def _draw_focus(self) -> None:

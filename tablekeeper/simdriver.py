@@ -156,9 +156,9 @@ class DemoTable:
 
             self._at(t - 400 * NS_PER_MS, hand, "table")
         if eager and self.seat_pins is not None and self.rng.random() < self.early_press_rate:
-            eager = self.rng.randrange(state.n_players)
+            seat = self.rng.randrange(state.n_players)
             early = self.rng.randint(40, 220) * NS_PER_MS
-            self._press(eager, t - early, early=True)
+            self._press(seat, t - early, early=True)
         self._card_out = len(state.pile) + 1
         self._at(t, lambda: self._lay(card, t, len(state.pile) + 1), "table")
 
@@ -219,7 +219,7 @@ class DemoTable:
 
         def down() -> None:
             self.presses += 1
-            self.early_presses += early
+            self.early_presses += int(early)
             pin.press(t_ns)
 
         self._at(t_ns, down, "press")

@@ -70,7 +70,7 @@ def test_replay_of_a_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[
 def test_demo_plays_a_whole_game_and_journals_it(tmp_path: Path, players: int, variant: str,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
     journal = tmp_path / "demo.jsonl"
-    assert main(["demo", "--seed", "11", "--players", str(players), "--variant", variant,
+    assert main(["demo", "--text", "--seed", "11", "--players", str(players), "--variant", variant,
                  "--journal", str(journal)]) == 0
     out = capsys.readouterr().out
     assert "計分板 Scoreboard" in out and "贏家 Winner" in out
@@ -84,9 +84,9 @@ def test_demo_plays_a_whole_game_and_journals_it(tmp_path: Path, players: int, v
 
 
 def test_demo_is_reproducible_by_seed(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["demo", "--seed", "5", "--lines", "-1"]) == 0
+    assert main(["demo", "--text", "--seed", "5", "--lines", "-1"]) == 0
     first = capsys.readouterr().out
-    assert main(["demo", "--seed", "5", "--lines", "-1"]) == 0
+    assert main(["demo", "--text", "--seed", "5", "--lines", "-1"]) == 0
     assert capsys.readouterr().out == first
 
 
@@ -94,14 +94,14 @@ def test_demo_refuses_to_overwrite_a_journal(tmp_path: Path,
                                              capsys: pytest.CaptureFixture[str]) -> None:
     journal = tmp_path / "demo.jsonl"
     journal.write_text("precious\n", encoding="utf-8")
-    assert main(["demo", "--journal", str(journal)]) == 1
+    assert main(["demo", "--text", "--journal", str(journal)]) == 1
     assert "exists" in capsys.readouterr().err
     assert journal.read_text(encoding="utf-8") == "precious\n"
 
 
 def test_demo_journal_in_a_missing_folder(tmp_path: Path,
                                           capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["demo", "--journal", str(tmp_path / "no" / "such" / "d.jsonl")]) == 1
+    assert main(["demo", "--text", "--journal", str(tmp_path / "no" / "such" / "d.jsonl")]) == 1
     assert "cannot write" in capsys.readouterr().err
 
 
@@ -109,6 +109,6 @@ def test_demo_journal_in_a_missing_folder(tmp_path: Path,
 def test_demo_rejects_bad_player_counts(players: str,
                                         capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exc:
-        main(["demo", "--players", players])
+        main(["demo", "--text", "--players", players])
     assert exc.value.code == 2
     assert "--players" in capsys.readouterr().err

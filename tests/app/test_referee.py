@@ -3,17 +3,50 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from engine.core import Rejection
 from engine.something_missing import Phase, State
-from firmware.box import Firmware
+from firmware.box import Firmware, build
+from firmware.config import FirmwareConfig
+from firmware.devices import SeatEdge
+from firmware.mock import mock_factory
 from tablekeeper.clock import FakeClock
 from tablekeeper.host import new_game
-from tablekeeper.journal import replay
+from tablekeeper.journal import JournaledGame, replay
 from tablekeeper.referee import CardSeen, Referee
+from tablekeeper.simdriver import card_id
 
 MS = 1_000_000
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def factory() -> Any:
+    return mock_factory()
+
+
+@pytest.fixture
+def firmware(factory: Any, clock: FakeClock) -> Iterator[Firmware]:
+    config = FirmwareConfig.from_dict({"backend": "gpio", "sound": {"kind": "none"}})
+    fw = build(config, factory, rng=random.Random(5), clock=clock.now_ns)
+    yield fw
+    fw.close()
+
+
+@pytest.fixture
+def referee(tmp_path: Path, firmware: Firmware, clock: FakeClock) -> Referee:
+    game = JournaledGame.create(tmp_path / "game.jsonl")
+    return Referee(game, firmware, clock.now_ns(),
+                   card_ids={card_id(i): i for i in range(66)}, game_id="test")
 
 
 def start(referee: Referee, clock: FakeClock, players: int = 3) -> State:
@@ -132,15 +165,11 @@ def test_undo_takes_back_the_last_host_event(referee: Referee, clock: FakeClock,
 
 
 def test_resume_carries_the_game_clock_on(tmp_path: Any, firmware: Firmware) -> None:
-    from tablekeeper.journal import JournaledGame
-    from tablekeeper.simdriver import card_id
-
-    clock = FakeClock()
+    first = FakeClock()
     game = JournaledGame.create(tmp_path / "g.jsonl")
-    ref = Referee(game, firmware, clock.now_ns(), card_ids={card_id(i): i for i in range(66)})
-    start(ref, clock)
-    frame_ns = clock.now_ns()
-    ref.card_seen(CardSeen("i09", frame_ns))
+    ref = Referee(game, firmware, first.now_ns(), card_ids={card_id(i): i for i in range(66)})
+    start(ref, first)
+    ref.card_seen(CardSeen("i09", first.now_ns()))
     at = ref.state.now_ms
     # power cut; the box comes back much later on a clock that restarted
     later = FakeClock(start_ns=5_000_000_000)
@@ -165,7 +194,7 @@ def test_a_slower_runner_up_is_shown_with_its_margin(referee: Referee, clock: Fa
     assert referee.last_buzz is not None and referee.last_buzz.margin_us is None
     pins[2].press(frame_ns + 512 * MS)
     for edge in firmware.hub.drain():
-        if getattr(edge, "pressed", False):
+        if isinstance(edge, SeatEdge) and edge.pressed:
             referee.note_press(edge.seat, edge.t_ns)
     assert referee.last_buzz.runner_up == 3
     assert referee.last_buzz.margin_us == 212_000
