@@ -62,6 +62,8 @@ def register(commands: Any, benches: Any) -> None:
     kiosk.add_argument("--simulate-camera", action="store_true",
                        help="a simulated table instead of the camera (try it on a laptop)")
     kiosk.add_argument("--log-level", default="INFO")
+    kiosk.add_argument("--run-for", type=float, metavar="SECONDS",
+                       help="stop after this long (smoke tests, trying a setup)")
     kiosk.set_defaults(func=_kiosk)
 
 

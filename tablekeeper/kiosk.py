@@ -154,7 +154,7 @@ def run_kiosk(args: argparse.Namespace) -> int:
     loop.watchdog = watchdog
     notifier.ready("screen, buttons and camera up")
     try:
-        run_realtime(loop, linger_s=float("inf"))
+        run_realtime(loop, linger_s=float("inf"), run_for_s=args.run_for)
     finally:
         notifier.stopping()
         screen.close()

@@ -279,13 +279,17 @@ class ScaledClock:
         return self._t0 + int((self.base.now_ns() - self._t0) * self.speed)
 
 
-def run_realtime(loop: Loop, *, fps: int = 30, linger_s: float = 15.0) -> None:
+def run_realtime(loop: Loop, *, fps: int = 30, linger_s: float = 15.0,
+                 run_for_s: float | None = None) -> None:
     """Run the loop against its real clock at ``fps`` until stopped (or ``linger_s`` after the
-    game ended, so the final screen can be seen)."""
+    game ended, so the final screen can be seen; or after ``run_for_s``)."""
     period = 1.0 / fps
     over_since: float | None = None
+    begin = time.monotonic()
     while not loop.stopped:
         started = time.monotonic()
+        if run_for_s is not None and started - begin >= run_for_s:
+            break
         loop.step()
         if loop.over:
             over_since = over_since or started

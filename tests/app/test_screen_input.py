@@ -1,0 +1,89 @@
+"""Host input on the screen: touch/keys name a choice; three GPIO buttons move and take a
+highlight; back undoes. Rendered headless with SDL's dummy driver."""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+from display.input import HostAction
+from engine.something_missing import Phase
+from firmware.devices import HostAction as GpioAction
+from tablekeeper.app import Loop
+from tablekeeper.clock import FakeClock
+from tablekeeper.demo import build_demo
+from tablekeeper.screen import PygameScreen
+
+
+@pytest.fixture
+def loop(tmp_path: Path) -> Iterator[Loop]:
+    screen = PygameScreen(size=(800, 480), png_dir=tmp_path, rng=random.Random(1))
+    parts = build_demo(tmp_path, seed=4, players=4, variant="standard", clock=FakeClock(),
+                       camera=False, screen=screen)
+    # the simulated players stop once the host has something to decide
+    parts.loop.run_simulated(until=lambda lp: lp.referee.state.phase is Phase.BET)
+    parts.loop.table = None
+    yield parts.loop
+    parts.firmware.close()
+    screen.close()
+
+
+def _screen(loop: Loop) -> PygameScreen:
+    assert isinstance(loop.screen, PygameScreen)
+    return loop.screen
+
+
+def test_touch_bet_goes_to_the_player_whose_decision_it_is(loop: Loop) -> None:
+    state = loop.referee.state
+    seat = state.to_act
+    _screen(loop).host_action(loop, HostAction("bet", 1), loop.clock.now_ns())
+    bet = loop.referee.state.bet_of(seat) if seat is not None else None
+    assert bet is not None and bet.position == 1
+
+
+def test_three_buttons_next_moves_confirm_takes_back_undoes(loop: Loop) -> None:
+    screen = _screen(loop)
+    screen.render(loop, loop.clock.now_ns())
+    assert screen.renderer.screen == "buzz"  # the winner's colour fills the screen a while:
+    assert not screen._choices()  # nothing to choose on it
+    assert isinstance(loop.clock, FakeClock)
+    loop.clock.advance_ms(3_000)
+    screen.render(loop, loop.clock.now_ns())
+    assert screen.renderer.screen == "betting"
+    before = loop.referee.state
+    seat = before.to_act
+    assert seat is not None
+    # the highlight starts on scene A; next moves it to B; confirm bets there
+    screen.gpio_button(loop, GpioAction.NEXT, loop.clock.now_ns())
+    screen.gpio_button(loop, GpioAction.CONFIRM, loop.clock.now_ns())
+    bet = loop.referee.state.bet_of(seat)
+    assert bet is not None and bet.position == 1
+    screen.gpio_button(loop, GpioAction.BACK, loop.clock.now_ns())
+    assert loop.referee.state == before
+
+
+def test_an_impossible_choice_is_shown_not_raised(loop: Loop) -> None:
+    screen = _screen(loop)
+    state = loop.referee.state
+    if state.buzz is not None and state.to_act == state.buzz.seat:
+        # the hourglass taker must bet: "pass" is refused with a reason on screen
+        screen.host_action(loop, HostAction("pass"), loop.clock.now_ns())
+        assert screen.notice is not None and screen.notice.text
+        assert loop.referee.state == state
+    snap = screen.snapshot(loop, loop.clock.now_ns())
+    assert snap.state is state
+
+
+def test_language_switch(loop: Loop) -> None:
+    screen = _screen(loop)
+    lang = screen.lang
+    screen.host_action(loop, HostAction("lang"), loop.clock.now_ns())
+    assert screen.lang != lang
+    assert screen.snapshot(loop, loop.clock.now_ns()).lang == screen.lang
