@@ -73,7 +73,8 @@ def test_item_ids_follow_the_deck() -> None:
             self.id, self.kind = cid, kind
 
     class Deck:
-        cards = [Card("x-b", "item"), Card("scene", "scene"), Card("x-a", "item")]
+        def __init__(self) -> None:
+            self.cards = [Card("x-b", "item"), Card("scene", "scene"), Card("x-a", "item")]
 
     assert item_card_ids(Deck()) == {"x-b": 0, "x-a": 1}
     assert item_card_ids(None)["i01"] == 0
