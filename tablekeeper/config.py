@@ -14,22 +14,22 @@ size = [1920, 1080]   # ignored when fullscreen picks the display's own mode
 fullscreen = true
 ```
 
-Subsystems parse their own sections (``firmware`` reads ``[pins]``/``[buzzer]``, ``vision``
-reads ``[camera]``/``[zones]``); each raises ``ValueError`` naming the key and this module turns
-that into a :class:`ConfigError` naming the file too. A missing file means "all defaults".
-Writing goes through :func:`tablekeeper.atomic.write_atomic` semantics (temp file, fsync,
-rename), so a power cut never leaves half a config.
+Subsystems parse their own sections (``firmware`` reads ``[firmware]``, ``vision`` reads
+``[camera]`` and ``[vision]``); each raises ``ValueError`` naming the key, and the kiosk shows
+it with the file's name. A missing file means "all defaults".
+Writing goes through :func:`tablekeeper.atomic.write_atomic` (temp file, fsync, rename), so
+a power cut never leaves half a config.
 """
 
 from __future__ import annotations
 
-import os
-import tempfile
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Self
+
+from tablekeeper.atomic import write_atomic
 
 COLOURS: tuple[str, ...] = ("red", "yellow", "blue", "green", "orange", "brown", "purple")
 VARIANTS: tuple[str, ...] = ("easy", "standard", "advanced")
@@ -187,20 +187,5 @@ def dumps(config: Config) -> str:
 
 def save_config(config: Config, path: Path) -> None:
     """Write atomically: temp file in the same folder, fsync, rename, fsync the folder."""
-    text = dumps(config)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    dir_fd = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(dir_fd)
-    finally:
-        os.close(dir_fd)
+    write_atomic(path, dumps(config))

@@ -118,14 +118,12 @@ def run_demo(args: Any) -> int:
         from tablekeeper.screen import ScaledClock
 
         clock = ScaledClock(MonotonicClock(), args.speed)
-    screen = None
-    if not args.no_screen:
-        from tablekeeper.screen import PygameScreen
-        from tablekeeper.vision_link import item_cards, load_items_deck
+    from tablekeeper.screen import PygameScreen
+    from tablekeeper.vision_link import item_cards, load_items_deck
 
-        screen = PygameScreen(size=tuple(args.size), fullscreen=False, lang=args.lang,
-                              png_dir=out if headless else None, title="tablekeeper demo",
-                              cards=item_cards(load_items_deck(None)))
+    screen = PygameScreen(size=tuple(args.size), fullscreen=False, lang=args.lang,
+                          png_dir=out if headless else None, title="tablekeeper demo",
+                          cards=item_cards(load_items_deck(None)))
     parts = build_demo(out, seed=args.seed, players=args.players, variant=args.variant,
                        clock=clock, camera=not args.no_camera, screen=screen)
     print(f"tablekeeper demo: {args.players} players, {args.variant}, seed {args.seed}"
@@ -138,14 +136,16 @@ def run_demo(args: Any) -> int:
 
             run_realtime(parts.loop)
     finally:
-        if screen is not None:
-            screen.close()
+        screen.close()
         parts.firmware.close()
     print(scoreboard(parts))
+    cards = parts.loop.cards
     summary = {"journal": str(parts.journal_path), "out": str(out),
-               "cards_laid": parts.table.placed, "presses": parts.table.presses,
-               "early_presses": parts.table.early_presses}
-    if screen is not None:
-        summary["screens"] = len(getattr(screen, "saved", []))
+               "cards_revealed": len(parts.loop.referee.state.pile),
+               "cards_laid": parts.table.placed, "cards_relaid": parts.table.relaid,
+               "cards_recognised": getattr(cards, "events", len(parts.loop.referee.state.pile)),
+               "camera_frames": getattr(cards, "frames", 0),
+               "presses": parts.table.presses, "early_presses": parts.table.early_presses}
+    summary["screens"] = len(screen.saved)
     print(json.dumps(summary, ensure_ascii=False))
     return 0

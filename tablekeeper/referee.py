@@ -158,7 +158,11 @@ class Referee:
             # Arm at the frame's own timestamp: presses after the card became visible count,
             # even those made before this (later) moment of processing.
             self.firmware.arbiter.disarm()
-            self.firmware.arbiter.arm(frame_ns)
+            try:
+                self.firmware.arbiter.arm(frame_ns)
+            except ValueError:  # a frame from long ago (a stalled camera): arm from now
+                log.warning("the card's frame is too old to arm at; arming the buzzers now")
+                self.firmware.arbiter.arm()
             self._armed_for = len(result.pile)
             self.last_buzz = None
         return result

@@ -77,6 +77,7 @@ class DemoTable:
         self._card_out: int | None = None  # len(pile) after the card being laid lands
         #: the simulated camera is worth watching until then (a card laid, a hand passing)
         self._busy_until = 0
+        self._awaiting: int | None = None  # the pile size once the laid card is accepted
         self.placed = 0
         self.relaid = 0
         self.presses = 0
@@ -95,6 +96,13 @@ class DemoTable:
             heapq.heappop(self._queue).run()
 
     def wants_frames(self, now_ns: int) -> bool:
+        """Only while something on the table can look different: a hand passing, or a card
+        laid that the engine has not accepted yet (then the camera is watched until it is,
+        or until the player lays it again)."""
+        if self._awaiting is not None:
+            if len(self.referee.state.pile) < self._awaiting:
+                return True
+            self._awaiting = None
         return now_ns <= self._busy_until
 
     def _busy(self, t_ns: int, ms: int) -> None:
@@ -171,7 +179,7 @@ class DemoTable:
             self._planned = None
             return
         self.placed += 1
-        self._busy(t_ns, 1_500)
+        self._awaiting = pile_after
         camera = self.camera
         if camera is None:
             self.referee.card_seen(CardSeen(card_id(card), t_ns))

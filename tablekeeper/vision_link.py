@@ -95,9 +95,8 @@ def item_cards(deck: Any) -> Mapping[str, CardInfo]:
 
 def simulated_camera_pipeline(clock: Clock, seed: int) -> tuple[Any, WatchedCamera]:
     """The demo's camera: a simulated table showing the demo item deck, and its watcher."""
-    from vision.tracker import CardWatcher
-
     from vision.simtable import SimulatedTable
+    from vision.tracker import CardWatcher
 
     deck = load_items_deck(None)
     table = SimulatedTable(deck, seed=seed, clock=clock.now_ns)
@@ -107,10 +106,9 @@ def simulated_camera_pipeline(clock: Clock, seed: int) -> tuple[Any, WatchedCame
 def camera_pipeline(config: Config, clock: Clock, *, simulate: bool = False,
                     on_status: Callable[[Any], None] | None = None) -> tuple[WatchedCamera, Any]:
     """The kiosk's camera from the config's ``[camera]`` and ``[vision]`` sections."""
-    from vision.tracker import CardWatcher
-
     from vision.camera import CameraConfig, resilient_camera
     from vision.config import VisionConfig
+    from vision.tracker import CardWatcher
 
     deck = load_items_deck(config.table.items_deck or None)
     camera_section = dict(config.sections.get("camera", {}))
