@@ -63,6 +63,8 @@ STRINGS: Mapping[str, Mapping[str, str]] = {
     "setup.colour_taken": {"zh-TW": "每人要不同顏色", "en": "Each player needs a different colour"},
     "setup.variant": {"zh-TW": "玩法", "en": "Variant"},
     "setup.typing": {"zh-TW": "輸入名字，按 Enter 完成", "en": "Type a name, Enter when done"},
+    "setup.start_mark": {"zh-TW": "先", "en": "1st"},
+    "setup.start_hint": {"zh-TW": "「先」：最年輕的先開始", "en": "1st: the youngest starts"},
     "variant.easy": {"zh-TW": "簡單：4 張場景", "en": "Easy: 4 scenes"},
     "variant.standard": {"zh-TW": "標準：5 張場景", "en": "Standard: 5 scenes"},
     "variant.advanced": {"zh-TW": "進階：6 張場景", "en": "Advanced: 6 scenes"},

@@ -217,7 +217,7 @@ def draw_setup(p: Painter, f: Frame) -> None:
         p.text(p.tr(f"colour.{info.colour}"), colour_box, size=0.05, colour=text_on(bg),
                pad=0.008)
         p.buttons.append(_plain_button(colour_box, HostAction("setup.colour", seat)))
-        name_box = p.rect(0.17, y, 0.32, row_h)
+        name_box = p.rect(0.17, y, 0.24, row_h)
         focused = form.focus == seat
         p.fill(name_box, C.PANEL_HI if focused else C.PANEL, 0.012)
         if focused:
@@ -227,6 +227,10 @@ def draw_setup(p: Painter, f: Frame) -> None:
         p.text(shown, name_box, size=0.05, colour=C.TEXT if info.name else C.TEXT_DIM,
                align="left", pad=0.014)
         p.buttons.append(_plain_button(name_box, HostAction("setup.focus", seat)))
+        first = form.start == seat
+        p.button(p.rect(0.42, y, 0.07, row_h), HostAction("setup.start", seat),
+                 p.tr("setup.start_mark") if first else "", size=0.04,
+                 colour=C.ACCENT if first else C.PANEL)
         p.button(p.rect(0.50, y, 0.12, row_h), HostAction("setup.remove", seat),
                  p.tr("btn.remove"), enabled=len(form.players) > MIN_PLAYERS, size=0.04)
     add_y = top + len(form.players) * (row_h + gap)
@@ -244,6 +248,8 @@ def draw_setup(p: Painter, f: Frame) -> None:
     notes = [p.tr(k) for k in form.problems]
     if form.focus is not None:
         notes.append(p.tr("setup.typing"))
+    else:
+        notes.append(p.tr("setup.start_hint"))
     for i, note in enumerate(notes[:2]):
         p.text(note, p.rect(0.66, 0.64 + i * 0.08, 0.32, 0.07), size=0.04,
                colour=C.WARN if i < len(form.problems) else C.TEXT_DIM, align="left")

@@ -33,6 +33,8 @@ class SetupForm:
     players: tuple[PlayerInfo, ...] = _default_players(4)
     variant: str = "standard"
     focus: int | None = None
+    #: the start player of round 1: the youngest (the rules); a seat index
+    start: int = 0
 
     @property
     def problems(self) -> tuple[str, ...]:
@@ -75,7 +77,11 @@ class SetupForm:
         if (name == "setup.remove" and isinstance(arg, int) and len(self.players) > MIN_PLAYERS
                 and 0 <= arg < len(self.players)):
             players = self.players[:arg] + self.players[arg + 1:]
-            return replace(self, players=players, focus=None)
+            start = self.start - 1 if arg < self.start else (0 if arg == self.start
+                                                             else self.start)
+            return replace(self, players=players, focus=None, start=start)
+        if name == "setup.start" and isinstance(arg, int) and 0 <= arg < len(self.players):
+            return replace(self, start=arg, focus=None)
         if name == "setup.colour" and isinstance(arg, int) and 0 <= arg < len(self.players):
             return replace(self, players=self._next_colour(arg), focus=None)
         if name == "setup.focus":

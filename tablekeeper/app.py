@@ -51,6 +51,8 @@ class Screen(Protocol):
 
     def handle_events(self, loop: Loop) -> None: ...
 
+    def seat_pressed(self, loop: Loop, seat: int, t_ns: int) -> None: ...
+
     def render(self, loop: Loop, now_ns: int) -> bool: ...
 
     def close(self) -> None: ...
@@ -98,7 +100,9 @@ class Loop:
             self.screen.handle_events(self)
         for item in self.referee.firmware.hub.drain():
             if isinstance(item, SeatEdge):
-                if item.pressed:
+                if item.pressed and self.screen is not None:
+                    self.screen.seat_pressed(self, item.seat, item.t_ns)
+                elif item.pressed:
                     self.referee.note_press(item.seat, item.t_ns)
             else:
                 self.host_inputs.append(item)

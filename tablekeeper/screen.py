@@ -108,13 +108,22 @@ class PygameScreen:
             if isinstance(action, SeatInput):
                 loop.referee.firmware.arbiter.edge(action.seat + 1, action.pressed, now)
                 if action.pressed:
-                    loop.referee.note_press(action.seat + 1, now)
+                    self.seat_pressed(loop, action.seat + 1, now)
             elif isinstance(action, HostAction | TextInput):
                 self.host_action(loop, action, now)
         for item in loop.host_inputs:
             if isinstance(item, HostPress):
                 self.gpio_button(loop, item.action, item.t_ns)
         loop.host_inputs.clear()
+
+    def seat_pressed(self, loop: Loop, seat: int, t_ns: int) -> None:
+        """A seat button (1..8) went down: on the setup screen it marks that seat as the
+        youngest player, who starts; in play it may be the runner-up of a buzz."""
+        if loop.referee.state.phase is Phase.SETUP:
+            form = self.setup if self.setup is not None else SetupForm()
+            self.setup = form.apply(HostAction("setup.start", seat - 1))
+        else:
+            loop.referee.note_press(seat, t_ns)
 
     def gpio_button(self, loop: Loop, action: GpioAction, t_ns: int) -> None:
         """The three host buttons: next moves the highlight, confirm takes it, back undoes."""
@@ -178,7 +187,7 @@ class PygameScreen:
                 return
             players = self.setup.players_for(self.lang)
             event = host.new_game([p.name for p in players], [p.colour for p in players],
-                                  self.setup.variant, start_seat=0,
+                                  self.setup.variant, start_seat=self.setup.start,
                                   at_ms=loop.referee.at_ms(now_ns), rng=self.rng)
             self._show(loop.referee.submit(event), now_ns)
             return

@@ -87,3 +87,22 @@ def test_language_switch(loop: Loop) -> None:
     screen.host_action(loop, HostAction("lang"), loop.clock.now_ns())
     assert screen.lang != lang
     assert screen.snapshot(loop, loop.clock.now_ns()).lang == screen.lang
+
+
+def test_a_seat_button_on_the_setup_screen_picks_the_start_player(tmp_path: Path) -> None:
+    screen = PygameScreen(size=(800, 480), rng=random.Random(2))
+    parts = build_demo(tmp_path, seed=5, players=3, variant="easy", clock=FakeClock(),
+                       camera=False, screen=screen)
+    loop = parts.loop
+    loop.table = None  # the host sets up by hand
+    buttons = parts.firmware.buttons
+    assert isinstance(buttons, GpioButtons)
+    pins = [buttons.pin_factory.pin(p) for p in parts.firmware.config.pins.seats]
+    pins[2].press(loop.clock.now_ns())  # seat 3's player is the youngest
+    loop.step()
+    assert screen.setup is not None and screen.setup.start == 2
+    screen.host_action(loop, HostAction("confirm"), loop.clock.now_ns())
+    state = loop.referee.state
+    assert state.phase is Phase.VIEWING and state.start_seat == 2
+    parts.firmware.close()
+    screen.close()

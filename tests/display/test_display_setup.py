@@ -85,3 +85,15 @@ def test_the_setup_screen_is_operable_by_touch(fonts: FontBook) -> None:
     renderer.render(Snapshot(state=None, setup=form))
     (start,) = [b for b in renderer.buttons if b.action.name == "confirm"]
     assert start.enabled
+
+
+def test_start_player_follows_removals() -> None:
+    from display.input import HostAction as Act
+    from display.setup import SetupForm as Form
+
+    form = Form().apply(Act("setup.start", 2))
+    assert form.start == 2
+    assert form.apply(Act("setup.remove", 0)).start == 1  # the same person, one seat up
+    assert form.apply(Act("setup.remove", 2)).start == 0  # they left: back to seat 1
+    assert form.apply(Act("setup.remove", 3)).start == 2
+    assert form.apply(Act("setup.start", 9)).start == 2  # no such seat: unchanged
