@@ -526,12 +526,14 @@ class State:
     last_taker: int | None = None  # who took the hourglass in the previous round
     buzz: Buzz | None = None  # this round's hourglass taker
     bets: tuple[PlacedBet, ...] = ()
+    passed: tuple[int, ...] = ()  # seats that decided not to bet this round
     bet_order: tuple[int, ...] = ()  # seats still to decide, to_act first
     checks_left: tuple[int, ...] = ()  # scene positions still to check, in order
     check: Check | None = None
     turned_up: tuple[int, ...] = ()  # scene positions turned up (checked) this round
     score_history: tuple[tuple[int, ...], ...] = ()  # scores after each round (0: start)
     last_changes: tuple[ScoreChange, ...] = ()  # this round's (or the last round's) changes
+    results: tuple[tuple[int, bool], ...] = ()  # this (or the last) round's checks: (pos, found)
     replacements_due: int = 0
     replacement: Replacement | None = None
     outcome: Outcome[EndReason] | None = None
@@ -539,6 +541,17 @@ class State:
     @property
     def n_players(self) -> int:
         return len(self.players)
+
+    @property
+    def timer_ms(self) -> int | None:
+        """The full length of the running timer (for a progress bar), None if none runs."""
+        r = self.rules
+        return {Phase.VIEWING: r.viewing_pass_ms, Phase.CHECK: r.check_ms,
+                Phase.VIEW_REPLACEMENT: r.replacement_viewing_ms}.get(self.phase)
+
+    @property
+    def target_score(self) -> int:
+        return self.rules.win_score_for(self.n_players)
 
     @property
     def top_card(self) -> int | None:
@@ -751,7 +764,7 @@ def _viewing_time_up(state: State, ev: Event) -> State | Rejection:
         return _too_early(ev, state.deadline_ms)
     if state.viewing_pass + 1 < state.viewing_passes:
         return _evolve(state, viewing_pass=state.viewing_pass + 1,
-                                   deadline_ms=ev.at_ms + state.rules.viewing_pass_ms)
+                       deadline_ms=ev.at_ms + state.rules.viewing_pass_ms)
     return _start_round(_evolve(state, deadline_ms=None))
 
 
@@ -761,7 +774,8 @@ def _start_round(state: State) -> State:
     start = state.start_seat if state.last_taker is None else left_of(state.last_taker, n)
     seat = first_clockwise(start, n, lambda s: state.players[s].cards_left > 0)
     st = _evolve(
-        state, round=state.round + 1, buzz=None, bets=(), bet_order=(), checks_left=(),
+        state, round=state.round + 1, buzz=None, bets=(), passed=(), bet_order=(),
+        checks_left=(),
         check=None, turned_up=(), deadline_ms=None)
     if seat is None:
         return _finish(st, EndReason.PILES_EMPTY)
@@ -801,7 +815,7 @@ def _card_revealed(state: State, ev: Event) -> State | Rejection:
     players = list(state.players)
     players[seat] = dataclasses.replace(players[seat], cards_left=players[seat].cards_left - 1)
     st = _evolve(state, phase=Phase.BUZZ, players=tuple(players),
-                             pile=(*state.pile, ev.card), revealer=seat, to_act=None)
+                 pile=(*state.pile, ev.card), revealer=seat, to_act=None)
     if players[seat].cards_left == 0:
         if st.variant is Variant.ADVANCED:
             st = _evolve(st, replacements_due=st.replacements_due + 1)
@@ -841,7 +855,8 @@ def _buzz_won(state: State, ev: Event) -> State | Rejection:
         return Rejection("bad_buzz", f"margin {ev.margin_us} us is negative")
     return _evolve(
         state, phase=Phase.BET, buzz=Buzz(ev.seat, ev.margin_us, ev.tie), to_act=ev.seat,
-        bet_order=clockwise_from(ev.seat, state.n_players), bets=(), last_changes=())
+        bet_order=clockwise_from(ev.seat, state.n_players), bets=(), passed=(),
+        last_changes=(), results=())
 
 
 def _bet(state: State, ev: Event) -> State | Rejection:
@@ -850,10 +865,11 @@ def _bet(state: State, ev: Event) -> State | Rejection:
     assert seat is not None and state.buzz is not None
     if ev.seat != seat:
         return Rejection("not_your_turn", f"seat {seat} decides now, not seat {ev.seat}")
-    bets = state.bets
+    bets, passed = state.bets, state.passed
     if isinstance(ev, Pass):
         if seat == state.buzz.seat:
             return Rejection("must_bet", "the hourglass taker must bet")
+        passed = (*passed, seat)
     else:
         if not 0 <= ev.position < len(state.scenes):
             return Rejection("bad_position", f"no scene at position {ev.position} "
@@ -864,8 +880,8 @@ def _bet(state: State, ev: Event) -> State | Rejection:
                              f"the memory card of scene {ev.position} is full")
         bets = (*bets, PlacedBet(seat=seat, position=ev.position, slot=taken + 1))
     order = state.bet_order[1:]
-    st = _evolve(state, bets=bets, bet_order=order,
-                             to_act=order[0] if order else None)
+    st = _evolve(state, bets=bets, passed=passed, bet_order=order,
+                 to_act=order[0] if order else None)
     if order:
         return st
     return _start_checks(st, ev.at_ms)
@@ -929,14 +945,15 @@ def _score(state: State, found: bool, reason: ChangeReason) -> State:
         players[b.seat] = dataclasses.replace(players[b.seat], score=new)
         changes.append(ScoreChange(seat=b.seat, position=pos, slot=b.slot, points=pts,
                                    delta=new - old, reason=reason))
-    return _evolve(state, players=tuple(players), last_changes=tuple(changes))
+    return _evolve(state, players=tuple(players), last_changes=tuple(changes),
+                   results=(*state.results, (pos, found)))
 
 
 def _end_of_scoring(state: State) -> State:
     """After the last check: record the round, test the end, then the reset."""
     assert state.buzz is not None
     st = _evolve(state, score_history=(*state.score_history, state.scores),
-                             last_taker=state.buzz.seat)
+                 last_taker=state.buzz.seat)
     rules = st.rules
     if any(s >= rules.win_score_for(st.n_players) for s in st.scores):
         return _finish(st, EndReason.SCORE_REACHED)
@@ -981,7 +998,7 @@ def _after_reset(state: State) -> State:
     """The reset is done: a pending replacement first (advanced), then the next round."""
     if state.replacements_due > 0 and _free_scenes(state):
         return _evolve(state, phase=Phase.REPLACE, to_act=_lowest_scorer(state),
-                                   deadline_ms=None)
+                       deadline_ms=None)
     return _start_round(_evolve(state, replacements_due=0))
 
 
@@ -1020,7 +1037,7 @@ def _replacement_viewed(state: State, ev: Event) -> State | Rejection:
     scenes = list(state.scenes)
     scenes[rep.position] = rep.scene
     return _resume(_evolve(state, scenes=tuple(scenes), replacement=None,
-                                       deadline_ms=None))
+                           deadline_ms=None))
 
 
 def _resume(state: State) -> State:

@@ -515,3 +515,22 @@ def test_event_json_round_trip_and_errors() -> None:
         NoBuzz.from_dict({"type": "no_buzz", "v": 0, "at_ms": 0})
     assert CardRevealed.from_dict({"type": "card_revealed", "at_ms": 5, "card": 3}) == \
         CardRevealed(at_ms=5, card=3, seat=None)  # optional fields default; v defaults to 1
+
+
+# --- what the screen reads ---------------------------------------------------------------
+
+def test_state_keeps_passes_results_and_timer_lengths_for_the_screen() -> None:
+    state = to_bet(started(4), buzzer=1)
+    assert state.timer_ms is None and state.target_score == 20
+    state = bets(state, {1: 0, 2: None, 3: 2, 0: None})
+    assert state.passed == (2, 0)
+    assert state.timer_ms == 30_000
+    state = ok(state, CheckResult(at_ms=state.now_ms, position=0, found=True))
+    assert state.results == ((0, True),)
+    state = ok(state, CheckTimeUp(at_ms=state.now_ms + 30_000))
+    assert state.results == ((0, True), (2, False))
+    assert state.phase is Phase.SWAP  # results stay up for the swap and the next reveal
+    state = ok(state, DeclineSwap(at_ms=state.now_ms, seat=state.to_act or 0))
+    assert state.results == ((0, True), (2, False)) and state.passed == ()
+    state = to_bet(state, card=50, buzzer=0)
+    assert state.results == () and state.last_changes == ()
