@@ -15,6 +15,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 from display.input import HostAction
 from engine.something_missing import Phase
+from firmware.devices import GpioButtons
 from firmware.devices import HostAction as GpioAction
 from tablekeeper.app import Loop
 from tablekeeper.clock import FakeClock
