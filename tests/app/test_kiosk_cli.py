@@ -1,0 +1,56 @@
+"""`tablekeeper kiosk` starts, runs its loop and stops; a broken config is reported, the
+defaults are used and the file is left as it is."""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+from tablekeeper.cli import main
+
+
+def _run(config: Path) -> int:
+    return main(["kiosk", "--config", str(config), "--keyboard", "--simulate-camera",
+                 "--window", "--run-for", "0.5"])
+
+
+def test_kiosk_runs_on_a_laptop_and_keeps_its_game(tmp_path: Path) -> None:
+    config = tmp_path / "tablekeeper.toml"
+    config.write_text(f'[table]\nstate_dir = "{tmp_path / "state"}"\n'
+                      '[screen]\nsize = [800, 480]\nfullscreen = false\n', encoding="utf-8")
+    assert _run(config) == 0
+    journal = tmp_path / "state" / "games" / "current.jsonl"
+    assert journal.exists()
+    first = journal.read_bytes()
+    assert _run(config) == 0  # restarted: the same (unfinished) game is resumed, not replaced
+    assert journal.read_bytes() == first
+
+
+def test_a_broken_config_is_reported_and_left_alone(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch,
+                                                    caplog: pytest.LogCaptureFixture) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))  # the defaults keep their games under $HOME
+    config = tmp_path / "tablekeeper.toml"
+    text = "[table]\nplayers = 3\n"
+    config.write_text(text, encoding="utf-8")
+    with caplog.at_level(logging.ERROR):
+        assert _run(config) == 0
+    assert any(str(config) in r.getMessage() and "table.players" in r.getMessage()
+               for r in caplog.records)
+    assert config.read_text(encoding="utf-8") == text
+    assert (tmp_path / ".local" / "state" / "tablekeeper" / "games" / "current.jsonl").exists()
+
+
+def test_without_gpio_the_kiosk_says_what_to_do(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    config = tmp_path / "tablekeeper.toml"
+    config.write_text(f'[table]\nstate_dir = "{tmp_path / "state"}"\n', encoding="utf-8")
+    code = main(["kiosk", "--config", str(config), "--window", "--run-for", "0.1"])
+    assert code == 2
+    assert "--keyboard" in capsys.readouterr().err
