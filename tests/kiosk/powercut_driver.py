@@ -35,10 +35,6 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     table = SimTable.generate(random.Random(args.seed), args.players, sm.Variant.STANDARD)
-    if args.journal.exists() and b"\n" not in args.journal.read_bytes():
-        # The power went while the journal was being created: no complete header, so no event
-        # was ever acknowledged. Start afresh (JournaledGame.open refuses such a file).
-        args.journal.unlink()
     game = (JournaledGame.open(args.journal) if args.journal.exists()
             else JournaledGame.create(args.journal))
     state = sm.initial_state(game.journal.rules)

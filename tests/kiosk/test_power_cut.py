@@ -88,6 +88,14 @@ def lose_unsynced_tail(path: Path, acked: dict[int, str], header_durable: bool,
         return 0
     data = path.read_bytes()
     lines = data.split(b"\n")
+    if not acked and not header_durable:
+        # Killed before the journal was surely created: the journal writes its header beside
+        # and links it into place, so the file holds the whole header or is not there at all
+        # (its directory entry may not have reached the card).
+        if rng.random() < 0.5:
+            path.unlink()
+            return len(data)
+        header_durable = True
     # line 1 is the header, line k+1 event seq k (the demo never undoes)
     durable_lines = 1 + max(acked) if acked else int(header_durable)
     durable = sum(len(ln) + 1 for ln in lines[:durable_lines]) if durable_lines else 0
@@ -141,8 +149,13 @@ def play_with_kills(journal: Path, seed: int, rng: random.Random, figures: Figur
                 if kill and seen > kill_after:
                     proc.send_signal(signal.SIGKILL)
                     break
-        rest, err = proc.communicate(timeout=60)
-        lines.extend(rest.splitlines(keepends=True))
+        # Read what is left through the same text stream: lines it has already buffered
+        # (e.g. DONE, when the game ended just as it was killed) would be lost to
+        # communicate(), which reads the pipe underneath it.
+        lines.extend(proc.stdout.readlines())
+        assert proc.stderr is not None
+        err = proc.stderr.read()
+        proc.wait(timeout=60)
         complete = [ln.rstrip("\n") for ln in lines if ln.endswith("\n")]
         killed = proc.returncode == -signal.SIGKILL
         if not killed:
