@@ -143,6 +143,11 @@ def test_runs_kiosk_from_the_installed_venv() -> None:
     assert argv[0] == VENV_BIN
     assert argv[1] == "kiosk"
     assert "/var/lib/tablekeeper/config.toml" in argv
+    # the command line is one the app's own parser accepts
+    from tablekeeper.cli import build_parser
+
+    args = build_parser().parse_args(argv[1:])
+    assert args.command == "kiosk" and args.config == "/var/lib/tablekeeper/config.toml"
     # the installer builds exactly that venv
     proc = subprocess.run(["bash", str(ROOT / "systemd" / "install.sh"), "--dry-run",
                            "--skip=apt,user,systemd"], capture_output=True, text=True,
