@@ -18,6 +18,7 @@ import dataclasses
 import json
 import os
 import random
+import resource
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -145,7 +146,8 @@ def run_demo(args: Any) -> int:
                "cards_laid": parts.table.placed, "cards_relaid": parts.table.relaid,
                "cards_recognised": getattr(cards, "events", len(parts.loop.referee.state.pile)),
                "camera_frames": getattr(cards, "frames", 0),
-               "presses": parts.table.presses, "early_presses": parts.table.early_presses}
+               "presses": parts.table.presses, "early_presses": parts.table.early_presses,
+               "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)}
     summary["screens"] = len(screen.saved)
     print(json.dumps(summary, ensure_ascii=False))
     return 0

@@ -56,10 +56,14 @@ class _Action:
 class DemoTable:
     """Plays the table for the demo, one scheduled action at a time.
 
+    ``PILE_KEPT``: how many of the newest centre-pile cards stay on the simulated table.
+
     ``camera`` is a :class:`vision.simtable.SimulatedTable` (or None: cards are reported to the
     referee as seen, without recognition); ``seat_pins`` are the seat buttons' mock pins (seat 1
     first; None: the arbiter is bypassed and the engine is told the winner directly).
     """
+
+    PILE_KEPT = 4
 
     def __init__(self, sim: SimTable, referee: Referee, rng: random.Random, *,
                  camera: Any | None = None, seat_pins: list[Any] | None = None,
@@ -78,6 +82,7 @@ class DemoTable:
         #: the simulated camera is worth watching until then (a card laid, a hand passing)
         self._busy_until = 0
         self._awaiting: int | None = None  # the pile size once the laid card is accepted
+        self._pile: list[int] = []  # simulated-table handles of the centre pile, oldest first
         self.placed = 0
         self.relaid = 0
         self.presses = 0
@@ -185,6 +190,11 @@ class DemoTable:
             self.referee.card_seen(CardSeen(card_id(card), t_ns))
             return
         handle = camera.place(card_id(card), "centre")
+        self._pile.append(handle)
+        while len(self._pile) > self.PILE_KEPT:
+            # Deep in a real pile the old cards are hidden under the new ones: the simulated
+            # table forgets them (each costs a frame-sized layer).
+            camera.remove(self._pile.pop(0))
         retry = t_ns + 3_000 * NS_PER_MS
 
         def straighten() -> None:
@@ -193,7 +203,9 @@ class DemoTable:
             if len(self.referee.state.pile) >= pile_after:
                 return
             self.relaid += 1
-            camera.remove(handle)
+            if handle in self._pile:
+                self._pile.remove(handle)
+                camera.remove(handle)
             self._lay(card, retry, pile_after)
 
         self._at(retry, straighten, "table")

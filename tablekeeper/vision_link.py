@@ -89,7 +89,9 @@ def load_items_deck(path: str | None) -> Any:
 
 def item_cards(deck: Any) -> Mapping[str, CardInfo]:
     """What the screen shows of each card: names and the template (as RGB)."""
-    return {c.id: CardInfo(c.name_zh, c.name_en, deck.template(c.id)[..., ::-1].copy())
+    # a BGR -> RGB *view* of the template: the screen makes its own surface of the one card
+    # it shows, so no second copy of the deck is kept
+    return {c.id: CardInfo(c.name_zh, c.name_en, deck.template(c.id)[..., ::-1])
             for c in deck.cards}
 
 
