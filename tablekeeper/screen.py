@@ -66,7 +66,11 @@ class PygameScreen:
         flags = pygame.FULLSCREEN if fullscreen else 0
         if fullscreen:
             pygame.mouse.set_visible(False)
-            surface = pygame.display.set_mode((0, 0), flags, vsync=1)
+            try:  # vsync where the driver offers it (KMSDRM on the Pi): no tearing
+                surface = pygame.display.set_mode((0, 0), flags, vsync=1)
+            except pygame.error as exc:
+                log.info("no vsync on this display (%s); drawing without it", exc)
+                surface = pygame.display.set_mode((0, 0), flags)
         else:
             surface = pygame.display.set_mode((int(size[0]), int(size[1])), flags)
         pygame.display.set_caption(title)
