@@ -63,6 +63,8 @@ class FindParams:
     dark_cards: bool = False  # also look for cards darker than the table
     min_paper_contrast: float = 25.0  # grey levels between table (median) and paper (98 %)
     min_edge_support: float = 0.75  # of a candidate's sides that must lie on an edge
+    line_quads: bool = True  # also cards from pairs of parallel straight edges (piles)
+    min_line_support: float = 0.9  # ... whose four sides must lie on edges this fully
 
     def __post_init__(self) -> None:
         if not 64 <= self.work_width <= 4096:
@@ -225,11 +227,14 @@ class CardFinder:
         # card's outline and its printed frame: the outline of the top card of a pile.
         thin = cv2.Canny(cv2.GaussianBlur(small, (3, 3), 0), p.canny_low, p.canny_high)
         masks = [edges, thin]
+        bright: Image | None = None
         hist = cv2.calcHist([blurred], [0], None, [256], [0, 256]).ravel().cumsum()
         table = float(np.searchsorted(hist, 0.5 * hist[-1]))  # the median: mostly table
         paper = float(np.searchsorted(hist, 0.98 * hist[-1]))  # the brightest: card paper
         if paper - table >= p.min_paper_contrast:
-            _, bright = cv2.threshold(blurred, (table + paper) / 2, 255, cv2.THRESH_BINARY)
+            _, paper_mask = cv2.threshold(blurred, (table + paper) / 2, 255,
+                                          cv2.THRESH_BINARY)
+            bright = np.asarray(paper_mask, dtype=np.uint8)
             masks.append(bright)
         if p.dark_cards:
             dark = float(np.searchsorted(hist, 0.02 * hist[-1]))
@@ -255,6 +260,89 @@ class CardFinder:
                         or float(q[:, 1].max()) > h - 3):
                     continue
                 out.append((q, support))
+        if p.line_quads and bright is not None:
+            # Second choice: cards from straight edges, where no outline was found.
+            # A much smaller outline inside one is a picture on that card: no obstacle; a
+            # card-sized one (from a tenth of its area) means the straight edges are a loose
+            # box around a card (wood grain, neighbours): not a card.
+            taken = [(q, abs(_signed_area(q))) for q, _ in out]
+            for q, support in self._line_quads(thin, edge_mask, area_min, area_max):
+                qa = abs(_signed_area(q))
+                if _paper_inside(bright, q) < 0.6:
+                    continue  # straight lines of the table (wood grain, planks): no paper
+                if not any((ta >= 0.6 * qa and (_contains(t, q) or _contains(q, t)))
+                           or (ta >= 0.1 * qa and _contains(q, t)) for t, ta in taken):
+                    out.append((q, support))
+        return out
+
+    def _line_quads(self, thin: Image, edge_mask: Image, area_min: float,
+                    area_max: float) -> list[tuple[FloatArray, float]]:
+        """Cards from pairs of parallel straight edges (the top card of a pile, whose outline
+        runs into the cards below so that it is no closed contour of its own).
+
+        Two parallel segments facing each other at distance ``d`` are opposite sides of a
+        card ``d`` wide (or ``d`` long); the card's other sides are centred on the segments'
+        joint extent. Every such quadrilateral whose four sides lie on edges is a candidate.
+        """
+        p = self.params
+        h, w = thin.shape
+        short_min = float(np.sqrt(area_min * self.aspect))
+        segs = cv2.HoughLinesP(thin, 1, np.pi / 180, threshold=max(12, round(0.4 * short_min)),
+                               minLineLength=max(8, round(0.5 * short_min)), maxLineGap=3)
+        if segs is None or len(segs) < 2:
+            return []
+        s = segs.reshape(-1, 4).astype(np.float32)[:200]
+        a, b = s[:, :2], s[:, 2:]
+        d = b - a
+        length = np.sqrt((d * d).sum(axis=1))
+        u = d / np.maximum(length, 1e-6)[:, None]
+        # Pairs (i, j), i < j, parallel within 4 degrees.
+        cos = np.abs(u @ u.T)
+        i_idx, j_idx = np.nonzero(np.triu(cos > np.cos(np.radians(4.0)), 1))
+        if len(i_idx) == 0:
+            return []
+        ui = u[i_idx]
+        ni = np.stack([-ui[:, 1], ui[:, 0]], axis=1)
+        mi = (a[i_idx] + b[i_idx]) / 2
+        mj = (a[j_idx] + b[j_idx]) / 2
+        dist = ((mj - mi) * ni).sum(axis=1)
+        gap = np.abs(dist)
+        # Extent of both along the direction of i, relative to mi.
+        ends = np.stack([((a[i_idx] - mi) * ui).sum(1), ((b[i_idx] - mi) * ui).sum(1),
+                         ((a[j_idx] - mi) * ui).sum(1), ((b[j_idx] - mi) * ui).sum(1)], 1)
+        lo, hi = ends.min(axis=1), ends.max(axis=1)
+        # The two must overlap along their direction (they face each other).
+        ov = np.minimum(np.maximum(ends[:, 0], ends[:, 1]), np.maximum(ends[:, 2], ends[:, 3])) \
+            - np.maximum(np.minimum(ends[:, 0], ends[:, 1]), np.minimum(ends[:, 2], ends[:, 3]))
+        keep = (gap >= short_min) & (ov > 0.3 * np.minimum(length[i_idx], length[j_idx]))
+        out: list[tuple[FloatArray, float]] = []
+        for k in np.nonzero(keep)[0][:400]:
+            g = float(gap[k])
+            for along in (g / self.aspect, g * self.aspect):
+                extent = float(hi[k] - lo[k])
+                if extent > 1.15 * along or extent < 0.45 * along:
+                    continue
+                if not area_min <= along * g <= area_max:
+                    continue
+                # The segments may stop short of the card's corners (rounded corners, a card
+                # below meeting the side) at either end: try the card flush with each end
+                # and centred; keep the best supported.
+                best_q, best_s = None, -1.0
+                for mid in ((lo[k] + hi[k]) / 2, lo[k] + along / 2, hi[k] - along / 2):
+                    centre = mi[k] + ui[k] * float(mid) + ni[k] * (dist[k] / 2)
+                    half_u, half_n = ui[k] * along / 2, ni[k] * g / 2
+                    q = np.array([centre - half_u - half_n, centre + half_u - half_n,
+                                  centre + half_u + half_n, centre - half_u + half_n],
+                                 dtype=np.float32)
+                    if (q.min() < 2 or float(q[:, 0].max()) > w - 3
+                            or float(q[:, 1].max()) > h - 3):
+                        continue
+                    support = _edge_support(edge_mask, q)
+                    if support > best_s:
+                        best_q, best_s = q, support
+                if best_q is not None and best_s >= max(p.min_edge_support,
+                                                        p.min_line_support):
+                    out.append((order_corners(best_q, self.square), best_s))
         return out
 
     def _quad(
@@ -327,6 +415,21 @@ def _edge_support(edges: Image, q: FloatArray) -> float:
     xs = np.clip(np.rint(pts[..., 0]).astype(np.intp), 0, edges.shape[1] - 1)
     ys = np.clip(np.rint(pts[..., 1]).astype(np.intp), 0, edges.shape[0] - 1)
     return float(np.count_nonzero(edges[ys, xs])) / float(xs.size)
+
+
+def _paper_inside(paper: Image, q: FloatArray) -> float:
+    """Fraction of points on two rings just inside the sides of ``q`` (3 % and 8 % of the way
+    to the centre: a card's white margin) that are paper in the mask ``paper``."""
+    c = q.mean(axis=0)
+    ts = np.linspace(0.15, 0.85, 8, dtype=np.float32)
+    vals = []
+    for f in (0.03, 0.08):
+        r = q + f * (c - q)
+        pts = r[:, None, :] + ts[None, :, None] * (r[_NEXT] - r)[:, None, :]
+        xs = np.clip(np.rint(pts[..., 0]).astype(np.intp), 0, paper.shape[1] - 1)
+        ys = np.clip(np.rint(pts[..., 1]).astype(np.intp), 0, paper.shape[0] - 1)
+        vals.append(paper[ys, xs] > 0)
+    return float(np.mean(vals))
 
 
 def _contains(outer: FloatArray, inner: FloatArray) -> bool:

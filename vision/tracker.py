@@ -11,7 +11,8 @@ recognised cards (unknown ones are ignored) are associated with *tracks* by card
 (the centre within half a card's short side of where it was).
 
 * A new track is **confirmed** — one :class:`CardEvent` — when it has been seen in
-  ``stable_frames`` consecutive frames (default 2: placed in frame k, event in frame k+1).
+  ``stable_frames`` frames (default 2: placed in frame k, event in frame k+1), with at most
+  one frame without it between two sightings (the finder may miss a card on a pile once).
   The event carries the timestamp of the frame that confirmed it.
 * A confirmed track that is not seen (a hand over it, a card laid on top of it, a blurry frame)
   is kept for ``forget_frames`` frames; if the same card is seen at the same place again in that
@@ -35,8 +36,71 @@ from typing import Protocol
 import numpy as np
 
 from vision.config import VisionConfig, Zone
-from vision.find import CardFinder, FloatArray, FrameError, Image
+from vision.find import (
+    CardFinder,
+    FloatArray,
+    FoundCard,
+    FrameError,
+    Image,
+    refine_corners,
+    to_grey,
+    warp_card,
+)
 from vision.match import DeckLike, DeckMatcher, Match
+
+#: A clean, well-found card scores about 0.95 and more; below this a found outline may be a
+#: card's printed frame rather than its edge (the top card of a pile, white on white).
+_RECHECK_BELOW = 0.93
+#: How far a printed frame's inner edge lies inside the card: a fraction of the short side.
+_FRAME_INSETS = (0.05,)
+
+
+def expand_quad(corners: FloatArray, by: float) -> FloatArray:
+    """``corners`` (clockwise) with every side moved outward by ``by`` times the short side."""
+    q = np.asarray(corners, dtype=np.float32).reshape(4, 2)
+    e = np.linalg.norm(np.roll(q, -1, axis=0) - q, axis=1)
+    d = by * float(e.min())
+    c = q.mean(axis=0)
+    # Move each corner along the bisector-free approximation: per axis of the card.
+    u = (q[1] - q[0]) / max(float(e[0]), 1e-6)
+    v = (q[3] - q[0]) / max(float(e[3]), 1e-6)
+    signs = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], dtype=np.float32)
+    out = q + d * (signs[:, :1] * u[None, :] + signs[:, 1:] * v[None, :])
+    del c
+    return np.asarray(out, dtype=np.float32)
+
+
+def recognise(finder: CardFinder, matcher: DeckMatcher,
+              image: Image) -> list[tuple[FoundCard, Match]]:
+    """Find and match every card of ``image``.
+
+    A card that matches only loosely is matched again with its outline grown by a printed
+    frame's width: on a pile (white card on white cards) the finder may only find the top
+    card's printed frame. The better of the two verdicts counts; thresholds apply as usual.
+    """
+    found = finder.find_and_warp(image)
+    matches = matcher.match_many([w for _, w in found])
+    out = []
+    grey: Image | None = None
+    for (card, _), m in zip(found, matches, strict=True):
+        if m.score < _RECHECK_BELOW:
+            if grey is None:
+                grey = to_grey(image)
+            h, w = grey.shape
+            for inset in _FRAME_INSETS:
+                grown = expand_quad(card.corners, inset)
+                e = np.linalg.norm(np.roll(grown, -1, axis=0) - grown, axis=1)
+                # Each side then onto the outermost paper edge near the grown outline: a side
+                # that was on the card's edge already comes back to it.
+                snapped = refine_corners(grey, grown, 1.3 * inset * float(e.min()), 2.0)
+                for q in (snapped, grown):
+                    if q.min() < 0 or q[:, 0].max() > w - 1 or q[:, 1].max() > h - 1:
+                        continue
+                    m2 = matcher.match(warp_card(image, q, matcher.size))
+                    if m2.score > m.score + 0.01:
+                        card, m = FoundCard(q), m2
+        out.append((card, m))
+    return out
 
 
 class FrameLike(Protocol):
@@ -121,10 +185,8 @@ class CardWatcher:
 
     def observe(self, image: Image) -> list[Observation]:
         """Find and match the cards of one image (no tracking)."""
-        found = self.finder.find_and_warp(image)
-        matches = self.matcher.match_many([w for _, w in found])
         out = []
-        for (card, _), m in zip(found, matches, strict=True):
+        for card, m in recognise(self.finder, self.matcher, image):
             # Report corners in the card's own orientation: its printed top-left first.
             corners = np.roll(card.corners, -m.rotation, axis=0).astype(np.float32)
             cx, cy = card.centre
@@ -153,8 +215,6 @@ class CardWatcher:
                 self._tracks.append(track)
             else:
                 track.centre = (cx, cy)
-                if track.missing and not track.confirmed:
-                    track.streak = 0
                 track.streak += 1
                 track.missing = 0
             seen.add(id(track))
@@ -169,8 +229,10 @@ class CardWatcher:
         for t in self._tracks:
             if id(t) not in seen:
                 t.missing += 1
-                if not t.confirmed or t.missing >= self.config.forget_frames:
-                    continue  # an unconfirmed sighting must be consecutive; forget the rest
+                if (not t.confirmed and t.missing > 1) or t.missing >= self.config.forget_frames:
+                    # An unconfirmed card may be missed in one frame between two sightings
+                    # (a flicker of the finder on a pile); longer, it is forgotten.
+                    continue
             kept.append(t)
         self._tracks = kept
         return events
