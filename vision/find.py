@@ -225,7 +225,8 @@ class CardFinder:
                            np.ones((3, 3), np.uint8))
         # Thin (undilated) edges of a less blurred copy keep the narrow white margin between a
         # card's outline and its printed frame: the outline of the top card of a pile.
-        thin = cv2.Canny(cv2.GaussianBlur(small, (3, 3), 0), p.canny_low, p.canny_high)
+        thin = np.asarray(cv2.Canny(cv2.GaussianBlur(small, (3, 3), 0), p.canny_low,
+                                    p.canny_high), dtype=np.uint8)
         masks = [edges, thin]
         bright: Image | None = None
         hist = cv2.calcHist([blurred], [0], None, [256], [0, 256]).ravel().cumsum()
@@ -260,13 +261,14 @@ class CardFinder:
                         or float(q[:, 1].max()) > h - 3):
                     continue
                 out.append((q, support))
-        if p.line_quads and bright is not None:
+        if p.line_quads and bright is not None and self._unexplained_paper(bright, out, area_min):
             # Second choice: cards from straight edges, where no outline was found.
             # A much smaller outline inside one is a picture on that card: no obstacle; a
             # card-sized one (from a tenth of its area) means the straight edges are a loose
             # box around a card (wood grain, neighbours): not a card.
             taken = [(q, abs(_signed_area(q))) for q, _ in out]
-            for q, support in self._line_quads(thin, edge_mask, area_min, area_max):
+            for q, support in self._line_quads(thin, edge_mask, bright, area_min,
+                                                    area_max):
                 qa = abs(_signed_area(q))
                 if _paper_inside(bright, q) < 0.6:
                     continue  # straight lines of the table (wood grain, planks): no paper
@@ -275,14 +277,23 @@ class CardFinder:
                     out.append((q, support))
         return out
 
-    def _line_quads(self, thin: Image, edge_mask: Image, area_min: float,
+    def _unexplained_paper(self, paper: Image, found: list[tuple[FloatArray, float]],
+                           area_min: float) -> bool:
+        """Is there more paper in the frame than the cards found so far cover (a pile, cards
+        touching)? Only then are straight edges searched (they cost more than the rest)."""
+        covered = sum(abs(_signed_area(q)) for q in self._merge(found))
+        return float(np.count_nonzero(paper)) > 1.1 * covered + area_min
+
+    def _line_quads(self, thin: Image, edge_mask: Image, paper: Image, area_min: float,
                     area_max: float) -> list[tuple[FloatArray, float]]:
         """Cards from pairs of parallel straight edges (the top card of a pile, whose outline
         runs into the cards below so that it is no closed contour of its own).
 
-        Two parallel segments facing each other at distance ``d`` are opposite sides of a
-        card ``d`` wide (or ``d`` long); the card's other sides are centred on the segments'
-        joint extent. Every such quadrilateral whose four sides lie on edges is a candidate.
+        Straight segments (``cv2.HoughLinesP`` on the thin edges) with paper on one side are
+        kept. Two parallel ones facing each other at distance ``d`` are opposite sides of a
+        card ``d`` wide (or ``d`` long); the card lies flush with either end of the segments'
+        joint extent or centred on it (a side may stop short of a corner). Every such
+        quadrilateral whose four sides lie on edges is a candidate (all scored at once).
         """
         p = self.params
         h, w = thin.shape
@@ -291,11 +302,26 @@ class CardFinder:
                                minLineLength=max(8, round(0.5 * short_min)), maxLineGap=3)
         if segs is None or len(segs) < 2:
             return []
-        s = segs.reshape(-1, 4).astype(np.float32)[:200]
+        s = segs.reshape(-1, 4).astype(np.float32)
         a, b = s[:, :2], s[:, 2:]
         d = b - a
         length = np.sqrt((d * d).sum(axis=1))
         u = d / np.maximum(length, 1e-6)[:, None]
+        n = np.stack([-u[:, 1], u[:, 0]], axis=1)
+        # Paper on one side of the segment (3 px away, at a quarter, half, three quarters).
+        ts = np.array([0.25, 0.5, 0.75], dtype=np.float32)
+        along = a[:, None, :] + ts[None, :, None] * d[:, None, :]
+        sides = []
+        for sign in (-3.0, 3.0):
+            pt = along + sign * n[:, None, :]
+            xs = np.clip(np.rint(pt[..., 0]).astype(np.intp), 0, w - 1)
+            ys = np.clip(np.rint(pt[..., 1]).astype(np.intp), 0, h - 1)
+            sides.append((paper[ys, xs] > 0).sum(axis=1) >= 2)
+        keep_seg = np.nonzero(sides[0] | sides[1])[0]
+        keep_seg = keep_seg[np.argsort(-length[keep_seg])][:120]
+        if len(keep_seg) < 2:
+            return []
+        a, b, u, length = a[keep_seg], b[keep_seg], u[keep_seg], length[keep_seg]
         # Pairs (i, j), i < j, parallel within 4 degrees.
         cos = np.abs(u @ u.T)
         i_idx, j_idx = np.nonzero(np.triu(cos > np.cos(np.radians(4.0)), 1))
@@ -307,43 +333,40 @@ class CardFinder:
         mj = (a[j_idx] + b[j_idx]) / 2
         dist = ((mj - mi) * ni).sum(axis=1)
         gap = np.abs(dist)
-        # Extent of both along the direction of i, relative to mi.
         ends = np.stack([((a[i_idx] - mi) * ui).sum(1), ((b[i_idx] - mi) * ui).sum(1),
                          ((a[j_idx] - mi) * ui).sum(1), ((b[j_idx] - mi) * ui).sum(1)], 1)
         lo, hi = ends.min(axis=1), ends.max(axis=1)
         # The two must overlap along their direction (they face each other).
-        ov = np.minimum(np.maximum(ends[:, 0], ends[:, 1]), np.maximum(ends[:, 2], ends[:, 3])) \
-            - np.maximum(np.minimum(ends[:, 0], ends[:, 1]), np.minimum(ends[:, 2], ends[:, 3]))
-        keep = (gap >= short_min) & (ov > 0.3 * np.minimum(length[i_idx], length[j_idx]))
-        out: list[tuple[FloatArray, float]] = []
-        for k in np.nonzero(keep)[0][:400]:
-            g = float(gap[k])
-            for along in (g / self.aspect, g * self.aspect):
-                extent = float(hi[k] - lo[k])
-                if extent > 1.15 * along or extent < 0.45 * along:
-                    continue
-                if not area_min <= along * g <= area_max:
-                    continue
-                # The segments may stop short of the card's corners (rounded corners, a card
-                # below meeting the side) at either end: try the card flush with each end
-                # and centred; keep the best supported.
-                best_q, best_s = None, -1.0
-                for mid in ((lo[k] + hi[k]) / 2, lo[k] + along / 2, hi[k] - along / 2):
-                    centre = mi[k] + ui[k] * float(mid) + ni[k] * (dist[k] / 2)
-                    half_u, half_n = ui[k] * along / 2, ni[k] * g / 2
-                    q = np.array([centre - half_u - half_n, centre + half_u - half_n,
-                                  centre + half_u + half_n, centre - half_u + half_n],
-                                 dtype=np.float32)
-                    if (q.min() < 2 or float(q[:, 0].max()) > w - 3
-                            or float(q[:, 1].max()) > h - 3):
-                        continue
-                    support = _edge_support(edge_mask, q)
-                    if support > best_s:
-                        best_q, best_s = q, support
-                if best_q is not None and best_s >= max(p.min_edge_support,
-                                                        p.min_line_support):
-                    out.append((order_corners(best_q, self.square), best_s))
-        return out
+        ov = (np.minimum(np.maximum(ends[:, 0], ends[:, 1]), np.maximum(ends[:, 2], ends[:, 3]))
+              - np.maximum(np.minimum(ends[:, 0], ends[:, 1]), np.minimum(ends[:, 2], ends[:, 3])))
+        ok = (gap >= short_min) & (ov > 0.3 * np.minimum(length[i_idx], length[j_idx]))
+        quads, groups = [], []
+        for along_f in (1.0 / self.aspect, self.aspect):
+            ln = gap * along_f
+            extent = hi - lo
+            good = ok & (extent <= 1.15 * ln) & (extent >= 0.45 * ln) \
+                & (ln * gap >= area_min) & (ln * gap <= area_max)
+            k = np.nonzero(good)[0]
+            for mid in ((lo + hi) / 2, lo + ln / 2, hi - ln / 2):
+                centre = mi[k] + ui[k] * mid[k, None] + ni[k] * (dist[k, None] / 2)
+                hu, hn = ui[k] * (ln[k, None] / 2), ni[k] * (gap[k, None] / 2)
+                quads.append(np.stack([centre - hu - hn, centre + hu - hn, centre + hu + hn,
+                                       centre - hu + hn], axis=1))
+                groups.append(k * 2 + (0 if along_f > 1 else 1))
+        if not quads:
+            return []
+        q_all = np.concatenate(quads).astype(np.float32)
+        g_all = np.concatenate(groups)
+        inside = ((q_all.min(axis=(1, 2)) >= 2) & (q_all[:, :, 0].max(axis=1) <= w - 3)
+                  & (q_all[:, :, 1].max(axis=1) <= h - 3))
+        support = np.where(inside, _edge_support_many(edge_mask, q_all), -1.0)
+        # Per pair and reading, the best supported of the three placements.
+        order = np.lexsort((-support, g_all))
+        first = np.ones(len(order), dtype=bool)
+        first[1:] = g_all[order][1:] != g_all[order][:-1]
+        best = order[first]
+        best = best[support[best] >= max(p.min_edge_support, p.min_line_support)]
+        return [(order_corners(q_all[i], self.square), float(support[i])) for i in best]
 
     def _quad(
         self, contour: npt.NDArray[np.int32], area_min: float, area_max: float
@@ -406,6 +429,17 @@ class CardFinder:
             elif area >= 0.7 * kept[i][2] and support > kept[i][1] + 0.05:
                 kept[i] = (q, support, area)
         return [k for k, _, _ in kept]
+
+
+def _edge_support_many(edges: Image, quads: FloatArray) -> npt.NDArray[np.float64]:
+    """:func:`_edge_support` of each of ``quads`` (M x 4 x 2) at once."""
+    ts = np.linspace(0.1, 0.9, 16, dtype=np.float32)
+    nxt = quads[:, _NEXT, :]
+    pts = quads[:, :, None, :] + ts[None, None, :, None] * (nxt - quads)[:, :, None, :]
+    xs = np.clip(np.rint(pts[..., 0]).astype(np.intp), 0, edges.shape[1] - 1)
+    ys = np.clip(np.rint(pts[..., 1]).astype(np.intp), 0, edges.shape[0] - 1)
+    return np.asarray((edges[ys, xs] > 0).reshape(len(quads), -1).mean(axis=1),
+                      dtype=np.float64)
 
 
 def _edge_support(edges: Image, q: FloatArray) -> float:

@@ -60,13 +60,11 @@ def expand_quad(corners: FloatArray, by: float) -> FloatArray:
     q = np.asarray(corners, dtype=np.float32).reshape(4, 2)
     e = np.linalg.norm(np.roll(q, -1, axis=0) - q, axis=1)
     d = by * float(e.min())
-    c = q.mean(axis=0)
-    # Move each corner along the bisector-free approximation: per axis of the card.
+    # Each corner moves out along the card's two axes (u: first side, v: last side).
     u = (q[1] - q[0]) / max(float(e[0]), 1e-6)
     v = (q[3] - q[0]) / max(float(e[3]), 1e-6)
     signs = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], dtype=np.float32)
     out = q + d * (signs[:, :1] * u[None, :] + signs[:, 1:] * v[None, :])
-    del c
     return np.asarray(out, dtype=np.float32)
 
 

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import cv2
 import numpy as np
 import numpy.typing as npt
 import pytest
 from synth_core import card_corners, make_card, paste, table
 
+from vision.deck import Deck
 from vision.find import CardFinder, FindParams, FoundCard, FrameError, order_corners, warp_card
+from vision.simtable import Conditions, Pose, SimulatedTable
 
 SIZE = (200, 300)
 
@@ -148,3 +152,39 @@ def test_bad_params() -> None:
         FindParams(work_width=10)
     with pytest.raises(ValueError, match="size"):
         CardFinder((0, 10))
+
+
+def test_top_card_of_a_pile_of_white_cards_is_found_from_its_straight_edges(
+    demo_decks: Callable[[str], Deck],
+) -> None:
+    # White item cards on white item cards (the flagship game's centre pile): the top card's
+    # outline runs into the cards below, so it is no closed contour of its own.
+    deck = demo_decks("something-missing-items")
+    table = SimulatedTable(deck, seed=2, conditions=Conditions.clean("dark"))
+    table.place(deck.ids[0], "centre")
+    table.place(deck.ids[1], "centre")
+    image = table.capture().image
+    top = table.truth()[-1].corners
+    found = CardFinder(deck.size).find(image)
+    assert _matches_any_turn(found, top, tol=3.0)
+    assert not _matches_any_turn(CardFinder(deck.size, FindParams(line_quads=False)).find(image),
+                                 top, tol=3.0)
+
+
+def test_straight_lines_of_the_table_are_no_card(demo_decks: Callable[[str], Deck]) -> None:
+    # Wood grain and plank seams make boxes of straight edges; without paper inside they are
+    # not cards (and must not swallow the one card there is).
+    deck = demo_decks("wink")
+    table = SimulatedTable(deck, seed=2, conditions=Conditions.clean("wood"))
+    table.place("w01", Pose(300, 250, angle=27, width=150))
+    image = cv2.imdecode(cv2.imencode(".jpg", table.capture().image)[1], cv2.IMREAD_COLOR)
+    found = CardFinder(deck.size, FindParams(min_area_frac=0.01, max_area_frac=0.98)).find(
+        np.asarray(image, dtype=np.uint8))
+    assert found and _matches_any_turn(found[:1], table.truth()[0].corners, tol=3.0)
+    assert all(f.area < 0.6 * found[0].area for f in found[1:])  # enrolment takes this card
+
+
+def _matches_any_turn(found: list[FoundCard], truth: npt.NDArray[np.float32],
+                      tol: float) -> bool:
+    return any(float(np.abs(np.roll(truth, -r, axis=0) - f.corners).max()) <= tol
+               for f in found for r in range(4))

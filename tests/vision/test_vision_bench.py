@@ -7,7 +7,7 @@ from collections.abc import Callable
 import pytest
 
 from tablekeeper.cli import main
-from vision.bench import evaluate, generate_frames, latency
+from vision.bench import evaluate, generate_frames, latency, pile
 from vision.config import VisionConfig
 from vision.deck import Deck
 from vision.demo_decks import DEMO_DECKS
@@ -44,11 +44,18 @@ def test_card_placed_to_event_within_three_frames(demo_decks: DemoDecks) -> None
     assert lat.pile_placed == 4
 
 
+def test_centre_pile_cards_are_seen_as_they_are_laid(demo_decks: DemoDecks) -> None:
+    ps = pile(demo_decks("something-missing-items"), piles=1, per_pile=4, seed=3)
+    assert ps.laid == 4 and ps.frames == 12
+    assert ps.events >= 3 and ps.wrong_events == 0
+    assert ps.found >= 6
+
+
 def test_bench_command_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "vision", "--frames", "2", "--deck", "wink", "--seed", "1"]) == 0
     out = capsys.readouterr().out
     for figure in ("top-1 accuracy", "false accepts", "time per frame", "faster",
-                   "card placed -> event"):
+                   "card placed -> event", "centre pile"):
         assert figure in out
     assert main(["bench", "vision", "--deck", "poker"]) == 2
     assert "unknown demo deck" in capsys.readouterr().err
