@@ -136,14 +136,18 @@ class DeckScore:
 
 def evaluate(deck: Deck, frames: Sequence[BenchFrame] | Iterator[BenchFrame],
              find: FindParams | None = None, match: MatchParams | None = None) -> DeckScore:
-    """Find and match every frame; compare with the truth."""
+    """Find and match every frame (:func:`vision.tracker.recognise`, as the app does); compare
+    with the truth."""
+    from vision.tracker import recognise
+
     finder = CardFinder(deck.size, find)
     matcher = DeckMatcher.from_deck(deck, match)
     score = DeckScore(deck.id, len(deck.ids))
     for bf in frames:
         t0, c0 = time.perf_counter(), time.process_time()
-        found = finder.find_and_warp(bf.image)
-        matches = matcher.match_many([w for _, w in found])
+        found_matched = recognise(finder, matcher, bf.image)  # as CardWatcher does
+        found = [(fc, None) for fc, _ in found_matched]
+        matches = [m for _, m in found_matched]
         score.times_ms.append((time.perf_counter() - t0) * 1e3)
         score.cpu_ms.append((time.process_time() - c0) * 1e3)
         score.frames += 1
@@ -364,8 +368,7 @@ def pile(deck: Deck, piles: int, per_pile: int, seed: int,
                                conditions=Conditions.random(random.Random(frame_seed)))
         watcher = CardWatcher(deck, config)
         watcher.process(table.capture())
-        for _ in range(per_pile):
-            card = rng.choice(deck.ids)
+        for card in rng.sample(deck.ids, min(per_pile, len(deck.ids))):  # each card once
             table.place(card, "centre")
             out.laid += 1
             got = False

@@ -85,9 +85,12 @@ class Thresholds:
 #: Thresholds measured for the demo decks with `tablekeeper bench vision` on a tuning set
 #: (150 frames per deck, seed 1000, disjoint from the benchmark's): the lowest that accepted
 #: no card from no deck and no wrong card there, plus some slack. The Game's number cards
-#: differ in one digit, so it needs the strictest.
+#: differ in one digit: a right card scores high (0.93-0.99) but only 0.01-0.02 above its
+#: twin, so it needs a high score and a relative margin, not a large absolute one (tuning
+#: set: 217 of 229 cards accepted instead of 197; the best wrong, foreign or non-card
+#: score there was 0.80).
 DEMO_THRESHOLDS: Mapping[str, Thresholds] = {
-    "demo-the-game": Thresholds(0.80, 0.02, 0.5),
+    "demo-the-game": Thresholds(0.85, 0.01, 0.5),
     "demo-wink": Thresholds(0.55, 0.02, 0.3),
     "demo-something-missing-items": Thresholds(0.75, 0.02, 0.4),
     "demo-something-missing-scenes": Thresholds(0.72, 0.02, 0.3),

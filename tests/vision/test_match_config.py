@@ -25,7 +25,7 @@ def test_defaults_and_round_trip() -> None:
     assert c.thresholds("the-game-demo") == Thresholds(0.75, c.match.min_margin,
                                                        c.match.min_rel_margin)
     assert c.thresholds("other") == Thresholds(0.6, c.match.min_margin, c.match.min_rel_margin)
-    assert c.thresholds("demo-the-game").min_score == 0.8  # measured, built in
+    assert c.thresholds("demo-the-game").min_score == 0.85  # measured, built in
     assert c.match_params("the-game-demo").min_score == 0.75
     assert VisionConfig.from_dict(c.to_dict()) == c
 
