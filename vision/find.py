@@ -82,6 +82,9 @@ class FoundCard:
     """One card in a frame: ``corners`` (4x2 float32, frame px) in the order described above."""
 
     corners: FloatArray
+    #: Found only from straight edges (:meth:`CardFinder._line_quads`), not as an outline:
+    #: less certain, so matching asks more of it (``vision.tracker.recognise``).
+    straight: bool = False
 
     @property
     def centre(self) -> tuple[float, float]:
@@ -185,6 +188,7 @@ class CardFinder:
         self.params = params or FindParams()
         self.square = abs(w - h) <= 0.02 * max(w, h)
         self.aspect = min(w, h) / max(w, h)
+        self._straight: set[int] = set()
 
     # -- public ---------------------------------------------------------------------------
     def find(self, frame: object) -> list[FoundCard]:
@@ -206,7 +210,8 @@ class CardFinder:
             inward, outward = max(4.0, 3.5 / scale), max(3.0, 3.0 / scale)
             r = refine_corners(grey, q / scale, inward, outward)
             r = refine_corners(grey, r, inward, outward)
-            out.append(FoundCard(order_corners(r, self.square)))
+            out.append(FoundCard(order_corners(r, self.square),
+                                 straight=id(q) in self._straight))
         return out
 
     def find_and_warp(
@@ -244,6 +249,7 @@ class CardFinder:
                 masks.append(dim)
         edge_mask = np.asarray(edges, np.uint8)
         out: list[tuple[FloatArray, float]] = []
+        self._straight = set()  # ids of the quads from straight edges
         for mask in masks:
             contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
             for c in contours:
@@ -275,6 +281,7 @@ class CardFinder:
                 if not any((ta >= 0.6 * qa and (_contains(t, q) or _contains(q, t)))
                            or (ta >= 0.1 * qa and _contains(q, t)) for t, ta in taken):
                     out.append((q, support))
+                    self._straight.add(id(q))
         return out
 
     def _unexplained_paper(self, paper: Image, found: list[tuple[FloatArray, float]],

@@ -30,7 +30,7 @@ centre, or None when it lies in none (or no zones are configured).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 import numpy as np
@@ -51,6 +51,10 @@ from vision.match import DeckLike, DeckMatcher, Match
 #: A clean, well-found card scores about 0.95 and more; below this a found outline may be a
 #: card's printed frame rather than its edge (the top card of a pile, white on white).
 _RECHECK_BELOW = 0.93
+#: A card found only from straight edges (``FoundCard.straight``) must score at least this:
+#: such a box may be cut short across a card (a card partly outside the frame), and a
+#: misplaced warp of one card can look a little like another.
+STRAIGHT_MIN_SCORE = 0.85
 #: How far a printed frame's inner edge lies inside the card: a fraction of the short side.
 _FRAME_INSETS = (0.05,)
 
@@ -96,7 +100,10 @@ def recognise(finder: CardFinder, matcher: DeckMatcher,
                         continue
                     m2 = matcher.match(warp_card(image, q, matcher.size))
                     if m2.score > m.score + 0.01:
-                        card, m = FoundCard(q), m2
+                        card, m = FoundCard(q, straight=card.straight), m2
+        if card.straight and m.card_id is not None and m.score < max(
+                STRAIGHT_MIN_SCORE, matcher.params.min_score):
+            m = replace(m, card_id=None)
         out.append((card, m))
     return out
 

@@ -11,6 +11,7 @@ from vision.camera import Frame
 from vision.config import VisionConfig, Zone
 from vision.deck import Deck
 from vision.find import FoundCard, FrameError, warp_card
+from vision.match import DeckMatcher, MatchParams
 from vision.simtable import Conditions, Pose, SimulatedTable
 from vision.tracker import CardEvent, CardWatcher, expand_quad, recognise
 
@@ -161,3 +162,31 @@ def test_a_printed_frame_found_for_the_card_is_grown_to_its_edge(demo_decks: Dem
     (card2, m2), = recognise(FrameOnly(), watcher.matcher, image)  # type: ignore[arg-type]
     assert m2.card_id == deck.ids[0] and m2.score > 0.93
     assert float(np.abs(card2.corners - card.corners).max()) < 3.0
+
+
+def test_a_card_from_straight_edges_only_must_score_high(demo_decks: DemoDecks) -> None:
+    deck = demo_decks("something-missing-items")
+    table = SimulatedTable(deck, seed=3, conditions=Conditions.clean("cloth"))
+    table.place(deck.ids[0], Pose(320, 240, angle=10, width=110))
+    image = table.capture().image
+    watcher = CardWatcher(deck)
+    (card, _), = recognise(watcher.finder, watcher.matcher, image)
+    loose = DeckMatcher.from_deck(deck, MatchParams(min_score=0.3, min_margin=0.0,
+                                                    min_rel_margin=0.0))
+    # A box cut short across the card (a card partly outside the frame): a poor warp.
+    off = np.asarray(card.corners + np.array([0, 11], dtype=np.float32), dtype=np.float32)
+
+    class Fixed:
+        def __init__(self, found: FoundCard) -> None:
+            self.found = found
+
+        def find_and_warp(self, img: object) -> list[tuple[FoundCard, object]]:
+            return [(self.found, warp_card(image, self.found.corners, deck.size))]
+
+    def verdict(found: FoundCard) -> str | None:
+        (_, m), = recognise(Fixed(found), loose, image)  # type: ignore[arg-type]
+        return m.card_id
+
+    assert verdict(FoundCard(off)) is not None  # an outline: the (here loose) thresholds
+    assert verdict(FoundCard(off, straight=True)) is None  # straight edges: >= 0.85
+    assert verdict(FoundCard(card.corners, straight=True)) == deck.ids[0]
