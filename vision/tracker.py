@@ -6,7 +6,9 @@
     for event in watcher.process(frame):         # a vision.camera.Frame
         ...                                      # CardEvent(t_ns, zone, card_id, score, ...)
 
-Each frame, every card is found, warped and matched (:mod:`vision.find`, :mod:`vision.match`);
+Each frame, every card is found, warped and matched (:func:`recognise`: :mod:`vision.find`,
+:mod:`vision.match`; a loosely fitting card is matched again with its outline grown by a printed
+frame's width, and a card found only from straight edges must score ``STRAIGHT_MIN_SCORE``);
 recognised cards (unknown ones are ignored) are associated with *tracks* by card id and place
 (the centre within half a card's short side of where it was).
 
