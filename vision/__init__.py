@@ -97,8 +97,15 @@ Finding, matching, events, enrolment (``vision.find``, ``vision.match``, ``visio
   ``step(image) -> EnrolProgress`` / ``run(frames)`` / ``save(deck)``; ``EnrolProgress(index,
   total, card_id, name_zh, name_en, state, sharpness)`` with ``message_en`` / ``message_zh``;
   ``sharpness(image)`` (variance of the Laplacian).
+- ``vision.tracker.recognise(finder, matcher, image) -> list[Observation]``: what
+  ``CardWatcher.observe`` runs on a frame — find, match, and re-match a weak card with its
+  outline grown outward (the finder often gets only a card's printed frame); a card found only
+  from straight edges (``FoundCard.straight``: the top card of a pile) must score at least
+  ``STRAIGHT_MIN_SCORE``.
 - ``vision.bench``: ``generate_frames(deck, n, seed)``, ``evaluate(deck, frames, find, match)
-  -> DeckScore``, ``speed_ratio(...)``, ``latency(...)``, ``main(frames, seed, decks)``.
+  -> DeckScore``, ``speed_ratio(...)``, ``latency(...)``, ``pile(deck, piles, per_pile, seed)
+  -> PileScore`` (the centre pile: top card found and recognised, event within 3 frames),
+  ``main(frames, seed, decks)``.
 - CLI: ``tablekeeper vision recognize --deck DIR IMAGE...`` (JSON lines), ``tablekeeper
   vision enroll --deck DIR (--from-images SRC | --camera SPEC)``, ``tablekeeper vision
   calibrate --deck DIR (--image F | --camera SPEC) --layout L``, ``tablekeeper bench vision
