@@ -51,13 +51,11 @@ class DemoParts:
     camera: Any | None
 
 
-def scene_truth(n_scenes: int) -> tuple[frozenset[int], ...] | None:
+def scene_truth(n_scenes: int) -> tuple[frozenset[int], ...]:
     """Which items each demo scene card shows (from the demo scene deck), so the simulated
     players remember what the scene pictures on screen really show."""
-    try:
-        from vision.demo_decks import scene_contents
-    except ImportError:  # pragma: no cover - vision is part of the project
-        return None
+    from vision.demo_decks import scene_contents
+
     # the demo decks number scenes 1-15 and items 1-66; the engine counts from 0
     return tuple(frozenset(i - 1 for i in scene_contents(s + 1)) for s in range(n_scenes))
 
@@ -67,9 +65,7 @@ def build_demo(out: Path, *, seed: int, players: int, variant: str, clock: Clock
                screen: Screen | None = None, journal_name: str = "game.jsonl") -> DemoParts:
     rng = random.Random(seed)
     sim = SimTable.generate(rng, players, Variant(variant))
-    truth = scene_truth(len(sim.items_in_scene))
-    if truth is not None:
-        sim = dataclasses.replace(sim, items_in_scene=truth)
+    sim = dataclasses.replace(sim, items_in_scene=scene_truth(len(sim.items_in_scene)))
     factory = mock_factory()
     config = FirmwareConfig.from_dict({"backend": "gpio", "sound": {"kind": "none"}})
     firmware = build(config, factory, rng=random.Random(seed + 1), clock=clock.now_ns)

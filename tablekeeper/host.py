@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core import Event, Rejection
+from engine.core import Event
 from engine.something_missing import (
     Bet,
     CheckResult,
@@ -101,6 +101,3 @@ def new_game(names: Sequence[str], colours: Sequence[str], variant: str, start_s
     return NewGame(at_ms=at_ms, names=tuple(names), colours=tuple(colours),
                    variant=engine_variant, start_seat=start_seat, scenes=scenes)
 
-
-def describe_rejection(result: State | Rejection) -> str | None:
-    return result.reason if isinstance(result, Rejection) else None
