@@ -440,6 +440,8 @@ class CardFinder:
 
 def _edge_support_many(edges: Image, quads: FloatArray) -> npt.NDArray[np.float64]:
     """:func:`_edge_support` of each of ``quads`` (M x 4 x 2) at once."""
+    if len(quads) == 0:  # no candidates in this frame
+        return np.zeros(0, dtype=np.float64)
     ts = np.linspace(0.1, 0.9, 16, dtype=np.float32)
     nxt = quads[:, _NEXT, :]
     pts = quads[:, :, None, :] + ts[None, None, :, None] * (nxt - quads)[:, :, None, :]
