@@ -62,7 +62,10 @@ def scene_truth(n_scenes: int) -> tuple[frozenset[int], ...]:
 
 def build_demo(out: Path, *, seed: int, players: int, variant: str, clock: Clock,
                camera: bool = True, cards: CardSource | None = None,
-               screen: Screen | None = None, journal_name: str = "game.jsonl") -> DemoParts:
+               screen: Screen | None = None, journal_name: str = "game.jsonl",
+               deck: Any | None = None) -> DemoParts:
+    """``deck``: the item deck the simulated camera shows (default: the demo deck); the demo
+    passes the one its screen holds, so the templates are in memory once."""
     rng = random.Random(seed)
     sim = SimTable.generate(rng, players, Variant(variant))
     sim = dataclasses.replace(sim, items_in_scene=scene_truth(len(sim.items_in_scene)))
@@ -82,7 +85,7 @@ def build_demo(out: Path, *, seed: int, players: int, variant: str, clock: Clock
     if camera and cards is None:
         from tablekeeper.vision_link import simulated_camera_pipeline
 
-        sim_camera, cards = simulated_camera_pipeline(clock, seed)
+        sim_camera, cards = simulated_camera_pipeline(clock, seed, deck)
     table = DemoTable(sim, referee, rng, camera=sim_camera, seat_pins=seat_pins)
     loop = Loop(referee, clock, cards=cards, screen=screen, table=table)
     return DemoParts(loop, table, sim, firmware, journal_path, sim_camera)
@@ -118,11 +121,12 @@ def run_demo(args: Any) -> int:
     from tablekeeper.screen import PygameScreen
     from tablekeeper.vision_link import item_cards, load_items_deck
 
+    deck = load_items_deck(None)  # one copy, shared by the screen and the simulated camera
     screen = PygameScreen(size=tuple(args.size), fullscreen=False, lang=args.lang,
                           png_dir=out if headless else None, title="tablekeeper demo",
-                          cards=item_cards(load_items_deck(None)))
+                          cards=item_cards(deck))
     parts = build_demo(out, seed=args.seed, players=args.players, variant=args.variant,
-                       clock=clock, camera=not args.no_camera, screen=screen)
+                       clock=clock, camera=not args.no_camera, screen=screen, deck=deck)
     print(f"tablekeeper demo: {args.players} players, {args.variant}, seed {args.seed}"
           f"{' (headless)' if headless else ''}; writing to {out}", file=sys.stderr)
     try:

@@ -95,12 +95,16 @@ def item_cards(deck: Any) -> Mapping[str, CardInfo]:
             for c in deck.cards}
 
 
-def simulated_camera_pipeline(clock: Clock, seed: int) -> tuple[Any, WatchedCamera]:
-    """The demo's camera: a simulated table showing the demo item deck, and its watcher."""
+def simulated_camera_pipeline(clock: Clock, seed: int,
+                               deck: Any | None = None) -> tuple[Any, WatchedCamera]:
+    """The demo's camera: a simulated table showing ``deck`` (default: the demo item deck),
+    and its watcher. Pass the deck the screen already holds: a second copy of the templates
+    costs about 12 MB."""
     from vision.simtable import SimulatedTable
     from vision.tracker import CardWatcher
 
-    deck = load_items_deck(None)
+    if deck is None:
+        deck = load_items_deck(None)
     table = SimulatedTable(deck, seed=seed, clock=clock.now_ns)
     return table, WatchedCamera(table, CardWatcher(deck))
 
