@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -37,6 +38,11 @@ from vision.deck import Deck
 from vision.demo_decks import card_back, random_card
 
 FloatArray = npt.NDArray[np.float32]
+HalfArray = npt.NDArray[np.float16]
+
+#: Rows of the frame rendered at a time (blur, noise, rounding to uint8): the frame-sized
+#: float32 intermediates this replaces were most of the demo's peak memory.
+BAND_ROWS = 64
 
 SURFACES = ("wood", "cloth", "dark", "light")
 
@@ -162,7 +168,19 @@ class _Layer:
     x0: int
     y0: int
     alpha: FloatArray  # (h, w) 0..1
-    colour: FloatArray  # (h, w, 3)
+    colour: Image  # (h, w, 3) BGR uint8, as the warp makes it
+
+
+@dataclass
+class _HandPaint:
+    """A hand as painted over a region of interest of the frame: what the frame's pixels
+    there are multiplied by (its shadow, then where it covers them), and what is added."""
+
+    x0: int
+    y0: int
+    shade: FloatArray  # (h, w) 1 - the hand's shadow
+    alpha: FloatArray  # (h, w) how much the hand covers
+    premul: FloatArray  # (h, w, 3) the hand's colour times alpha
 
 
 class SimulatedTable:
@@ -201,10 +219,12 @@ class SimulatedTable:
         self._started = False
         self.size = size
         self._layers: dict[int, _Layer | None] = {}
-        self._noise: list[FloatArray] = []
-        self._base: FloatArray | None = None  # table and cards before the light, cached
+        self._noise: list[HalfArray] = []
+        self._base: HalfArray | None = None  # table and cards before the light, cached
         self._cover: FloatArray | None = None  # where cards are (for glare)
+        self._glare_cover: FloatArray | None = None  # the glare on the cards, cached
         self._base_handles: tuple[int, ...] = ()
+        self._stale = True
         self._setup_view()
         self._changed()
 
@@ -377,25 +397,29 @@ class SimulatedTable:
 
     def _changed(self) -> None:
         self._truth_valid = False
-        self._static: FloatArray | None = None
+        self._stale = True
 
     def _setup_view(self) -> None:
         w, h = self.size
         c = self.conditions
         view_rng = np.random.default_rng([self.seed, w, h])
-        self._background = _surface(c.surface, (w, h), view_rng)
+        # float16 is ample for a picture of 0..255 (steps of 1/8 at most) and halves it: it is
+        # only read when the cached picture is redrawn
+        self._background: HalfArray = _surface(c.surface, (w, h), view_rng).astype(np.float16)
         k = c.keystone
         src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
         move = view_rng.uniform(-k, k, (4, 2)) * np.array([w, h])
         self._keystone = cv2.getPerspectiveTransform(src, (src + move).astype(np.float32))
-        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        yy, xx = _grid(w, h)
         a = math.radians(c.gradient_angle)
         diag = math.hypot(w, h)
         ramp = ((xx - w / 2) * math.cos(a) + (yy - h / 2) * math.sin(a)) / diag
         r2 = ((xx - w / 2) ** 2 + (yy - h / 2) ** 2) / (diag / 2) ** 2
         light = c.exposure * (1 - c.gradient * (ramp + 0.5)) * (1 - c.vignette * r2)
-        cast = np.array(CASTS[c.cast], np.float32)
-        self._light = (light[..., None] * cast).astype(np.float32)
+        # the light's strength per pixel and its colour cast, applied one after the other
+        # (not kept as a frame-sized BGR float array)
+        self._light: FloatArray = _f32(light)
+        self._cast: FloatArray = np.array(CASTS[c.cast], np.float32)
 
     def _corners(self, pose: Pose, face: Image) -> FloatArray:
         fh, fw = face.shape[:2]
@@ -433,8 +457,8 @@ class SimulatedTable:
         dst = (quad - np.array([x0, y0], np.float32)).astype(np.float32)
         m = cv2.getPerspectiveTransform(src, dst)
         size = (x1 - x0, y1 - y0)
-        colour = cv2.warpPerspective(face, m, size, flags=cv2.INTER_LINEAR,
-                                     borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+        colour = _u8(cv2.warpPerspective(face, m, size, flags=cv2.INTER_LINEAR,
+                                         borderMode=cv2.BORDER_REPLICATE))
         alpha = cv2.warpPerspective(_card_mask(fw, fh), m, size, flags=cv2.INTER_LINEAR,
                                     borderMode=cv2.BORDER_CONSTANT, borderValue=0)
         return _Layer(x0, y0, alpha.astype(np.float32), colour)
@@ -479,10 +503,11 @@ class SimulatedTable:
             return None
         return _f32(cv2.GaussianBlur(mask.astype(np.float32) / 255.0, (0, 0), 1.2))
 
-    def _static_image(self) -> FloatArray:
-        """Table and cards under the room's light (cached until the layout changes; cards
-        laid on top of an unchanged layout are added to the cached picture, not redrawn)."""
-        if self._static is None:
+    def _base_image(self) -> tuple[HalfArray, FloatArray | None]:
+        """Table and cards before the room's light, and the glare on the cards (or None).
+        Cached until the layout changes; cards laid on top of an unchanged layout are added
+        to the cached picture, not redrawn."""
+        if self._stale or self._base is None:
             handles = tuple(p.handle for p in self._cards)
             for handle in [k for k in self._layers if k not in handles]:
                 del self._layers[handle]
@@ -505,39 +530,67 @@ class SimulatedTable:
                     roi = cover[layer.y0:layer.y0 + hh, layer.x0:layer.x0 + ww]
                     np.maximum(roi, layer.alpha, out=roi)
             self._base_handles = handles
-            lit = img + (self._glare() * cover)[..., None] if cover is not None else img.copy()
-            lit *= self._light
-            self._static = lit
-        return self._static
+            self._glare_cover = self._glare() * cover if cover is not None else None
+            self._stale = False
+        return self._base, self._glare_cover
+
+    def _lit(self, y0: int, y1: int) -> FloatArray:
+        """Rows y0:y1 of the table and cards under the room's light (float32 BGR)."""
+        base, glare = self._base_image()
+        band = base[y0:y1].astype(np.float32)
+        if glare is not None:
+            band += glare[y0:y1, :, None]
+        band *= self._light[y0:y1, :, None]
+        band *= self._cast
+        return band
 
     def _glare(self) -> FloatArray:
         """The reflection of a lamp: a soft bright blob (added to card pixels only)."""
         c = self.conditions
         w, h = self.size
-        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        yy, xx = _grid(w, h)
         gx, gy = c.glare_at[0] * w, c.glare_at[1] * h
         sigma = c.glare_size * w
         blob = np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2 * 1.6) / (2 * sigma**2))
         return _f32(255.0 * c.glare * blob)
 
     def _render(self, hand: FloatArray | None) -> Image:
+        """The frame, rendered BAND_ROWS rows at a time: light, hand, flicker, defocus, sensor
+        noise and rounding to uint8 (then the JPEG round trip). Each band is blurred with
+        enough rows around it that the result is the same as blurring the whole frame, and
+        the noise field is rolled the same way for every band, so banding never shows; only
+        band-sized float32 arrays exist at a time."""
         c = self.conditions
-        img = self._static_image().copy()
         w, h = self.size
+        paint = None
         if hand is not None and self._hand is not None:
-            self._draw_hand(img, hand, self._hand)
-        if c.flicker:
-            img *= 1 + self._np.uniform(-c.flicker, c.flicker)
-        if c.blur_sigma > 0:
-            img = _f32(cv2.GaussianBlur(img, (0, 0), c.blur_sigma))
+            paint = self._hand_paint(hand, self._hand)
+        gain = 1 + self._np.uniform(-c.flicker, c.flicker) if c.flicker else None
+        noise: HalfArray | None = None
+        dy = dx = 0
         if c.noise_sigma > 0:
             bank = self._noise_bank()
-            field_ = bank[int(self._np.integers(len(bank)))]
+            noise = bank[int(self._np.integers(len(bank)))]
             dy, dx = int(self._np.integers(h)), int(self._np.integers(w))
-            noise = np.roll(field_, (dy, dx), (0, 1))
-            shot = cv2.sqrt(np.clip(img, 0, 255) * (1 / 255.0))
-            img += noise * (0.5 * c.noise_sigma + c.noise_sigma * shot)
-        out = _u8(cv2.convertScaleAbs(img))  # rounds and saturates to uint8
+        pad = math.ceil(4 * c.blur_sigma) + 2 if c.blur_sigma > 0 else 0
+        out = np.empty((h, w, 3), np.uint8)
+        for y0 in range(0, h, BAND_ROWS):
+            y1 = min(h, y0 + BAND_ROWS)
+            a0, a1 = max(0, y0 - pad), min(h, y1 + pad)
+            img = self._lit(a0, a1)
+            if paint is not None:
+                _paint_hand(img, a0, paint)
+            if gain is not None:
+                img *= gain
+            if pad:
+                img = _f32(cv2.GaussianBlur(img, (0, 0), c.blur_sigma))
+            img = img[y0 - a0:y1 - a0]
+            if noise is not None:
+                rows = noise[(np.arange(y0, y1) - dy) % h]
+                field_ = np.roll(rows, dx, axis=1)
+                shot = cv2.sqrt(np.clip(img, 0, 255) * (1 / 255.0))
+                img += field_ * (0.5 * c.noise_sigma + c.noise_sigma * shot)
+            out[y0:y1] = cv2.convertScaleAbs(img)  # rounds and saturates to uint8
         if c.jpeg_quality is not None:
             ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, c.jpeg_quality])
             decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
@@ -545,13 +598,18 @@ class SimulatedTable:
                 out = _u8(decoded)
         return out
 
-    def _noise_bank(self) -> list[FloatArray]:
+    def _noise_bank(self) -> list[HalfArray]:
+        """Three frames of unit sensor noise (float16: it is scaled by a few grey levels, so
+        its precision is ample), rolled by a random offset for each frame."""
         w, h = self.size
         if not self._noise or self._noise[0].shape[:2] != (h, w):
-            self._noise = [self._np.standard_normal((h, w, 3), np.float32) for _ in range(3)]
+            self._noise = []
+            for _ in range(3):
+                self._noise.append(
+                    self._np.standard_normal((h, w, 3), np.float32).astype(np.float16))
         return self._noise
 
-    def _draw_hand(self, img: FloatArray, hand: FloatArray, state: _Hand) -> None:
+    def _hand_paint(self, hand: FloatArray, state: _Hand) -> _HandPaint:
         """The hand's shadow, then the hand (shaded darker at its edges), in its bounding box."""
         h, w = hand.shape
         ys, xs = np.nonzero(hand > 0.01)
@@ -559,24 +617,21 @@ class SimulatedTable:
         pad = round(w / 20) + max(dx, dy)
         x0, y0 = max(0, int(xs.min()) - pad), max(0, int(ys.min()) - pad)
         x1, y1 = min(w, int(xs.max()) + pad + 1), min(h, int(ys.max()) + pad + 1)
-        roi = img[y0:y1, x0:x1]
         a = hand[y0:y1, x0:x1]
         shifted = np.zeros_like(a)
         shifted[dy:, dx:] = a[:a.shape[0] - dy, :a.shape[1] - dx]
         shadow = cv2.GaussianBlur(shifted, (0, 0), w / 60)
-        roi *= (1 - 0.45 * shadow)[..., None]
         core = cv2.distanceTransform((a > 0.5).astype(np.uint8), cv2.DIST_L2, 3)
         shade = 0.7 + 0.3 * np.minimum(core / (state.width * 0.3), 1.0)
         skin = np.array(state.skin, np.float32)
         tex = self._np.normal(0, 4, (*a.shape, 1)).astype(np.float32)
-        lit = (shade[..., None] * skin + tex) * self._light[y0:y1, x0:x1]
+        lit = (shade[..., None] * skin + tex) * self._light[y0:y1, x0:x1, None] * self._cast
         premul = lit * a[..., None]
         kernel = self._hand_motion_kernel(state)
         if kernel is not None:  # a moving hand is smeared along its path
             a = _f32(cv2.filter2D(a, -1, kernel, borderType=cv2.BORDER_CONSTANT))
             premul = _f32(cv2.filter2D(premul, -1, kernel, borderType=cv2.BORDER_CONSTANT))
-        roi *= 1 - a[..., None]
-        roi += premul
+        return _HandPaint(x0, y0, _f32(1 - 0.45 * shadow), _f32(a), _f32(premul))
 
     def _hand_motion_kernel(self, state: _Hand, exposure: float = 0.4) -> FloatArray | None:
         """A line kernel as long as the hand moves while the shutter is open."""
@@ -596,7 +651,7 @@ class SimulatedTable:
         cv2.line(k, (round(c - dx), round(c - dy)), (round(c + dx), round(c + dy)), 1.0, 1)
         return _f32(k / k.sum())
 
-    def _shadow(self, img: FloatArray, layer: _Layer, strength: float, offset: int,
+    def _shadow(self, img: HalfArray, layer: _Layer, strength: float, offset: int,
                 blur: float) -> None:
         if strength <= 0:
             return
@@ -662,13 +717,23 @@ def _pt(p: Sequence[float]) -> tuple[int, int]:
     return round(p[0]), round(p[1])
 
 
-_MASKS: dict[tuple[int, int], FloatArray] = {}
+def _grid(w: int, h: int) -> tuple[FloatArray, FloatArray]:
+    """Pixel rows (h, 1) and columns (1, w) as float32, to broadcast (no frame-sized grids)."""
+    return (np.arange(h, dtype=np.float32)[:, None], np.arange(w, dtype=np.float32)[None, :])
+
+
+#: Card masks by (width, height), the most recently used last: faces are shrunk to the size
+#: they are drawn at, so sizes vary and only the last few are worth keeping.
+_MASKS: OrderedDict[tuple[int, int], FloatArray] = OrderedDict()
+_MASKS_KEPT = 16
 
 
 def _card_mask(w: int, h: int) -> FloatArray:
     """The card's shape (rounded corners), 1 inside, anti-aliased."""
     key = (w, h)
-    if key not in _MASKS:
+    if key in _MASKS:
+        _MASKS.move_to_end(key)
+    else:
         s = 4
         big = np.zeros((h * s, w * s), np.uint8)
         r = max(1, round(_CORNER_R * w * s))
@@ -679,15 +744,29 @@ def _card_mask(w: int, h: int) -> FloatArray:
             cv2.circle(big, (cx, cy), r, 255, -1)
         small = cv2.resize(big, (w, h), interpolation=cv2.INTER_AREA)
         _MASKS[key] = small.astype(np.float32) / 255.0
+        while len(_MASKS) > _MASKS_KEPT:
+            _MASKS.popitem(last=False)
     return _MASKS[key]
 
 
-def _composite(img: FloatArray, layer: _Layer) -> None:
+def _composite(img: HalfArray, layer: _Layer) -> None:
     hh, ww = layer.alpha.shape
     roi = img[layer.y0:layer.y0 + hh, layer.x0:layer.x0 + ww]
     a = layer.alpha[..., None]
-    roi *= 1 - a
-    roi += layer.colour * a
+    roi[...] = roi * (1 - a) + layer.colour * a  # in float32, stored as float16
+
+
+def _paint_hand(band: FloatArray, band_y0: int, paint: _HandPaint) -> None:
+    """Paint the part of a hand that falls in ``band`` (frame rows from ``band_y0``)."""
+    hh, ww = paint.alpha.shape
+    y0, y1 = max(band_y0, paint.y0), min(band_y0 + band.shape[0], paint.y0 + hh)
+    if y1 <= y0:
+        return
+    roi = band[y0 - band_y0:y1 - band_y0, paint.x0:paint.x0 + ww]
+    rows = slice(y0 - paint.y0, y1 - paint.y0)
+    roi *= paint.shade[rows, :, None]
+    roi *= 1 - paint.alpha[rows, :, None]
+    roi += paint.premul[rows]
 
 
 def _subtract(seen: npt.NDArray[np.bool_], x0: int, y0: int,
@@ -721,7 +800,7 @@ def _fbm(rng: np.random.Generator, size: tuple[int, int],
 def _surface(kind: str, size: tuple[int, int], rng: np.random.Generator) -> FloatArray:
     """A procedural table top, float32 BGR 0..255."""
     w, h = size
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    yy, xx = _grid(w, h)
     if kind == "wood":
         base = np.array([(55, 95, 145), (40, 70, 110), (105, 150, 195), (70, 110, 160)][
             rng.integers(4)], np.float32)
@@ -738,7 +817,7 @@ def _surface(kind: str, size: tuple[int, int], rng: np.random.Generator) -> Floa
         shade = 1 + tone + 0.07 * grain + 0.04 * fine + 0.05 * _fbm(rng, size, [(4, 1.0)])
         img = shade[..., None] * base
         seam = (np.abs(across - (index + 1) * plank) < 1.2) | (np.abs(across - index * plank) < 0.6)
-        img[seam] *= 0.45
+        img[np.broadcast_to(seam, (h, w))] *= 0.45
     elif kind == "cloth":
         base = np.array([(55, 110, 40), (110, 70, 35), (45, 45, 115), (80, 80, 80)][
             rng.integers(4)], np.float32)
@@ -758,4 +837,4 @@ def _surface(kind: str, size: tuple[int, int], rng: np.random.Generator) -> Floa
         img = shade[..., None] * base
     else:
         raise ValueError(f"surface {kind!r} is not one of {', '.join(SURFACES)}")
-    return _f32(np.clip(img, 0, 255))
+    return _f32(np.clip(img, 0, 255, out=img))

@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.camera import CameraError
+from vision.camera import CameraError, Frame
 from vision.deck import Deck
 from vision.simtable import SURFACES, Conditions, Pose, SimulatedTable, TruthCard
 
@@ -337,3 +337,48 @@ def test_hand_is_smeared_while_moving_and_sharp_at_the_turn(wink: Deck) -> None:
         assert k is not None and k.shape[0] >= 3 and abs(float(k.sum()) - 1) < 1e-5
     assert kernels[1] is not None and kernels[0] is not None
     assert kernels[1].shape[0] < kernels[0].shape[0]  # slower on the way in
+
+
+def _busy_table(wink: Deck) -> SimulatedTable:
+    """Blur, noise, flicker, glare and a hand crossing band edges; no JPEG (it would amplify a
+    grey level of difference into a block of them)."""
+    c = Conditions(surface="wood", blur_sigma=1.1, noise_sigma=4.0, flicker=0.02, glare=0.4,
+                   gradient=0.3, vignette=0.2, cast="warm")
+    table = SimulatedTable(wink, seed=9, conditions=c)
+    for i, zone in enumerate(("centre", "north", "south-west")):
+        table.place(wink.ids[i], zone)
+    table.hand_pass(frames=3, target="centre", side="west")
+    return table
+
+
+def test_frame_rendered_in_bands_is_the_whole_frame_rendered_at_once(
+        wink: Deck, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rows are rendered a band at a time; blur, noise and the hand must not show the seams."""
+    import vision.simtable as simtable
+
+    banded = [f.image for f in _frames(_busy_table(wink), 4)]  # a hand in 3, then none
+    monkeypatch.setattr(simtable, "BAND_ROWS", 10_000)
+    whole = [f.image for f in _frames(_busy_table(wink), 4)]
+    for a, b in zip(banded, whole, strict=True):
+        assert a.shape == b.shape == (480, 640, 3) and a.dtype == b.dtype == np.uint8
+        assert int(np.abs(a.astype(int) - b.astype(int)).max()) <= 1
+
+
+def _frames(table: SimulatedTable, n: int) -> list[Frame]:
+    return [table.capture() for _ in range(n)]
+
+
+def test_no_frame_sized_float32_pictures_are_kept(wink: Deck) -> None:
+    """Memory: the table keeps its pictures in float16 (and card layers' colour in uint8); a
+    frame-sized float32 BGR array costs 3.7 MB at 640x480 and several of them were most of
+    the demo's peak memory."""
+    table = _busy_table(wink)
+    for _ in range(4):
+        table.capture()
+    frame_px = 480 * 640 * 3
+    kept = [(name, v) for name, v in vars(table).items() if isinstance(v, np.ndarray)]
+    kept += [(f"_noise[{i}]", v) for i, v in enumerate(table._noise)]
+    big = [(name, v.dtype) for name, v in kept if v.size >= frame_px and v.dtype != np.float16]
+    assert kept and not big
+    layers = [ly for ly in table._layers.values() if ly is not None]
+    assert layers and all(ly.colour.dtype == np.uint8 for ly in layers)
