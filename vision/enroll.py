@@ -137,20 +137,35 @@ def template_from_image(image: Image, size: tuple[int, int],
     finder = CardFinder(size, replace(find or FindParams(), work_width=min(1600, big.shape[1]),
                                       min_area_frac=0.01, max_area_frac=0.98))
     cards: list[FoundCard] = finder.find(big)
+    ih, iw = img.shape[:2]
+    want = w / h
+    shaped = [(turned, ratio) for turned, ratio in ((False, iw / ih), (True, ih / iw))
+              if abs(ratio - want) <= 0.08 * want and (not turned or not square)]
+    if len(cards) == 1 and shaped and _printed_frame(cards[0], big.shape[1], big.shape[0]):
+        cards = []  # the printed frame inside a scan, not a card in a photo
     if cards:
         if len(cards) > 1 and cards[1].area > 0.6 * cards[0].area:
             raise EnrolError(f"{len(cards)} cards in the picture; photograph one card at a time")
         corners = cards[0].corners / np.float32(scale)
         return warp_card(img, corners, size), "photo"
-    ih, iw = img.shape[:2]
-    want = w / h
-    for turned, ratio in ((False, iw / ih), (True, ih / iw)):
-        if abs(ratio - want) <= 0.08 * want and (not turned or not square):
-            src = np.ascontiguousarray(np.rot90(img)) if turned else img
-            out = cv2.resize(src, (w, h), interpolation=cv2.INTER_AREA)
-            return np.asarray(out, dtype=np.uint8), "scan"
+    if shaped:
+        src = np.ascontiguousarray(np.rot90(img)) if shaped[0][0] else img
+        out = cv2.resize(src, (w, h), interpolation=cv2.INTER_AREA)
+        return np.asarray(out, dtype=np.uint8), "scan"
     raise EnrolError(f"no card found in the picture, and at {iw}x{ih} px it does not have the "
                      f"card's proportions ({w}:{h}) to be a scan")
+
+
+def _printed_frame(card: FoundCard, width: int, height: int) -> bool:
+    """Is ``card`` the printed frame of a scanned card: most of the image, centred, with
+    even margins all round (a photo has table around the card, rarely that evenly)?"""
+    if card.area < 0.7 * width * height:
+        return False
+    x0, y0 = card.corners.min(axis=0)
+    x1, y1 = card.corners.max(axis=0)
+    margins = np.array([x0, y0, width - 1 - x1, height - 1 - y1], dtype=np.float32)
+    return bool(margins.min() >= 0 and margins.max() - margins.min() <= 0.03 * max(width,
+                                                                                    height))
 
 
 def _sources(src: Path) -> tuple[list[tuple[str, Path]], list[EnrolItem]]:

@@ -45,6 +45,10 @@ FloatArray = npt.NDArray[np.float32]
 Image = npt.NDArray[np.uint8]
 
 
+#: Cards found in one frame smaller than this fraction of the median card's area are dropped.
+SAME_SIZE = 0.4
+
+
 class FrameError(ValueError):
     """A frame or image that cannot be searched for cards (wrong type, shape or dtype)."""
 
@@ -202,6 +206,14 @@ class CardFinder:
         )
         quads = self._candidates(np.asarray(small, dtype=np.uint8))
         merged = self._merge(quads)
+        if len(merged) > 1:
+            # The cards of one deck are all the same size, and the table is flat: a shape much
+            # smaller than the others is a picture or a digit on a card (one cut by the border
+            # of the frame, which is not reported and so cannot hide it).
+            areas = [abs(_signed_area(q)) for q in merged]
+            typical = float(np.median(areas))
+            merged = [q for q, a in zip(merged, areas, strict=True)
+                      if a >= SAME_SIZE * typical]
         out = []
         for q in merged:
             # An outline from the paper mask may be a printed frame just inside the edge; one
@@ -278,8 +290,14 @@ class CardFinder:
                 qa = abs(_signed_area(q))
                 if _paper_inside(bright, q) < 0.6:
                     continue  # straight lines of the table (wood grain, planks): no paper
+                # ... except the card's own printed frame: concentric, the same way round,
+                # a little smaller. The straight edges are then the card's outline.
+                insets = [t for t, ta in taken if _is_inset(t, ta, q, qa)]
                 if not any((ta >= 0.6 * qa and (_contains(t, q) or _contains(q, t)))
-                           or (ta >= 0.1 * qa and _contains(q, t)) for t, ta in taken):
+                           or (ta >= 0.1 * qa and _contains(q, t))
+                           for t, ta in taken if not any(t is i for i in insets)):
+                    out = [(t, sp) for t, sp in out if not any(t is i for i in insets)]
+                    taken = [(t, ta) for t, ta in taken if not any(t is i for i in insets)]
                     out.append((q, support))
                     self._straight.add(id(q))
         return out
@@ -409,6 +427,7 @@ class CardFinder:
         qa = abs(_signed_area(q))
         if qa <= 0 or hull_area / qa < self.params.min_rectangularity:
             return None
+        q = fit_sides(contour.reshape(-1, 2), order_corners(q))
         e = _edges(q)
         a_pair, b_pair = (e[0] + e[2]) / 2, (e[1] + e[3]) / 2
         short, long_ = min(a_pair, b_pair), max(a_pair, b_pair)
@@ -433,9 +452,68 @@ class CardFinder:
             i = next((i for i, k in enumerate(kept) if _contains(k[0], q)), -1)
             if i < 0:
                 kept.append((q, support, area))
-            elif area >= 0.7 * kept[i][2] and support > kept[i][1] + 0.05:
+            elif (area >= 0.7 * kept[i][2] and support > kept[i][1] + 0.05
+                  and not (id(q) in self._straight and id(kept[i][0]) in self._straight)):
+                # (Of two boxes from straight edges, both well supported, the larger one is
+                # the card: the smaller stops short of a corner.)
                 kept[i] = (q, support, area)
         return [k for k, _, _ in kept]
+
+
+def fit_sides(points: npt.NDArray[np.int32], quad: FloatArray) -> FloatArray:
+    """``quad`` (clockwise) with each side fitted to the contour ``points`` along it.
+
+    A polygon approximation of a card's outline cuts its rounded corners, so its sides are
+    tilted by a few pixels against the card's. Each side is instead the least-squares line
+    through the contour points near its middle 70 % (within a few pixels of the rough side),
+    and the corners are where neighbouring sides meet. A side with too few points keeps its
+    rough position.
+    """
+    pts = np.asarray(points, dtype=np.float32).reshape(-1, 2)
+    q = np.asarray(quad, dtype=np.float32).reshape(4, 2)
+    nxt = q[_NEXT]
+    d = nxt - q
+    length = np.sqrt((d * d).sum(axis=1))
+    if len(pts) < 12 or float(length.min()) < 8:
+        return q
+    u = d / length[:, None]
+    n = np.stack([u[:, 1], -u[:, 0]], axis=1)
+    rel = pts[None, :, :] - q[:, None, :]  # (4, N, 2)
+    t = (rel * u[:, None, :]).sum(axis=2) / length[:, None]
+    off = (rel * n[:, None, :]).sum(axis=2)
+    near = (t > 0.15) & (t < 0.85) & (np.abs(off) <= np.maximum(3.0, 0.05 * length)[:, None])
+    origin, direc = q.copy(), d.copy()
+    for i in range(4):
+        sel = pts[near[i]]
+        if len(sel) < 4:
+            continue
+        c = sel.mean(axis=0)
+        cov = np.cov((sel - c).T)
+        _, v = np.linalg.eigh(cov)
+        axis = v[:, 1].astype(np.float32)  # the direction of largest spread
+        if float(axis @ u[i]) < 0:
+            axis = -axis
+        if abs(float(axis @ u[i])) < 0.97:  # more than ~14 degrees off: not this side
+            continue
+        origin[i], direc[i] = c, axis * length[i]
+    return _intersect_sides(origin, direc, q)
+
+
+def _intersect_sides(origin: FloatArray, direc: FloatArray, fallback: FloatArray) -> FloatArray:
+    """Corners of the quadrilateral whose side i is the line ``origin[i] + s * direc[i]``:
+    corner i is where side i-1 meets side i (``fallback`` if two neighbours are parallel)."""
+    p1, d1 = origin[[3, 0, 1, 2]], direc[[3, 0, 1, 2]]
+    p2, d2 = origin, direc
+    det = d1[:, 0] * (-d2[:, 1]) + d2[:, 0] * d1[:, 1]
+    if float(np.abs(det).min()) < 1e-6:
+        return fallback
+    diff = p2 - p1
+    s_ = (diff[:, 0] * (-d2[:, 1]) + d2[:, 0] * diff[:, 1]) / det
+    out = np.asarray(p1 + s_[:, None] * d1, dtype=np.float32)
+    scale = float(np.abs(fallback - fallback.mean(axis=0)).max())
+    if float(np.abs(out - fallback).max()) > 0.25 * scale:  # gone wrong: keep the rough one
+        return fallback
+    return out
 
 
 def _edge_support_many(edges: Image, quads: FloatArray) -> npt.NDArray[np.float64]:
@@ -473,6 +551,23 @@ def _paper_inside(paper: Image, q: FloatArray) -> float:
         ys = np.clip(np.rint(pts[..., 1]).astype(np.intp), 0, paper.shape[0] - 1)
         vals.append(paper[ys, xs] > 0)
     return float(np.mean(vals))
+
+
+def _is_inset(inner: FloatArray, inner_area: float, outer: FloatArray,
+              outer_area: float) -> bool:
+    """Is ``inner`` a printed frame of the card ``outer``: 60-95 % of its area and inset
+    evenly from all four of its sides (within 3 % of the short side of one another)?"""
+    if not 0.6 * outer_area <= inner_area <= 0.95 * outer_area:
+        return False
+    o = order_corners(outer)  # clockwise
+    d = o[_NEXT] - o
+    length = np.sqrt((d * d).sum(axis=1))
+    inward = np.stack([-d[:, 1], d[:, 0]], axis=1) / np.maximum(length, 1e-6)[:, None]
+    # Per side of ``outer``: how far inside it the nearest corner of ``inner`` lies.
+    depth = (((inner[None, :, :] - o[:, None, :]) * inward[:, None, :]).sum(axis=2)).min(axis=1)
+    short = float(length.min())
+    return bool(depth.min() >= 0.01 * short
+                and depth.max() - depth.min() <= max(2.0, 0.03 * short))
 
 
 def _contains(outer: FloatArray, inner: FloatArray) -> bool:
@@ -513,10 +608,23 @@ def refine_corners(
     diff = np.diff(prof.astype(np.float32), axis=1)  # (48, n-1), going outward
     step = -diff if bright else diff  # paper -> table is a fall for bright cards
     strong = step >= np.maximum(8.0, 0.25 * np.abs(diff).max(axis=1, keepdims=True))
-    best = step.shape[1] - 1 - strong[:, ::-1].argmax(axis=1)  # the outermost strong step
-    step = np.where(strong, step, 0.0)
-    strength = np.take_along_axis(step, best[:, None], axis=1).reshape(4, 12)
-    where = (offs[best] + 0.5).reshape(4, 12)  # offset of the edge along the normal
+    n_steps = step.shape[1]
+    best = n_steps - 1 - strong[:, ::-1].argmax(axis=1)  # the outermost strong step
+    # A blurred edge spans a few samples: the outermost strong one is its tail. Climb to the
+    # steepest sample of that transition (its centre), then place the edge between samples
+    # by a parabola through the steepest one and its neighbours (sub-pixel).
+    rows = np.arange(step.shape[0])
+    for _ in range(4):
+        inner = np.maximum(best - 1, 0)
+        best = np.where(step[rows, inner] > step[rows, best], inner, best)
+    d0 = step[rows, best]
+    dm = np.where(best > 0, step[rows, np.maximum(best - 1, 0)], d0)
+    dp = np.where(best < n_steps - 1, step[rows, np.minimum(best + 1, n_steps - 1)], d0)
+    curv = dm - 2 * d0 + dp
+    sub = np.where(curv < -1e-6, 0.5 * (dm - dp) / np.where(curv < -1e-6, curv, -1.0), 0.0)
+    sub = np.clip(sub, -0.5, 0.5)
+    strength = np.where(strong[rows, best], d0, 0.0).reshape(4, 12)
+    where = (offs[best] + 0.5 + sub).reshape(4, 12)  # offset of the edge along the normal
     # Per side, the edge's offset is a linear function of the position along the side (the
     # rough side may be tilted against the true one): fit it, drop outliers (pictures touching
     # the edge, a shadow), fit again.

@@ -36,6 +36,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.align import Aligner
 from vision.find import FrameError, Image, check_image
 
 FloatArray = npt.NDArray[np.float32]
@@ -164,6 +165,8 @@ class DeckMatcher:
         #: (cards, cards): how alike two cards' templates are (best orientation).
         sim = (self.matrix @ self.matrix.T).reshape(n, k, n, k)[:, 0].max(axis=2)
         self.similarity: FloatArray = np.asarray(np.maximum(sim, sim.T), dtype=np.float32)
+        #: Fine alignment of uncertain cards to a candidate (``vision.align``).
+        self.aligner = Aligner(templates, self.size)
         self._coarse: DeckMatcher | None = None
         big = n * k * self.matrix.shape[1] > 1_000_000  # > 4 MB: beyond the caches
         if self.params.shortlist and n > 2 * self.params.shortlist and big:
@@ -264,6 +267,17 @@ class DeckMatcher:
                              best_id=self.ids[i], rotation=self.rotations[int(best_rot[i])],
                              rel_margin=rel))
         return out
+
+    def candidates(self, patch: object, within: float = 0.1,
+                   limit: int = 3) -> list[tuple[int, int]]:
+        """(card index, rotation) of the best cards for ``patch``: the best one and those
+        scoring within ``within`` of it, at most ``limit``."""
+        per_rot = self.score_matrix([patch])[0]
+        per_card = per_rot.max(axis=1)
+        order = np.argsort(per_card)[::-1][:limit]
+        top = float(per_card[order[0]])
+        return [(int(i), self.rotations[int(per_rot[i].argmax())]) for i in order
+                if float(per_card[i]) >= top - within]
 
     def match(self, patch: object) -> Match:
         return self.match_many([patch])[0]

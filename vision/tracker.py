@@ -44,6 +44,7 @@ from vision.find import (
     FoundCard,
     FrameError,
     Image,
+    order_corners,
     refine_corners,
     to_grey,
     warp_card,
@@ -57,6 +58,13 @@ _RECHECK_BELOW = 0.93
 #: such a box may be cut short across a card (a card partly outside the frame), and a
 #: misplaced warp of one card can look a little like another.
 STRAIGHT_MIN_SCORE = 0.85
+#: A card scoring below this, or left unknown while scoring at least ``_ALIGN_FROM``, is
+#: aligned to its best candidates by what is printed on it (``vision.align``) and matched again.
+_ALIGN_BELOW = 0.95
+_ALIGN_FROM = 0.4
+#: ... the candidates: the best and those within this of its score, at most this many.
+_ALIGN_WITHIN = 0.1
+_ALIGN_CANDIDATES = 3
 #: How far a printed frame's inner edge lies inside the card: a fraction of the short side.
 _FRAME_INSETS = (0.05,)
 
@@ -103,11 +111,32 @@ def recognise(finder: CardFinder, matcher: DeckMatcher,
                     m2 = matcher.match(warp_card(image, q, matcher.size))
                     if m2.score > m.score + 0.01:
                         card, m = FoundCard(q, straight=card.straight), m2
+        if m.score < _ALIGN_BELOW or (m.card_id is None and m.score >= _ALIGN_FROM):
+            if grey is None:
+                grey = to_grey(image)
+            card, m = _aligned(matcher, image, grey, card, m)
         if card.straight and m.card_id is not None and m.score < max(
                 STRAIGHT_MIN_SCORE, matcher.params.min_score):
             m = replace(m, card_id=None)
         out.append((card, m))
     return out
+
+
+def _aligned(matcher: DeckMatcher, image: Image, grey: Image, card: FoundCard,
+             m: Match) -> tuple[FoundCard, Match]:
+    """The card aligned to each of its best candidates in turn (``vision.align``) and
+    matched again: the best verdict of those, or the one given if none is better."""
+    best_card, best = card, m
+    patch = warp_card(image, card.corners, matcher.size)
+    for index, rotation in matcher.candidates(patch, _ALIGN_WITHIN, _ALIGN_CANDIDATES):
+        q = matcher.aligner.align(grey, card.corners, index, rotation)
+        if q is None:
+            continue
+        q = order_corners(q, matcher.square)
+        m2 = matcher.match(warp_card(image, q, matcher.size))
+        if m2.score > best.score:
+            best_card, best = FoundCard(q, straight=card.straight), m2
+    return best_card, best
 
 
 class FrameLike(Protocol):
