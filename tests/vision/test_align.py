@@ -69,7 +69,7 @@ def test_a_card_that_does_not_fit_is_refused(demo_decks: Callable[[str], Deck]) 
                                               ("iterations", 0)])
 def test_bad_params(field: str, value: float) -> None:
     with pytest.raises(ValueError, match=field):
-        AlignParams(**{field: value})
+        AlignParams(**{field: value})  # type: ignore[arg-type]
 
 
 def test_a_digit_on_a_card_cut_by_the_frame_is_no_card(demo_decks: Callable[[str], Deck]) -> None:
