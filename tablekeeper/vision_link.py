@@ -87,12 +87,23 @@ def load_items_deck(path: str | None) -> Any:
     return load_deck(Path(os.path.expanduser(path)) if path else demo_deck(ITEMS_DECK))
 
 
+class CardPicture:
+    """A card's template as RGB, read from the deck when the screen shows the card (an
+    array-like: ``np.asarray(picture)``). The screen makes a surface of the one card it
+    shows; holding every template decoded for it would cost 180 kB a card all game long."""
+
+    def __init__(self, deck: Any, card_id: str) -> None:
+        self.deck = deck
+        self.card_id = card_id
+
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> Any:
+        rgb = self.deck.template(self.card_id)[..., ::-1]
+        return rgb if dtype is None else rgb.astype(dtype)
+
+
 def item_cards(deck: Any) -> Mapping[str, CardInfo]:
-    """What the screen shows of each card: names and the template (as RGB)."""
-    # a BGR -> RGB *view* of the template: the screen makes its own surface of the one card
-    # it shows, so no second copy of the deck is kept
-    return {c.id: CardInfo(c.name_zh, c.name_en, deck.template(c.id)[..., ::-1])
-            for c in deck.cards}
+    """What the screen shows of each card: names and the template (as RGB, read on use)."""
+    return {c.id: CardInfo(c.name_zh, c.name_en, CardPicture(deck, c.id)) for c in deck.cards}
 
 
 def simulated_camera_pipeline(clock: Clock, seed: int,

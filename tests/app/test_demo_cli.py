@@ -32,3 +32,17 @@ def test_headless_demo_plays_a_game_writes_screens_and_a_replayable_journal(
     kinds = {p.stem.split("-", 2)[2] for p in shots}
     assert {"viewing", "reveal", "buzz", "betting", "checking", "scoring", "over"} <= kinds
     assert pygame.image.load(str(shots[-1])).get_size() == (800, 480)
+
+
+def test_screen_card_pictures_are_the_templates_as_rgb_read_on_use(tmp_path: Path) -> None:
+    import numpy as np
+
+    from tablekeeper.vision_link import item_cards, load_items_deck
+
+    deck = load_items_deck(None)
+    cards = item_cards(deck)
+    assert len(cards) == 66
+    picture = np.asarray(cards["i11"].image)
+    assert picture.shape == (300, 200, 3) and picture.dtype == np.uint8
+    assert np.array_equal(picture, deck.template("i11")[..., ::-1])
+    assert np.asarray(cards["i11"].image, dtype=np.float32).dtype == np.float32

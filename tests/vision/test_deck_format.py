@@ -12,7 +12,15 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.deck import MANIFEST, CardSpec, Deck, DeckError, load_deck, save_deck
+from vision.deck import (
+    MANIFEST,
+    CardSpec,
+    Deck,
+    DeckError,
+    EncodedTemplates,
+    load_deck,
+    save_deck,
+)
 
 SIZE = (40, 60)
 
@@ -266,3 +274,29 @@ def test_wrong_size_image(saved: Path) -> None:
     with pytest.raises(DeckError,
                        match=r"card 'b' \(b.png\): template is 60x40 px, expected 40x60"):
         load_deck(saved)
+
+
+def test_loaded_deck_keeps_its_files_bytes_not_decoded_templates(tmp_path: Path) -> None:
+    """Memory: a loaded deck holds its templates as the files' bytes (a PNG of a drawn card
+    is a fraction of its pixels) and decodes one when asked, the same every time."""
+    cards = tuple(CardSpec(f"p{i}", "牌", "card", "number", f"p{i}.png") for i in range(3))
+    plain = np.full((300, 200, 3), 240, np.uint8)
+    pictures = []
+    for i in range(3):
+        img = plain.copy()
+        cv2.circle(img, (100, 150), 20 + 20 * i, (40, 60 * i, 200), -1)
+        pictures.append(img)
+    save_deck(Deck(root=tmp_path, id="drawn", game="wink", title_zh="畫", title_en="Drawn",
+                   demo=True, shape="card", size=(200, 300), use_colour=True, cards=cards,
+                   templates={c.id: p for c, p in zip(cards, pictures, strict=True)}))
+    deck = load_deck(tmp_path)
+    assert len(deck.templates) == 3 and list(deck.templates) == ["p0", "p1", "p2"]
+    assert isinstance(deck.templates, EncodedTemplates)
+    # all three files together take less than one decoded card
+    assert deck.templates.encoded_bytes < plain.nbytes
+    for c, p in zip(cards, pictures, strict=True):
+        first, again = deck.template(c.id), deck.templates[c.id]
+        assert np.array_equal(first, p) and np.array_equal(again, p)
+        assert not first.flags.writeable
+    with pytest.raises(KeyError, match="no card"):
+        deck.template("p9")
