@@ -427,19 +427,31 @@ class CardFinder:
         qa = abs(_signed_area(q))
         if qa <= 0 or hull_area / qa < self.params.min_rectangularity:
             return None
-        q = fit_sides(contour.reshape(-1, 2), order_corners(q))
+        if not self._card_shaped(q):
+            return None
+        # The polygon cuts the card's rounded corners: fit its sides to the contour (only now:
+        # it costs more than everything above).
+        pts = contour.reshape(-1, 2)
+        if len(pts) > 240:
+            pts = pts[:: len(pts) // 120]
+        q = fit_sides(pts, order_corners(q))
+        if not self._card_shaped(q):
+            return None
+        return order_corners(q, self.square)
+
+    def _card_shaped(self, q: FloatArray) -> bool:
+        """Has ``q`` the deck's aspect ratio, with opposite edges of about equal length?"""
         e = _edges(q)
         a_pair, b_pair = (e[0] + e[2]) / 2, (e[1] + e[3]) / 2
         short, long_ = min(a_pair, b_pair), max(a_pair, b_pair)
         if long_ <= 0:
-            return None
+            return False
         ratio = short / long_
         if abs(ratio - self.aspect) > self.params.aspect_tolerance * self.aspect:
-            return None
+            return False
         # Opposite edges should be roughly parallel-length (a card seen from above).
-        if min(e[0], e[2]) < 0.6 * max(e[0], e[2]) or min(e[1], e[3]) < 0.6 * max(e[1], e[3]):
-            return None
-        return order_corners(q, self.square)
+        return not (min(e[0], e[2]) < 0.6 * max(e[0], e[2])
+                    or min(e[1], e[3]) < 0.6 * max(e[1], e[3]))
 
     def _merge(self, quads: list[tuple[FloatArray, float]]) -> list[FloatArray]:
         """One quadrilateral per card, largest first. A candidate whose centre lies inside a
@@ -482,20 +494,22 @@ def fit_sides(points: npt.NDArray[np.int32], quad: FloatArray) -> FloatArray:
     t = (rel * u[:, None, :]).sum(axis=2) / length[:, None]
     off = (rel * n[:, None, :]).sum(axis=2)
     near = (t > 0.15) & (t < 0.85) & (np.abs(off) <= np.maximum(3.0, 0.05 * length)[:, None])
-    origin, direc = q.copy(), d.copy()
-    for i in range(4):
-        sel = pts[near[i]]
-        if len(sel) < 4:
-            continue
-        c = sel.mean(axis=0)
-        cov = np.cov((sel - c).T)
-        _, v = np.linalg.eigh(cov)
-        axis = v[:, 1].astype(np.float32)  # the direction of largest spread
-        if float(axis @ u[i]) < 0:
-            axis = -axis
-        if abs(float(axis @ u[i])) < 0.97:  # more than ~14 degrees off: not this side
-            continue
-        origin[i], direc[i] = c, axis * length[i]
+    # Per side, the principal axis of its points (closed form for 2x2 moments).
+    wgt = near.astype(np.float32)
+    cnt = wgt.sum(axis=1)
+    safe = np.maximum(cnt, 1.0)[:, None]
+    c = (wgt[:, :, None] * pts[None, :, :]).sum(axis=1) / safe  # (4, 2)
+    dx = pts[None, :, 0] - c[:, 0:1]
+    dy = pts[None, :, 1] - c[:, 1:2]
+    sxx, syy, sxy = (wgt * dx * dx).sum(1), (wgt * dy * dy).sum(1), (wgt * dx * dy).sum(1)
+    theta = 0.5 * np.arctan2(2 * sxy, sxx - syy)
+    axis = np.stack([np.cos(theta), np.sin(theta)], axis=1).astype(np.float32)
+    axis *= np.where((axis * u).sum(axis=1) < 0, -1.0, 1.0).astype(np.float32)[:, None]
+    # A side with too few points, or whose points run more than ~14 degrees off the rough
+    # side (not this side), keeps its rough position.
+    good = (cnt >= 4) & ((axis * u).sum(axis=1) >= 0.97)
+    origin = np.where(good[:, None], c, q).astype(np.float32)
+    direc = np.where(good[:, None], axis * length[:, None], d).astype(np.float32)
     return _intersect_sides(origin, direc, q)
 
 

@@ -37,7 +37,8 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.align import Aligner
-from vision.find import FrameError, Image, check_image
+from vision.find import FloatArray as Corners
+from vision.find import FrameError, Image, check_image, warp_card
 
 FloatArray = npt.NDArray[np.float32]
 
@@ -144,6 +145,10 @@ class DeckMatcher:
         else:
             s = self.params.long_side / max(w, h)
             self.feature_size = (max(4, round(w * s)), max(4, round(h * s)))
+        #: Cards in frames are warped straight to this size (twice the compared size, at
+        #: most the canonical one) by :meth:`match_quads`: a tenth of the pixels of the
+        #: canonical size, and the same features.
+        self.warp_size = (min(w, 2 * self.feature_size[0]), min(h, 2 * self.feature_size[1]))
         self.rotations = (0, 1, 2, 3) if square else (0, 2)
         rows = []
         for cid, t in zip(self.ids, templates, strict=True):
@@ -210,26 +215,33 @@ class DeckMatcher:
 
     def features(self, patch: object) -> FloatArray:
         """The normalised feature vector of a warped card at the deck's canonical size."""
-        f = self._features(self._check_patch(patch, "card image"))
+        return self._unit_features(self._check_patch(patch, "card image"))
+
+    def _unit_features(self, img: Image) -> FloatArray:
+        f = self._features(img)
         return f if self.mean is None else _unit(f - self.mean)
 
     # -- scoring --------------------------------------------------------------------------
     def score_matrix(self, patches: Sequence[object]) -> FloatArray:
         """Scores (patches, cards, rotations) of each patch against every template."""
-        if not patches:
+        return self._scores([self._check_patch(p, "card image") for p in patches])
+
+    def _scores(self, imgs: Sequence[Image]) -> FloatArray:
+        """:meth:`score_matrix` of checked images of the card (canonical or warp size)."""
+        if not imgs:
             return np.zeros((0, self._n, self._k), dtype=np.float32)
-        feats = np.stack([self.features(p) for p in patches])
+        feats = np.stack([self._unit_features(p) for p in imgs])
         if self._coarse is None:
             # numpy's own single-threaded loop (einsum) rather than BLAS: for the few cards of
             # a frame it is about as fast, and it never spins or waits on BLAS threads, which
             # made the time per frame jumpy on a busy machine.
             s = np.einsum("rd,pd->pr", self.matrix, feats)
-            return np.asarray(s.reshape(len(patches), self._n, self._k), dtype=np.float32)
+            return np.asarray(s.reshape(len(imgs), self._n, self._k), dtype=np.float32)
         # A big deck: the same product at 16 px picks a shortlist of cards per patch; only
         # their rows are scored with the full features. Cards off the list score -1.
-        coarse = self._coarse.score_matrix(patches).max(axis=2)  # (patches, cards)
+        coarse = self._coarse._scores(imgs).max(axis=2)  # (patches, cards)
         m = self.params.shortlist
-        out = np.full((len(patches), self._n, self._k), -1.0, dtype=np.float32)
+        out = np.full((len(imgs), self._n, self._k), -1.0, dtype=np.float32)
         for i, f in enumerate(feats):
             top = np.argpartition(-coarse[i], m)[:m]
             rows = (top[:, None] * self._k + np.arange(self._k)[None, :]).ravel()
@@ -245,11 +257,31 @@ class DeckMatcher:
         min_margin: float | None = None, min_rel_margin: float | None = None,
     ) -> list[Match]:
         """The verdict on each patch; thresholds default to ``params``'."""
+        return self._verdicts(self.score_matrix(patches), min_score, min_margin,
+                              min_rel_margin)
+
+    def match_quads(self, image: Image, quads: Sequence[Corners]) -> list[Match]:
+        """The verdict on each card of ``image`` (a checked frame) whose corners are in
+        ``quads`` (clockwise, first edge short): warped straight to :attr:`warp_size`."""
+        return self._verdicts(self._scores([self.warp(image, q) for q in quads]))
+
+    def warp(self, image: Image, quad: Corners) -> Image:
+        """The card at ``quad`` of ``image``, warped to :attr:`warp_size`."""
+        return warp_card(image, quad, self.warp_size)
+
+    def candidates_in(self, image: Image, quad: Corners, within: float = 0.1,
+                      limit: int = 3) -> list[tuple[int, int]]:
+        """:meth:`candidates` of the card at ``quad`` of ``image``."""
+        return self._candidates(self._scores([self.warp(image, quad)])[0], within, limit)
+
+    def _verdicts(self, scores: FloatArray, min_score: float | None = None,
+                  min_margin: float | None = None,
+                  min_rel_margin: float | None = None) -> list[Match]:
         lo = self.params.min_score if min_score is None else min_score
         mg = self.params.min_margin if min_margin is None else min_margin
         rel_lo = self.params.min_rel_margin if min_rel_margin is None else min_rel_margin
         out = []
-        for per_rot in self.score_matrix(patches):
+        for per_rot in scores:
             best_rot = per_rot.argmax(axis=1)
             per_card = per_rot.max(axis=1)
             order = np.argsort(per_card)[::-1]
@@ -272,7 +304,10 @@ class DeckMatcher:
                    limit: int = 3) -> list[tuple[int, int]]:
         """(card index, rotation) of the best cards for ``patch``: the best one and those
         scoring within ``within`` of it, at most ``limit``."""
-        per_rot = self.score_matrix([patch])[0]
+        return self._candidates(self.score_matrix([patch])[0], within, limit)
+
+    def _candidates(self, per_rot: FloatArray, within: float,
+                    limit: int) -> list[tuple[int, int]]:
         per_card = per_rot.max(axis=1)
         order = np.argsort(per_card)[::-1][:limit]
         top = float(per_card[order[0]])

@@ -47,7 +47,6 @@ from vision.find import (
     order_corners,
     refine_corners,
     to_grey,
-    warp_card,
 )
 from vision.match import DeckLike, DeckMatcher, Match
 
@@ -90,11 +89,11 @@ def recognise(finder: CardFinder, matcher: DeckMatcher,
     frame's width: on a pile (white card on white cards) the finder may only find the top
     card's printed frame. The better of the two verdicts counts; thresholds apply as usual.
     """
-    found = finder.find_and_warp(image)
-    matches = matcher.match_many([w for _, w in found])
+    found = finder.find(image)
+    matches = matcher.match_quads(image, [c.corners for c in found])
     out = []
     grey: Image | None = None
-    for (card, _), m in zip(found, matches, strict=True):
+    for card, m in zip(found, matches, strict=True):
         if m.score < _RECHECK_BELOW:
             if grey is None:
                 grey = to_grey(image)
@@ -108,7 +107,7 @@ def recognise(finder: CardFinder, matcher: DeckMatcher,
                 for q in (snapped, grown):
                     if q.min() < 0 or q[:, 0].max() > w - 1 or q[:, 1].max() > h - 1:
                         continue
-                    m2 = matcher.match(warp_card(image, q, matcher.size))
+                    (m2,) = matcher.match_quads(image, [q])
                     if m2.score > m.score + 0.01:
                         card, m = FoundCard(q, straight=card.straight), m2
         if m.score < _ALIGN_BELOW or (m.card_id is None and m.score >= _ALIGN_FROM):
@@ -127,13 +126,13 @@ def _aligned(matcher: DeckMatcher, image: Image, grey: Image, card: FoundCard,
     """The card aligned to each of its best candidates in turn (``vision.align``) and
     matched again: the best verdict of those, or the one given if none is better."""
     best_card, best = card, m
-    patch = warp_card(image, card.corners, matcher.size)
-    for index, rotation in matcher.candidates(patch, _ALIGN_WITHIN, _ALIGN_CANDIDATES):
+    for index, rotation in matcher.candidates_in(image, card.corners, _ALIGN_WITHIN,
+                                                 _ALIGN_CANDIDATES):
         q = matcher.aligner.align(grey, card.corners, index, rotation)
         if q is None:
             continue
         q = order_corners(q, matcher.square)
-        m2 = matcher.match(warp_card(image, q, matcher.size))
+        (m2,) = matcher.match_quads(image, [q])
         if m2.score > best.score:
             best_card, best = FoundCard(q, straight=card.straight), m2
     return best_card, best

@@ -10,7 +10,7 @@ import pytest
 from vision.camera import Frame
 from vision.config import VisionConfig, Zone
 from vision.deck import Deck
-from vision.find import FoundCard, FrameError, warp_card
+from vision.find import FoundCard, FrameError
 from vision.match import DeckMatcher, MatchParams
 from vision.simtable import Conditions, Pose, SimulatedTable
 from vision.tracker import CardEvent, CardWatcher, expand_quad, recognise
@@ -156,8 +156,8 @@ def test_a_printed_frame_found_for_the_card_is_grown_to_its_edge(demo_decks: Dem
     class FrameOnly:
         size = watcher.finder.size
 
-        def find_and_warp(self, img: object) -> list[tuple[FoundCard, object]]:
-            return [(inner, warp_card(image, inner.corners, deck.size))]
+        def find(self, img: object) -> list[FoundCard]:
+            return [inner]
 
     (card2, m2), = recognise(FrameOnly(), watcher.matcher, image)  # type: ignore[arg-type]
     assert m2.card_id == deck.ids[0] and m2.score > 0.93
@@ -180,8 +180,8 @@ def test_a_card_from_straight_edges_only_must_score_high(demo_decks: DemoDecks) 
         def __init__(self, found: FoundCard) -> None:
             self.found = found
 
-        def find_and_warp(self, img: object) -> list[tuple[FoundCard, object]]:
-            return [(self.found, warp_card(image, self.found.corners, deck.size))]
+        def find(self, img: object) -> list[FoundCard]:
+            return [self.found]
 
     def verdict(found: FoundCard) -> str | None:
         (_, m), = recognise(Fixed(found), loose, image)  # type: ignore[arg-type]
