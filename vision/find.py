@@ -47,6 +47,8 @@ Image = npt.NDArray[np.uint8]
 
 #: Cards found in one frame smaller than this fraction of the median card's area are dropped.
 SAME_SIZE = 0.4
+#: How fully the sides of a box from straight edges must lie on edges in ``find_near``.
+NEAR_LINE_SUPPORT = 0.7
 
 
 class FrameError(ValueError):
@@ -226,6 +228,37 @@ class CardFinder:
                                  straight=id(q) in self._straight))
         return out
 
+    def find_near(self, frame: object, corners: FloatArray) -> list[FoundCard]:
+        """Cards around ``corners`` (where a card was found but not recognised: a loose
+        box around a pile), searching the straight edges there too whether or not the
+        outlines found seem to explain the paper."""
+        image = check_image(frame)
+        grey = to_grey(image)
+        H, W = grey.shape
+        q = np.asarray(corners, dtype=np.float32).reshape(4, 2)
+        pad = 0.3 * float(_edges(q).max())
+        x0, y0 = (int(v) for v in np.floor(q.min(axis=0) - pad))
+        x1, y1 = (int(v) for v in np.ceil(q.max(axis=0) + pad))
+        x0, y0, x1, y1 = max(0, x0), max(0, y0), min(W, x1), min(H, y1)
+        scale = min(1.0, self.params.work_width / W)
+        if x1 - x0 < 16 or y1 - y0 < 16 or scale != 1.0:
+            return []
+        levels = _levels(np.asarray(cv2.GaussianBlur(grey, (5, 5), 0), dtype=np.uint8))
+        area = (self.params.min_area_frac * W * H, self.params.max_area_frac * W * H)
+        crop = np.ascontiguousarray(grey[y0:y1, x0:x1])
+        quads = self._candidates(crop, levels=levels, area=area, force_lines=True)
+        # The outlines as usual; the boxes from straight edges each on their own (merged with
+        # the outlines, a loose box around the pile would hide them).
+        outlines = self._merge([c for c in quads if id(c[0]) not in self._straight])
+        lines = self._merge([c for c in quads if id(c[0]) in self._straight])
+        out = []
+        for k in outlines + lines:
+            r = k + np.array([x0, y0], dtype=np.float32)
+            r = refine_corners(grey, refine_corners(grey, r, 4.0, 3.0), 4.0, 3.0)
+            out.append(FoundCard(order_corners(r, self.square),
+                                 straight=id(k) in self._straight))
+        return out
+
     def find_and_warp(
         self, frame: object
     ) -> list[tuple[FoundCard, Image]]:
@@ -233,10 +266,15 @@ class CardFinder:
         return [(c, warp_card(image, c.corners, self.size)) for c in self.find(image)]
 
     # -- internals ------------------------------------------------------------------------
-    def _candidates(self, small: Image) -> list[tuple[FloatArray, float]]:
+    def _candidates(self, small: Image, *, levels: tuple[float, float] | None = None,
+                    area: tuple[float, float] | None = None,
+                    force_lines: bool = False) -> list[tuple[FloatArray, float]]:
+        """Candidate outlines in ``small`` (a frame, or a part of one with the frame's
+        ``levels`` and card ``area`` limits); straight edges are searched where outlines
+        leave paper unexplained, or always with ``force_lines``."""
         p = self.params
         h, w = small.shape
-        area_min, area_max = p.min_area_frac * w * h, p.max_area_frac * w * h
+        area_min, area_max = area or (p.min_area_frac * w * h, p.max_area_frac * w * h)
         blurred = cv2.GaussianBlur(small, (5, 5), 0)
         edges = cv2.dilate(cv2.Canny(blurred, p.canny_low, p.canny_high),
                            np.ones((3, 3), np.uint8))
@@ -246,15 +284,14 @@ class CardFinder:
                                     p.canny_high), dtype=np.uint8)
         masks = [edges, thin]
         bright: Image | None = None
-        hist = cv2.calcHist([blurred], [0], None, [256], [0, 256]).ravel().cumsum()
-        table = float(np.searchsorted(hist, 0.5 * hist[-1]))  # the median: mostly table
-        paper = float(np.searchsorted(hist, 0.98 * hist[-1]))  # the brightest: card paper
+        table, paper = levels or _levels(np.asarray(blurred, dtype=np.uint8))
         if paper - table >= p.min_paper_contrast:
             _, paper_mask = cv2.threshold(blurred, (table + paper) / 2, 255,
                                           cv2.THRESH_BINARY)
             bright = np.asarray(paper_mask, dtype=np.uint8)
             masks.append(bright)
         if p.dark_cards:
+            hist = cv2.calcHist([blurred], [0], None, [256], [0, 256]).ravel().cumsum()
             dark = float(np.searchsorted(hist, 0.02 * hist[-1]))
             if table - dark >= p.min_paper_contrast:
                 _, dim = cv2.threshold(blurred, (table + dark) / 2, 255, cv2.THRESH_BINARY_INV)
@@ -279,23 +316,27 @@ class CardFinder:
                         or float(q[:, 1].max()) > h - 3):
                     continue
                 out.append((q, support))
-        if p.line_quads and bright is not None and self._unexplained_paper(bright, out, area_min):
+        if p.line_quads and bright is not None and (
+                force_lines or self._unexplained_paper(bright, out, area_min)):
             # Second choice: cards from straight edges, where no outline was found.
             # A much smaller outline inside one is a picture on that card: no obstacle; a
             # card-sized one (from a tenth of its area) means the straight edges are a loose
             # box around a card (wood grain, neighbours): not a card.
             taken = [(q, abs(_signed_area(q))) for q, _ in out]
-            for q, support in self._line_quads(thin, edge_mask, bright, area_min,
-                                                    area_max):
+            # (Around a card left unknown, three sides on edges will do: the fourth may run
+            # light on light over the card below, and matching has the last word.)
+            for q, support in self._line_quads(thin, edge_mask, bright, area_min, area_max,
+                                               NEAR_LINE_SUPPORT if force_lines else None):
                 qa = abs(_signed_area(q))
                 if _paper_inside(bright, q) < 0.6:
                     continue  # straight lines of the table (wood grain, planks): no paper
                 # ... except the card's own printed frame: concentric, the same way round,
                 # a little smaller. The straight edges are then the card's outline.
                 insets = [t for t, ta in taken if _is_inset(t, ta, q, qa)]
-                if not any((ta >= 0.6 * qa and (_contains(t, q) or _contains(q, t)))
-                           or (ta >= 0.1 * qa and _contains(q, t))
-                           for t, ta in taken if not any(t is i for i in insets)):
+                if force_lines or not any(
+                        (ta >= 0.6 * qa and (_contains(t, q) or _contains(q, t)))
+                        or (ta >= 0.1 * qa and _contains(q, t))
+                        for t, ta in taken if not any(t is i for i in insets)):
                     out = [(t, sp) for t, sp in out if not any(t is i for i in insets)]
                     taken = [(t, ta) for t, ta in taken if not any(t is i for i in insets)]
                     out.append((q, support))
@@ -310,7 +351,8 @@ class CardFinder:
         return float(np.count_nonzero(paper)) > 1.1 * covered + area_min
 
     def _line_quads(self, thin: Image, edge_mask: Image, paper: Image, area_min: float,
-                    area_max: float) -> list[tuple[FloatArray, float]]:
+                    area_max: float, min_support: float | None = None
+                    ) -> list[tuple[FloatArray, float]]:
         """Cards from pairs of parallel straight edges (the top card of a pile, whose outline
         runs into the cards below so that it is no closed contour of its own).
 
@@ -390,7 +432,8 @@ class CardFinder:
         first = np.ones(len(order), dtype=bool)
         first[1:] = g_all[order][1:] != g_all[order][:-1]
         best = order[first]
-        best = best[support[best] >= max(p.min_edge_support, p.min_line_support)]
+        lo = max(p.min_edge_support, p.min_line_support) if min_support is None else min_support
+        best = best[support[best] >= lo]
         return [(order_corners(q_all[i], self.square), float(support[i])) for i in best]
 
     def _quad(
@@ -528,6 +571,14 @@ def _intersect_sides(origin: FloatArray, direc: FloatArray, fallback: FloatArray
     if float(np.abs(out - fallback).max()) > 0.25 * scale:  # gone wrong: keep the rough one
         return fallback
     return out
+
+
+def _levels(blurred: Image) -> tuple[float, float]:
+    """(table, paper) grey levels of a frame: the median (mostly table) and the 98th
+    percentile (the brightest: card paper)."""
+    hist = cv2.calcHist([blurred], [0], None, [256], [0, 256]).ravel().cumsum()
+    return (float(np.searchsorted(hist, 0.5 * hist[-1])),
+            float(np.searchsorted(hist, 0.98 * hist[-1])))
 
 
 def _edge_support_many(edges: Image, quads: FloatArray) -> npt.NDArray[np.float64]:

@@ -63,6 +63,9 @@ _ALIGN_BELOW = 0.95
 _ALIGN_FROM = 0.4
 #: ... the candidates: the best and those within this of its score, at most this many.
 _ALIGN_WITHIN = 0.1
+#: A card left unknown that scores at least this may be a loose box around a pile: the cards
+#: around it are searched for again (``CardFinder.find_near``).
+_NEAR_FROM = 0.15
 _ALIGN_CANDIDATES = 3
 #: How far a printed frame's inner edge lies inside the card: a fraction of the short side.
 _FRAME_INSETS = (0.05,)
@@ -114,6 +117,9 @@ def recognise(finder: CardFinder, matcher: DeckMatcher,
             if grey is None:
                 grey = to_grey(image)
             card, m = _aligned(matcher, image, grey, card, m)
+        if m.card_id is None and m.score >= _NEAR_FROM:
+            card, m = _near(finder, matcher, image, grey if grey is not None else to_grey(image),
+                            card, m)
         if card.straight and m.card_id is not None and m.score < max(
                 STRAIGHT_MIN_SCORE, matcher.params.min_score):
             m = replace(m, card_id=None)
@@ -135,6 +141,25 @@ def _aligned(matcher: DeckMatcher, image: Image, grey: Image, card: FoundCard,
         (m2,) = matcher.match_quads(image, [q])
         if m2.score > best.score:
             best_card, best = FoundCard(q, straight=card.straight), m2
+    return best_card, best
+
+
+def _near(finder: CardFinder, matcher: DeckMatcher, image: Image, grey: Image,
+          card: FoundCard, m: Match) -> tuple[FoundCard, Match]:
+    """A card still unknown may be a loose box around a pile: the cards found around it
+    from straight edges too (:meth:`CardFinder.find_near`), each matched (and aligned if
+    unsure); the best one recognised, if any, else the card as it was."""
+    best_card, best = card, m
+    for alt in finder.find_near(image, card.corners):
+        if float(np.abs(alt.corners - card.corners).max()) < 2.0:
+            continue  # the same outline again
+        (m2,) = matcher.match_quads(image, [alt.corners])
+        if m2.score < _ALIGN_BELOW or m2.card_id is None:
+            alt, m2 = _aligned(matcher, image, grey, alt, m2)
+        if alt.straight and m2.score < max(STRAIGHT_MIN_SCORE, matcher.params.min_score):
+            continue
+        if m2.card_id is not None and (best.card_id is None or m2.score > best.score):
+            best_card, best = alt, m2
     return best_card, best
 
 

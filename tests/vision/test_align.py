@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import cv2
 import numpy as np
 import pytest
 
@@ -13,7 +14,7 @@ from vision.deck import Deck
 from vision.find import CardFinder, FoundCard, order_corners, to_grey, warp_card
 from vision.match import DeckMatcher
 from vision.simtable import Conditions, Pose, SimulatedTable
-from vision.tracker import _aligned, expand_quad
+from vision.tracker import _aligned, _near, expand_quad
 
 
 def _table(deck: Deck, card: str, seed: int = 3) -> tuple[np.ndarray, np.ndarray]:
@@ -83,3 +84,25 @@ def test_a_digit_on_a_card_cut_by_the_frame_is_no_card(demo_decks: Callable[[str
     found = CardFinder(deck.size).find(table.capture().image)
     areas = sorted(c.area for c in found)
     assert len(found) == 2 and areas[0] > 0.8 * areas[1]
+
+
+def test_a_loose_box_around_a_pile_gives_way_to_the_top_card(
+    demo_decks: Callable[[str], Deck],
+) -> None:
+    # Two tiles, one half on the other: an outline around both is no card of the deck. Around
+    # such a box the top tile is searched for from straight edges and recognised.
+    deck = demo_decks("eselsbruecke")
+    table = SimulatedTable(deck, seed=11, conditions=Conditions.clean("dark"))
+    table.place("k107", Pose(300, 230, angle=12, width=110))
+    table.place("k101", Pose(350, 260, angle=-8, width=110))
+    image = table.capture().image
+    both = np.concatenate([t.corners for t in table.truth()])
+    loose = order_corners(cv2.boxPoints(cv2.minAreaRect(both)).astype(np.float32), True)
+    config = VisionConfig()
+    finder = CardFinder(deck.size, config.find)
+    matcher = DeckMatcher.from_deck(deck, config.match_params(deck.id))
+    (before,) = matcher.match_quads(image, [loose])
+    assert before.card_id is None
+    card, after = _near(finder, matcher, image, to_grey(image), FoundCard(loose), before)
+    assert after.card_id == "k101"
+    assert _err(card.corners, order_corners(table.truth()[-1].corners, True)) < 2.5
