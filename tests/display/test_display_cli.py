@@ -32,9 +32,26 @@ def test_shots_rejects_a_bad_size(tmp_path: Path) -> None:
 
 def test_bench_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "display", "--repeat", "1", "--idle-seconds", "0.2",
-                 "--size", "320x200"]) == 0
+                 "--size", "320x200", "--no-demo-game"]) == 0
     out = capsys.readouterr().out
     assert "slowest 320x200 render-loop frame" in out
     assert "idle scoreboard:" in out and "1 frames drawn" in out
     assert "peak RSS:" in out
     assert "betting-seven-full" in out
+
+
+def test_demo_game_memory_is_read_from_the_game_in_its_own_process() -> None:
+    from display.cli import demo_game_memory
+
+    game = demo_game_memory(("--seed", "3", "--players", "3", "--variant", "easy",
+                             "--size", "640x400", "--no-camera"))
+    assert 20 < game.peak_rss_mb < 1000
+    assert game.cards_laid > 0 and game.cards_recognised == game.cards_laid
+    assert game.camera_frames == 0
+
+
+def test_a_demo_game_that_fails_is_reported() -> None:
+    from display.cli import demo_game_memory
+
+    with pytest.raises(RuntimeError, match=r"the demo game failed \(exit 2\): .*players"):
+        demo_game_memory(("--players", "99"))
