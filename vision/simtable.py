@@ -44,6 +44,10 @@ HalfArray = npt.NDArray[np.float16]
 #: float32 intermediates this replaces were most of the demo's peak memory.
 BAND_ROWS = 64
 
+#: The sensor-noise fields are kept in int8 steps of this fraction of a standard deviation
+#: (a quarter of the memory of float32; the steps are far below a grey level).
+NOISE_STEP = 1 / 16
+
 SURFACES = ("wood", "cloth", "dark", "light")
 
 #: Zone name -> normalised (x, y) centre on the table.
@@ -172,6 +176,27 @@ class _Layer:
 
 
 @dataclass
+class _HandMask:
+    """Where a hand covers the frame (0..1), in a region of interest of it."""
+
+    x0: int
+    y0: int
+    alpha: FloatArray  # (h, w)
+
+    def covers(self, x0: int, y0: int, h: int, w: int) -> npt.NDArray[np.bool_]:
+        """Where the hand covers more than half of a pixel of the frame region at (x0, y0)
+        of size (h, w)."""
+        out = np.zeros((h, w), np.bool_)
+        mh, mw = self.alpha.shape
+        ix0, iy0 = max(x0, self.x0), max(y0, self.y0)
+        ix1, iy1 = min(x0 + w, self.x0 + mw), min(y0 + h, self.y0 + mh)
+        if ix1 > ix0 and iy1 > iy0:
+            out[iy0 - y0:iy1 - y0, ix0 - x0:ix1 - x0] = \
+                self.alpha[iy0 - self.y0:iy1 - self.y0, ix0 - self.x0:ix1 - self.x0] > 0.5
+        return out
+
+
+@dataclass
 class _HandPaint:
     """A hand as painted over a region of interest of the frame: what the frame's pixels
     there are multiplied by (its shadow, then where it covers them), and what is added."""
@@ -219,7 +244,7 @@ class SimulatedTable:
         self._started = False
         self.size = size
         self._layers: dict[int, _Layer | None] = {}
-        self._noise: list[HalfArray] = []
+        self._noise: list[npt.NDArray[np.int8]] = []
         self._base: HalfArray | None = None  # table and cards before the light, cached
         self._cover: FloatArray | None = None  # where cards are (for glare)
         self._glare_cover: FloatArray | None = None  # the glare on the cards, cached
@@ -473,35 +498,54 @@ class SimulatedTable:
         tx, ty = hand.target
         return (ex, ey), (ex + (tx - ex) * reach, ey + (ty - ey) * reach), hand.width
 
-    def _hand_mask(self) -> FloatArray | None:
+    def _hand_mask(self) -> _HandMask | None:
+        """The hand's outline, drawn in a region of interest around it (not the whole frame),
+        with room around it for the shadow and smear _hand_paint adds."""
         geo = self._hand_geometry()
         if geo is None:
             return None
         (ex, ey), (px, py), wd = geo
         w, h = self.size
-        mask = np.zeros((h, w), np.uint8)
         d = math.atan2(py - ey, px - ex)
         ux, uy = math.cos(d), math.sin(d)
         wrist = (px - ux * wd * 0.7, py - uy * wd * 0.7)
-        cv2.line(mask, _pt((ex, ey)), _pt(wrist), 255, max(2, round(wd)), cv2.LINE_AA)
-        cv2.ellipse(mask, _pt((px - ux * wd * 0.1, py - uy * wd * 0.1)),
-                    (max(2, round(wd * 0.75)), max(2, round(wd * 0.6))), math.degrees(d), 0, 360,
-                    255, -1, cv2.LINE_AA)
+        strokes = [(_pt((ex, ey)), _pt(wrist), max(2, round(wd)))]
+        palm = _pt((px - ux * wd * 0.1, py - uy * wd * 0.1))
+        axes = (max(2, round(wd * 0.75)), max(2, round(wd * 0.6)))
         for k in range(4):  # fingers fan out ahead of the palm
             a = d + (k - 1.5) * 0.22
             base = (px + ux * wd * 0.3 + (k - 1.5) * wd * 0.28 * -uy,
                     py + uy * wd * 0.3 + (k - 1.5) * wd * 0.28 * ux)
             length = wd * (0.75 if k in (1, 2) else 0.6)
             tip = (base[0] + math.cos(a) * length, base[1] + math.sin(a) * length)
-            cv2.line(mask, _pt(base), _pt(tip), 255, max(2, round(wd * 0.2)), cv2.LINE_AA)
+            strokes.append((_pt(base), _pt(tip), max(2, round(wd * 0.2))))
         thumb_a = d - 1.0
         tb = (px + wd * 0.45 * uy, py - wd * 0.45 * ux)
-        cv2.line(mask, _pt(tb), _pt((tb[0] + math.cos(thumb_a) * wd * 0.6,
-                                     tb[1] + math.sin(thumb_a) * wd * 0.6)),
-                 255, max(2, round(wd * 0.22)), cv2.LINE_AA)
+        strokes.append((_pt(tb), _pt((tb[0] + math.cos(thumb_a) * wd * 0.6,
+                                      tb[1] + math.sin(thumb_a) * wd * 0.6)),
+                        max(2, round(wd * 0.22))))
+        # strokes and palm reach at most 2 wd from their points; then the blur, the shadow's
+        # offset and the padding _hand_paint takes around the hand
+        margin = math.ceil(2 * wd) + 8 + round(w / 20) + 2 * max(round(h / 25), round(w / 30))
+        xs = [p[0] for s in strokes for p in s[:2]] + [palm[0]]
+        ys = [p[1] for s in strokes for p in s[:2]] + [palm[1]]
+        x0, y0 = max(0, min(xs) - margin), max(0, min(ys) - margin)
+        x1, y1 = min(w, max(xs) + margin + 1), min(h, max(ys) + margin + 1)
+        if x1 <= x0 or y1 <= y0:
+            return None
+        mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+
+        def at(p: tuple[int, int]) -> tuple[int, int]:
+            return p[0] - x0, p[1] - y0
+
+        cv2.line(mask, at(strokes[0][0]), at(strokes[0][1]), 255, strokes[0][2], cv2.LINE_AA)
+        cv2.ellipse(mask, at(palm), axes, math.degrees(d), 0, 360, 255, -1, cv2.LINE_AA)
+        for p0, p1, thickness in strokes[1:]:
+            cv2.line(mask, at(p0), at(p1), 255, thickness, cv2.LINE_AA)
         if not mask.any():
             return None
-        return _f32(cv2.GaussianBlur(mask.astype(np.float32) / 255.0, (0, 0), 1.2))
+        return _HandMask(x0, y0,
+                         _f32(cv2.GaussianBlur(mask.astype(np.float32) / 255.0, (0, 0), 1.2)))
 
     def _base_image(self) -> tuple[HalfArray, FloatArray | None]:
         """Table and cards before the room's light, and the glare on the cards (or None).
@@ -554,7 +598,7 @@ class SimulatedTable:
         blob = np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2 * 1.6) / (2 * sigma**2))
         return _f32(255.0 * c.glare * blob)
 
-    def _render(self, hand: FloatArray | None) -> Image:
+    def _render(self, hand: _HandMask | None) -> Image:
         """The frame, rendered BAND_ROWS rows at a time: light, hand, flicker, defocus, sensor
         noise and rounding to uint8 (then the JPEG round trip). Each band is blurred with
         enough rows around it that the result is the same as blurring the whole frame, and
@@ -566,7 +610,7 @@ class SimulatedTable:
         if hand is not None and self._hand is not None:
             paint = self._hand_paint(hand, self._hand)
         gain = 1 + self._np.uniform(-c.flicker, c.flicker) if c.flicker else None
-        noise: HalfArray | None = None
+        noise: npt.NDArray[np.int8] | None = None
         dy = dx = 0
         if c.noise_sigma > 0:
             bank = self._noise_bank()
@@ -589,7 +633,7 @@ class SimulatedTable:
                 rows = noise[(np.arange(y0, y1) - dy) % h]
                 field_ = np.roll(rows, dx, axis=1)
                 shot = cv2.sqrt(np.clip(img, 0, 255) * (1 / 255.0))
-                img += field_ * (0.5 * c.noise_sigma + c.noise_sigma * shot)
+                img += field_ * ((0.5 * c.noise_sigma + c.noise_sigma * shot) * NOISE_STEP)
             out[y0:y1] = cv2.convertScaleAbs(img)  # rounds and saturates to uint8
         if c.jpeg_quality is not None:
             ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, c.jpeg_quality])
@@ -598,26 +642,32 @@ class SimulatedTable:
                 out = _u8(decoded)
         return out
 
-    def _noise_bank(self) -> list[HalfArray]:
-        """Three frames of unit sensor noise (float16: it is scaled by a few grey levels, so
-        its precision is ample), rolled by a random offset for each frame."""
+    def _noise_bank(self) -> list[npt.NDArray[np.int8]]:
+        """Three frames of sensor noise, standard normal in steps of NOISE_STEP (int8), rolled
+        by a random offset for each frame."""
         w, h = self.size
         if not self._noise or self._noise[0].shape[:2] != (h, w):
             self._noise = []
             for _ in range(3):
-                self._noise.append(
-                    self._np.standard_normal((h, w, 3), np.float32).astype(np.float16))
+                unit = self._np.standard_normal((h, w, 3), np.float32)
+                unit *= 1 / NOISE_STEP
+                np.rint(unit, out=unit)
+                np.clip(unit, -127, 127, out=unit)
+                self._noise.append(unit.astype(np.int8))
         return self._noise
 
-    def _hand_paint(self, hand: FloatArray, state: _Hand) -> _HandPaint:
+    def _hand_paint(self, hand: _HandMask, state: _Hand) -> _HandPaint:
         """The hand's shadow, then the hand (shaded darker at its edges), in its bounding box."""
-        h, w = hand.shape
-        ys, xs = np.nonzero(hand > 0.01)
+        w, h = self.size
+        inside = hand.alpha > 0.01
+        rows, cols = np.flatnonzero(inside.any(axis=1)), np.flatnonzero(inside.any(axis=0))
         dy, dx = round(h / 25), round(w / 30)
         pad = round(w / 20) + max(dx, dy)
-        x0, y0 = max(0, int(xs.min()) - pad), max(0, int(ys.min()) - pad)
-        x1, y1 = min(w, int(xs.max()) + pad + 1), min(h, int(ys.max()) + pad + 1)
-        a = hand[y0:y1, x0:x1]
+        x0, y0 = max(0, hand.x0 + int(cols[0]) - pad), max(0, hand.y0 + int(rows[0]) - pad)
+        x1 = min(w, hand.x0 + int(cols[-1]) + pad + 1)
+        y1 = min(h, hand.y0 + int(rows[-1]) + pad + 1)
+        a = hand.alpha[y0 - hand.y0:y1 - hand.y0, x0 - hand.x0:x1 - hand.x0]
+        assert a.shape == (y1 - y0, x1 - x0), "the hand's mask leaves room for its paint"
         shifted = np.zeros_like(a)
         shifted[dy:, dx:] = a[:a.shape[0] - dy, :a.shape[1] - dx]
         shadow = cv2.GaussianBlur(shifted, (0, 0), w / 60)
@@ -625,8 +675,11 @@ class SimulatedTable:
         shade = 0.7 + 0.3 * np.minimum(core / (state.width * 0.3), 1.0)
         skin = np.array(state.skin, np.float32)
         tex = self._np.normal(0, 4, (*a.shape, 1)).astype(np.float32)
-        lit = (shade[..., None] * skin + tex) * self._light[y0:y1, x0:x1, None] * self._cast
-        premul = lit * a[..., None]
+        premul = shade[..., None] * skin  # lit, then times alpha, in place
+        premul += tex
+        premul *= self._light[y0:y1, x0:x1, None]
+        premul *= self._cast
+        premul *= a[..., None]
         kernel = self._hand_motion_kernel(state)
         if kernel is not None:  # a moving hand is smeared along its path
             a = _f32(cv2.filter2D(a, -1, kernel, borderType=cv2.BORDER_CONSTANT))
@@ -670,11 +723,10 @@ class SimulatedTable:
         sub = a[sy0:sy0 + dy1 - dy0, sx0:sx0 + dx1 - dx0]
         img[dy0:dy1, dx0:dx1] *= (1 - strength * sub)[..., None]
 
-    def _truth(self, hand: FloatArray | None) -> list[TruthCard]:
+    def _truth(self, hand: _HandMask | None) -> list[TruthCard]:
         layers = [self._layer(p) for p in self._cards]
         masks: list[tuple[int, int, npt.NDArray[np.bool_]] | None] = [
             None if ly is None else (ly.x0, ly.y0, ly.alpha > 0.5) for ly in layers]
-        hand_bool = hand > 0.5 if hand is not None else None
         out: list[TruthCard] = []
         for i, p in enumerate(self._cards):
             fh, fw = p.face.shape[:2]
@@ -688,8 +740,8 @@ class SimulatedTable:
                 for above in masks[i + 1:]:
                     if above is not None:
                         _subtract(seen, x0, y0, above)
-                if hand_bool is not None:
-                    region = hand_bool[y0:y0 + seen.shape[0], x0:x0 + seen.shape[1]]
+                if hand is not None:
+                    region = hand.covers(x0, y0, *seen.shape)
                     by_hand = bool((seen & region).any())
                     seen &= ~region
                 visible = min(1.0, float(seen.sum()) / area)
