@@ -26,6 +26,11 @@ recognised cards (unknown ones are ignored) are associated with *tracks* by card
   new event. (Semantics of the pile: if the top card is taken away within ``forget_frames``, the
   card below, still remembered, reappears silently.)
 
+A frame that shows the same table as the last frame searched (:data:`STILL_LEVELS`) is not
+searched again: its cards are that frame's. Most frames of a game are such frames, so the
+camera costs little while nothing happens; every :data:`REFRESH_FRAMES`-th frame is searched
+anyway.
+
 Zones: an event's ``zone`` is the name of the first configured zone containing the card's
 centre, or None when it lies in none (or no zones are configured).
 """
@@ -35,7 +40,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Protocol
 
+import cv2
 import numpy as np
+import numpy.typing as npt
 
 from vision.config import VisionConfig, Zone
 from vision.find import (
@@ -44,6 +51,7 @@ from vision.find import (
     FoundCard,
     FrameError,
     Image,
+    check_image,
     order_corners,
     refine_corners,
     to_grey,
@@ -57,6 +65,12 @@ _RECHECK_BELOW = 0.93
 #: such a box may be cut short across a card (a card partly outside the frame), and a
 #: misplaced warp of one card can look a little like another.
 STRAIGHT_MIN_SCORE = 0.85
+#: A frame whose 8x8-block mean grey differs from the last frame searched by less than this
+#: everywhere shows the same table (the simulated camera's noise moves it by up to ~10,
+#: laying a card by well over 100): its cards are taken from that frame, not searched for.
+STILL_LEVELS = 16
+#: ... but at least every this many frames the table is searched anyway.
+REFRESH_FRAMES = 15
 #: A card scoring below this, or left unknown while scoring at least ``_ALIGN_FROM``, is
 #: aligned to its best candidates by what is printed on it (``vision.align``) and matched again.
 _ALIGN_BELOW = 0.95
@@ -237,11 +251,36 @@ class CardWatcher:
         self._tracks: list[_Track] = []
         #: The observations of the last processed frame (for a screen or a debug view).
         self.last: list[Observation] = []
+        #: Frames searched for cards, and frames that showed the same table as the last
+        #: one searched (their cards were taken from it).
+        self.searched = 0
+        self.still = 0
+        self._still_ref: npt.NDArray[np.int16] | None = None
+        self._since_search = 0
 
     def reset(self) -> None:
         """Forget every card (a new game: the same cards will be played again)."""
         self._tracks.clear()
         self.last = []
+        self._still_ref = None
+
+    def _unchanged(self, image: Image) -> bool:
+        """Does ``image`` show the same table as the last frame searched? Compared by the
+        mean grey of 8x8 blocks (camera noise moves them by a few levels; a card laid, moved
+        or taken, or a hand, by tens). Every ``REFRESH_FRAMES``-th frame counts as changed."""
+        grey = to_grey(image)
+        h, w = grey.shape
+        blocks = np.asarray(cv2.resize(grey, (max(1, w // 8), max(1, h // 8)),
+                                       interpolation=cv2.INTER_AREA), dtype=np.int16)
+        ref = self._still_ref
+        if (ref is not None and ref.shape == blocks.shape
+                and self._since_search < REFRESH_FRAMES
+                and int(np.abs(blocks - ref).max()) < STILL_LEVELS):
+            self._since_search += 1
+            return True
+        self._still_ref = blocks
+        self._since_search = 0
+        return False
 
     def observe(self, image: Image) -> list[Observation]:
         """Find and match the cards of one image (no tracking)."""
@@ -258,7 +297,12 @@ class CardWatcher:
         image = getattr(frame, "image", None)
         if image is None:
             raise FrameError(f"expected a camera Frame with an image, got {type(frame).__name__}")
-        obs = self.observe(image)
+        if self._unchanged(check_image(image)):
+            obs = self.last  # the same table: the same cards (no search)
+            self.still += 1
+        else:
+            obs = self.observe(image)
+            self.searched += 1
         self.last = obs
         t_ns, seq = int(frame.t_ns), int(frame.seq)
         events: list[CardEvent] = []

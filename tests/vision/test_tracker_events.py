@@ -13,7 +13,7 @@ from vision.deck import Deck
 from vision.find import FoundCard, FrameError
 from vision.match import DeckMatcher, MatchParams
 from vision.simtable import Conditions, Pose, SimulatedTable
-from vision.tracker import CardEvent, CardWatcher, expand_quad, recognise
+from vision.tracker import REFRESH_FRAMES, CardEvent, CardWatcher, expand_quad, recognise
 
 DemoDecks = Callable[[str], Deck]
 
@@ -190,3 +190,23 @@ def test_a_card_from_straight_edges_only_must_score_high(demo_decks: DemoDecks) 
     assert verdict(FoundCard(off)) is not None  # an outline: the (here loose) thresholds
     assert verdict(FoundCard(off, straight=True)) is None  # straight edges: >= 0.85
     assert verdict(FoundCard(card.corners, straight=True)) == deck.ids[0]
+
+
+def test_a_still_table_is_not_searched_again_until_it_changes(wink: Deck) -> None:
+    table = SimulatedTable(wink, seed=5, conditions=Conditions.clean("wood"))
+    table.place("w09", Pose(220, 240, angle=15, width=110))
+    watcher = CardWatcher(wink)
+    events = _flat(_run(watcher, table, 10))
+    assert [e.card_id for e in events] == ["w09"]  # seen in a searched frame, then kept
+    assert watcher.searched == 1 and watcher.still == 9
+    assert [o.card_id for o in watcher.last] == ["w09"]
+    table.place("w21", Pose(450, 240, angle=-10, width=110))  # the table changes
+    per_frame = _run(watcher, table, 3)
+    assert [e.card_id for e in _flat(per_frame)] == ["w21"] and per_frame[1]
+    assert watcher.searched == 2
+    # A still table is searched again every REFRESH_FRAMES frames all the same.
+    _run(watcher, table, REFRESH_FRAMES + 1)
+    assert watcher.searched == 3
+    watcher.reset()
+    _run(watcher, table, 1)
+    assert watcher.searched == 4  # after a reset the first frame is searched
