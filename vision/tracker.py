@@ -71,6 +71,9 @@ STRAIGHT_MIN_SCORE = 0.85
 STILL_LEVELS = 16
 #: ... but at least every this many frames the table is searched anyway.
 REFRESH_FRAMES = 15
+#: A card recognised only once aligned must score at least this (aligned cards of the deck
+#: scored 0.97 and more in the tuning frames (seed 1000); cards from no deck at most 0.76).
+ALIGNED_MIN_SCORE = 0.9
 #: A card scoring below this, or left unknown while scoring at least ``_ALIGN_FROM``, is
 #: aligned to its best candidates by what is printed on it (``vision.align``) and matched again.
 _ALIGN_BELOW = 0.95
@@ -80,6 +83,9 @@ _ALIGN_WITHIN = 0.1
 #: A card left unknown that scores at least this may be a loose box around a pile: the cards
 #: around it are searched for again (``CardFinder.find_near``).
 _NEAR_FROM = 0.15
+#: ... of the boxes found there, the best this many that score at least this are aligned.
+_NEAR_ALIGN = 2
+_NEAR_MIN_SCORE = 0.5
 _ALIGN_CANDIDATES = 3
 #: How far a printed frame's inner edge lies inside the card: a fraction of the short side.
 _FRAME_INSETS = (0.05,)
@@ -155,22 +161,34 @@ def _aligned(matcher: DeckMatcher, image: Image, grey: Image, card: FoundCard,
         (m2,) = matcher.match_quads(image, [q])
         if m2.score > best.score:
             best_card, best = FoundCard(q, straight=card.straight), m2
+    if best is not m and best.card_id is not None and m.card_id is None \
+            and best.score < ALIGNED_MIN_SCORE:
+        # Aligned, a card of the deck scores 0.95 and more; a card from no deck pulled into
+        # shape by the alignment may pass the deck's thresholds, but not this.
+        best = replace(best, card_id=None)
     return best_card, best
 
 
 def _near(finder: CardFinder, matcher: DeckMatcher, image: Image, grey: Image,
           card: FoundCard, m: Match) -> tuple[FoundCard, Match]:
-    """A card still unknown may be a loose box around a pile: the cards found around it
-    from straight edges too (:meth:`CardFinder.find_near`), each matched (and aligned if
-    unsure); the best one recognised, if any, else the card as it was."""
+    """A card still unknown may be a loose box around a pile: the boxes from straight edges
+    around it (:meth:`CardFinder.find_near`; its outlines were tried already) are matched
+    at once, and the best few that come near a card aligned; the best one recognised, if
+    any, else the card as it was."""
+    alts = [a for a in finder.find_near(image, card.corners)
+            if a.straight and float(np.abs(a.corners - card.corners).max()) >= 2.0]
+    if not alts:
+        return card, m
+    matches = matcher.match_quads(image, [a.corners for a in alts])
     best_card, best = card, m
-    for alt in finder.find_near(image, card.corners):
-        if float(np.abs(alt.corners - card.corners).max()) < 2.0:
-            continue  # the same outline again
-        (m2,) = matcher.match_quads(image, [alt.corners])
+    order = sorted(range(len(alts)), key=lambda i: -matches[i].score)
+    for i in order[:_NEAR_ALIGN]:
+        alt, m2 = alts[i], matches[i]
+        if m2.score < _NEAR_MIN_SCORE:
+            break
         if m2.score < _ALIGN_BELOW or m2.card_id is None:
             alt, m2 = _aligned(matcher, image, grey, alt, m2)
-        if alt.straight and m2.score < max(STRAIGHT_MIN_SCORE, matcher.params.min_score):
+        if m2.score < max(STRAIGHT_MIN_SCORE, matcher.params.min_score):
             continue
         if m2.card_id is not None and (best.card_id is None or m2.score > best.score):
             best_card, best = alt, m2
