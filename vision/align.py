@@ -38,7 +38,7 @@ F32 = npt.NDArray[np.float32]
 class AlignParams:
     long_side: int = 64  # px: the template's long side while aligning
     margin: float = 0.08  # of the long side, all round the card
-    iterations: int = 30
+    iterations: int = 15
     epsilon: float = 1e-4
     smoothing: int = 3  # Gaussian filter size ECC applies to both images (odd)
     max_move: float = 0.15  # of the short side: the largest corner move accepted

@@ -195,6 +195,7 @@ class CardFinder:
         self.square = abs(w - h) <= 0.02 * max(w, h)
         self.aspect = min(w, h) / max(w, h)
         self._straight: set[int] = set()
+        self._last_levels: tuple[float, float] | None = None
 
     # -- public ---------------------------------------------------------------------------
     def find(self, frame: object) -> list[FoundCard]:
@@ -229,34 +230,44 @@ class CardFinder:
         return out
 
     def find_near(self, frame: object, corners: FloatArray) -> list[FoundCard]:
-        """Cards around ``corners`` (where a card was found but not recognised: a loose
-        box around a pile), searching the straight edges there too whether or not the
-        outlines found seem to explain the paper."""
+        """Cards from straight edges around ``corners`` (where a card was found but not
+        recognised: perhaps a loose box around a pile, hiding the top card), whether or not
+        the outlines found seem to explain the paper there, and with three sides on edges
+        enough (the fourth may run light on light over the card below). Call it after
+        :meth:`find` on the same frame (it uses that frame's table and paper levels)."""
         image = check_image(frame)
         grey = to_grey(image)
         H, W = grey.shape
+        p = self.params
         q = np.asarray(corners, dtype=np.float32).reshape(4, 2)
         pad = 0.3 * float(_edges(q).max())
         x0, y0 = (int(v) for v in np.floor(q.min(axis=0) - pad))
         x1, y1 = (int(v) for v in np.ceil(q.max(axis=0) + pad))
         x0, y0, x1, y1 = max(0, x0), max(0, y0), min(W, x1), min(H, y1)
-        scale = min(1.0, self.params.work_width / W)
-        if x1 - x0 < 16 or y1 - y0 < 16 or scale != 1.0:
+        if x1 - x0 < 16 or y1 - y0 < 16 or p.work_width < W or not p.line_quads:
             return []
-        levels = _levels(np.asarray(cv2.GaussianBlur(grey, (5, 5), 0), dtype=np.uint8))
-        area = (self.params.min_area_frac * W * H, self.params.max_area_frac * W * H)
+        table, paper = self._last_levels or _levels(
+            np.asarray(cv2.GaussianBlur(grey, (5, 5), 0), dtype=np.uint8))
+        if paper - table < p.min_paper_contrast:
+            return []
         crop = np.ascontiguousarray(grey[y0:y1, x0:x1])
-        quads = self._candidates(crop, levels=levels, area=area, force_lines=True)
-        # The outlines as usual; the boxes from straight edges each on their own (merged with
-        # the outlines, a loose box around the pile would hide them).
-        outlines = self._merge([c for c in quads if id(c[0]) not in self._straight])
-        lines = self._merge([c for c in quads if id(c[0]) in self._straight])
+        blurred = cv2.GaussianBlur(crop, (5, 5), 0)
+        edge_mask = np.asarray(cv2.dilate(cv2.Canny(blurred, p.canny_low, p.canny_high),
+                                          np.ones((3, 3), np.uint8)), dtype=np.uint8)
+        thin = np.asarray(cv2.Canny(cv2.GaussianBlur(crop, (3, 3), 0), p.canny_low,
+                                    p.canny_high), dtype=np.uint8)
+        _, paper_mask = cv2.threshold(blurred, (table + paper) / 2, 255, cv2.THRESH_BINARY)
+        bright = np.asarray(paper_mask, dtype=np.uint8)
+        quads = [(c, sup) for c, sup in self._line_quads(
+                     thin, edge_mask, bright, p.min_area_frac * W * H,
+                     p.max_area_frac * W * H, NEAR_LINE_SUPPORT)
+                 if _paper_inside(bright, c) >= 0.6]
+        self._straight = {id(c) for c, _ in quads}
         out = []
-        for k in outlines + lines:
+        for k in self._merge(quads):
             r = k + np.array([x0, y0], dtype=np.float32)
             r = refine_corners(grey, refine_corners(grey, r, 4.0, 3.0), 4.0, 3.0)
-            out.append(FoundCard(order_corners(r, self.square),
-                                 straight=id(k) in self._straight))
+            out.append(FoundCard(order_corners(r, self.square), straight=True))
         return out
 
     def find_and_warp(
@@ -267,11 +278,10 @@ class CardFinder:
 
     # -- internals ------------------------------------------------------------------------
     def _candidates(self, small: Image, *, levels: tuple[float, float] | None = None,
-                    area: tuple[float, float] | None = None,
-                    force_lines: bool = False) -> list[tuple[FloatArray, float]]:
+                    area: tuple[float, float] | None = None) -> list[tuple[FloatArray, float]]:
         """Candidate outlines in ``small`` (a frame, or a part of one with the frame's
         ``levels`` and card ``area`` limits); straight edges are searched where outlines
-        leave paper unexplained, or always with ``force_lines``."""
+        leave paper unexplained."""
         p = self.params
         h, w = small.shape
         area_min, area_max = area or (p.min_area_frac * w * h, p.max_area_frac * w * h)
@@ -285,6 +295,8 @@ class CardFinder:
         masks = [edges, thin]
         bright: Image | None = None
         table, paper = levels or _levels(np.asarray(blurred, dtype=np.uint8))
+        if levels is None:
+            self._last_levels = (table, paper)
         if paper - table >= p.min_paper_contrast:
             _, paper_mask = cv2.threshold(blurred, (table + paper) / 2, 255,
                                           cv2.THRESH_BINARY)
@@ -316,27 +328,23 @@ class CardFinder:
                         or float(q[:, 1].max()) > h - 3):
                     continue
                 out.append((q, support))
-        if p.line_quads and bright is not None and (
-                force_lines or self._unexplained_paper(bright, out, area_min)):
+        if p.line_quads and bright is not None and self._unexplained_paper(bright, out,
+                                                                           area_min):
             # Second choice: cards from straight edges, where no outline was found.
             # A much smaller outline inside one is a picture on that card: no obstacle; a
             # card-sized one (from a tenth of its area) means the straight edges are a loose
             # box around a card (wood grain, neighbours): not a card.
             taken = [(q, abs(_signed_area(q))) for q, _ in out]
-            # (Around a card left unknown, three sides on edges will do: the fourth may run
-            # light on light over the card below, and matching has the last word.)
-            for q, support in self._line_quads(thin, edge_mask, bright, area_min, area_max,
-                                               NEAR_LINE_SUPPORT if force_lines else None):
+            for q, support in self._line_quads(thin, edge_mask, bright, area_min, area_max):
                 qa = abs(_signed_area(q))
                 if _paper_inside(bright, q) < 0.6:
                     continue  # straight lines of the table (wood grain, planks): no paper
                 # ... except the card's own printed frame: concentric, the same way round,
                 # a little smaller. The straight edges are then the card's outline.
                 insets = [t for t, ta in taken if _is_inset(t, ta, q, qa)]
-                if force_lines or not any(
-                        (ta >= 0.6 * qa and (_contains(t, q) or _contains(q, t)))
-                        or (ta >= 0.1 * qa and _contains(q, t))
-                        for t, ta in taken if not any(t is i for i in insets)):
+                if not any((ta >= 0.6 * qa and (_contains(t, q) or _contains(q, t)))
+                           or (ta >= 0.1 * qa and _contains(q, t))
+                           for t, ta in taken if not any(t is i for i in insets)):
                     out = [(t, sp) for t, sp in out if not any(t is i for i in insets)]
                     taken = [(t, ta) for t, ta in taken if not any(t is i for i in insets)]
                     out.append((q, support))
