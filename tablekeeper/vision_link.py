@@ -106,6 +106,16 @@ def item_cards(deck: Any) -> Mapping[str, CardInfo]:
     return {c.id: CardInfo(c.name_zh, c.name_en, CardPicture(deck, c.id)) for c in deck.cards}
 
 
+def _one_vision_thread() -> None:
+    """Vision runs in the app's loop on single small frames: OpenCV's worker threads cost
+    more CPU than they save there (find + match 23 ms CPU per frame with one thread against
+    34 ms with two, ``tablekeeper bench vision --threads``), and the other cores stay free
+    for the screen. Process-wide, so set once by whoever builds the camera pipeline."""
+    import cv2
+
+    cv2.setNumThreads(1)
+
+
 def simulated_camera_pipeline(clock: Clock, seed: int,
                                deck: Any | None = None) -> tuple[Any, WatchedCamera]:
     """The demo's camera: a simulated table showing ``deck`` (default: the demo item deck),
@@ -116,6 +126,7 @@ def simulated_camera_pipeline(clock: Clock, seed: int,
 
     if deck is None:
         deck = load_items_deck(None)
+    _one_vision_thread()
     table = SimulatedTable(deck, seed=seed, clock=clock.now_ns)
     return table, WatchedCamera(table, CardWatcher(deck))
 
@@ -136,5 +147,6 @@ def camera_pipeline(config: Config, clock: Clock, *, simulate: bool = False,
     camera = resilient_camera(camera_config, deck=deck, clock=clock.now_ns, on_status=on_status)
     zone = "centre" if any(z.name == "centre" for z in vision_config.zones) else None
     watcher = CardWatcher(deck, vision_config)
+    _one_vision_thread()
     return WatchedCamera(camera, watcher, frame_ns=round(1e9 / camera_config.fps),
                          zone=zone), deck

@@ -388,7 +388,8 @@ def pile(deck: Deck, piles: int, per_pile: int, seed: int,
     return out
 
 
-def main(frames: int = 1000, seed: int = 7, decks: Sequence[str] | None = None) -> int:
+def main(frames: int = 1000, seed: int = 7, decks: Sequence[str] | None = None,
+         threads: int = 1) -> int:
     """Run the benchmark and print its figures (``tablekeeper bench vision``)."""
     import os
     import sys
@@ -405,6 +406,10 @@ def main(frames: int = 1000, seed: int = 7, decks: Sequence[str] | None = None) 
         print(f"--frames {frames}: need at least one frame per deck ({len(names)})",
               file=sys.stderr)
         return 2
+    if threads < 0:
+        print(f"--threads {threads}: must be 0 (OpenCV's default) or more", file=sys.stderr)
+        return 2
+    cv2.setNumThreads(threads if threads > 0 else -1)
     config = VisionConfig()
     per = frames // len(names)
     print(f"bench vision: {per * len(names)} held-out frames (seed {seed}), 640x480, "

@@ -378,6 +378,9 @@ def add_vision_bench(benches: Any) -> None:
     p.add_argument("--seed", type=int, default=7, help="seed of the held-out frames")
     p.add_argument("--deck", action="append", default=None, metavar="NAME",
                    help="only this demo deck (repeatable); default all five")
+    p.add_argument("--threads", type=int, default=1,
+                   help="OpenCV threads (default 1, as the app runs vision: the other cores "
+                        "draw the screen; 0 = OpenCV's default)")
     p.add_argument("--photos", metavar="DIR", default=None,
                    help="instead: the real-photo check on OpenCV's sample photos in DIR "
                         "(Debian opencv-doc: /usr/share/doc/opencv-doc/examples/data)")
@@ -389,4 +392,5 @@ def _bench_vision(args: argparse.Namespace) -> int:
 
     if args.photos:
         return bench.photo_check(args.photos)
-    return bench.main(frames=args.frames, seed=args.seed, decks=args.deck)
+    return bench.main(frames=args.frames, seed=args.seed, decks=args.deck,
+                      threads=args.threads)
