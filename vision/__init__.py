@@ -71,10 +71,13 @@ Finding, matching, events, enrolment (``vision.find``, ``vision.match``, ``visio
 - ``CardFinder(size, params=FindParams()).find(frame) -> list[FoundCard]`` (largest first):
   every whole card in a uint8 grey or BGR frame; ``FoundCard.corners`` (4x2 float32 frame
   px, clockwise, a short edge first), ``.centre``, ``.area``. ``find_and_warp(frame) ->
-  [(FoundCard, warped BGR at size)]``; ``warp_card(image, corners, size)``;
+  [(FoundCard, warped BGR at size)]``; ``find_near(frame, corners)`` (boxes from straight
+  edges around an unknown shape: the top card of a pile); ``warp_card(image, corners, size)``;
   ``order_corners(pts, square=False)``. Bad frames raise ``FrameError`` (a ValueError).
 - ``DeckMatcher(ids, templates, size, *, square=False, use_colour=False, params=None)`` or
   ``DeckMatcher.from_deck(deck, params)``: ``match(patch) -> Match``, ``match_many(patches)``,
+  ``match_quads(image, corners_list)`` (warped straight from the frame to ``warp_size``),
+  ``candidates(patch)`` / ``candidates_in(image, corners)``, ``aligner``,
   ``scores(patch)`` (best over orientations, per card), ``score_matrix(patches)``
   (patches x cards x orientations). ``Match(card_id | None, score, margin, best_id, rotation,
   rel_margin)``: ``card_id`` is None for an unknown card. ``MatchParams(long_side=48,
@@ -97,17 +100,25 @@ Finding, matching, events, enrolment (``vision.find``, ``vision.match``, ``visio
   ``step(image) -> EnrolProgress`` / ``run(frames)`` / ``save(deck)``; ``EnrolProgress(index,
   total, card_id, name_zh, name_en, state, sharpness)`` with ``message_en`` / ``message_zh``;
   ``sharpness(image)`` (variance of the Laplacian).
-- ``vision.tracker.recognise(finder, matcher, image) -> list[Observation]``: what
-  ``CardWatcher.observe`` runs on a frame — find, match, and re-match a weak card with its
-  outline grown outward (the finder often gets only a card's printed frame); a card found only
-  from straight edges (``FoundCard.straight``: the top card of a pile) must score at least
-  ``STRAIGHT_MIN_SCORE``.
+- ``vision.align.Aligner(templates, size, params=AlignParams()).align(grey, corners, index,
+  rotation=0) -> corners | None``: the card moved onto template ``index`` by what is printed
+  on it (``cv2.findTransformECC``, homography); None when it does not fit.
+- ``vision.tracker.recognise(finder, matcher, image) -> list[(FoundCard, Match)]``: what
+  ``CardWatcher.observe`` runs on a frame — find, match, re-match a weak card with its
+  outline grown outward (the finder often gets only a card's printed frame), align a card
+  left unknown to its best candidates and match again (recognised that way only from
+  ``ALIGNED_MIN_SCORE``), and around a box still unknown look for straight-edge boxes
+  (``find_near``: a loose box around a pile). A card found only from straight edges
+  (``FoundCard.straight``) must score at least ``STRAIGHT_MIN_SCORE``. ``CardWatcher``
+  skips the search on a frame showing the same table as the last one searched
+  (``STILL_LEVELS``, at least every ``REFRESH_FRAMES``-th frame searched; ``searched`` /
+  ``still`` count them).
 - ``vision.bench``: ``generate_frames(deck, n, seed)``, ``evaluate(deck, frames, find, match)
   -> DeckScore``, ``speed_ratio(...)``, ``latency(...)``, ``pile(deck, piles, per_pile, seed)
   -> PileScore`` (the centre pile: top card found and recognised, event within 3 frames),
-  ``main(frames, seed, decks)``.
+  ``main(frames, seed, decks, threads=1)``.
 - CLI: ``tablekeeper vision recognize --deck DIR IMAGE...`` (JSON lines), ``tablekeeper
   vision enroll --deck DIR (--from-images SRC | --camera SPEC)``, ``tablekeeper vision
   calibrate --deck DIR (--image F | --camera SPEC) --layout L``, ``tablekeeper bench vision
-  [--frames N] [--seed S] [--deck NAME]``.
+  [--frames N] [--seed S] [--deck NAME] [--threads N]``.
 """
