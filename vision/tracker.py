@@ -133,15 +133,18 @@ def recognise(finder: CardFinder, matcher: DeckMatcher,
                     (m2,) = matcher.match_quads(image, [q])
                     if m2.score > m.score + 0.01:
                         card, m = FoundCard(q, straight=card.straight), m2
-        if m.card_id is None and m.score >= _ALIGN_FROM:
+        straight_min = max(STRAIGHT_MIN_SCORE, matcher.params.min_score)
+        if (m.card_id is None and m.score >= _ALIGN_FROM) or (
+                card.straight and m.score < straight_min):
+            # Unknown, or from straight edges and too weak to count as it is (such a box is
+            # often a few pixels off: the top card of a pile).
             if grey is None:
                 grey = to_grey(image)
             card, m = _aligned(matcher, image, grey, card, m)
         if m.card_id is None and m.score >= _NEAR_FROM:
             card, m = _near(finder, matcher, image, grey if grey is not None else to_grey(image),
                             card, m)
-        if card.straight and m.card_id is not None and m.score < max(
-                STRAIGHT_MIN_SCORE, matcher.params.min_score):
+        if card.straight and m.card_id is not None and m.score < straight_min:
             m = replace(m, card_id=None)
         out.append((card, m))
     return out
@@ -161,8 +164,7 @@ def _aligned(matcher: DeckMatcher, image: Image, grey: Image, card: FoundCard,
         (m2,) = matcher.match_quads(image, [q])
         if m2.score > best.score:
             best_card, best = FoundCard(q, straight=card.straight), m2
-    if best is not m and best.card_id is not None and m.card_id is None \
-            and best.score < ALIGNED_MIN_SCORE:
+    if best is not m and best.card_id is not None and best.score < ALIGNED_MIN_SCORE:
         # Aligned, a card of the deck scores 0.95 and more; a card from no deck pulled into
         # shape by the alignment may pass the deck's thresholds, but not this.
         best = replace(best, card_id=None)
