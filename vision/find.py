@@ -251,13 +251,9 @@ class CardFinder:
         if paper - table < p.min_paper_contrast:
             return []
         crop = np.ascontiguousarray(grey[y0:y1, x0:x1])
-        blurred = cv2.GaussianBlur(crop, (5, 5), 0)
-        edge_mask = np.asarray(cv2.dilate(cv2.Canny(blurred, p.canny_low, p.canny_high),
-                                          np.ones((3, 3), np.uint8)), dtype=np.uint8)
-        thin = np.asarray(cv2.Canny(cv2.GaussianBlur(crop, (3, 3), 0), p.canny_low,
-                                    p.canny_high), dtype=np.uint8)
-        _, paper_mask = cv2.threshold(blurred, (table + paper) / 2, 255, cv2.THRESH_BINARY)
-        bright = np.asarray(paper_mask, dtype=np.uint8)
+        blurred, edge_mask = self._edge_mask(crop)
+        thin = self._thin_edges(crop)
+        bright = _paper_mask(blurred, table, paper)
         quads = [(c, sup) for c, sup in self._line_quads(
                      thin, edge_mask, bright, p.min_area_frac * W * H,
                      p.max_area_frac * W * H, NEAR_LINE_SUPPORT)
@@ -285,30 +281,23 @@ class CardFinder:
         p = self.params
         h, w = small.shape
         area_min, area_max = area or (p.min_area_frac * w * h, p.max_area_frac * w * h)
-        blurred = cv2.GaussianBlur(small, (5, 5), 0)
-        edges = cv2.dilate(cv2.Canny(blurred, p.canny_low, p.canny_high),
-                           np.ones((3, 3), np.uint8))
-        # Thin (undilated) edges of a less blurred copy keep the narrow white margin between a
-        # card's outline and its printed frame: the outline of the top card of a pile.
-        thin = np.asarray(cv2.Canny(cv2.GaussianBlur(small, (3, 3), 0), p.canny_low,
-                                    p.canny_high), dtype=np.uint8)
+        blurred, edges = self._edge_mask(small)
+        thin = self._thin_edges(small)
         masks = [edges, thin]
         bright: Image | None = None
-        table, paper = levels or _levels(np.asarray(blurred, dtype=np.uint8))
+        table, paper = levels or _levels(blurred)
         if levels is None:
             self._last_levels = (table, paper)
         if paper - table >= p.min_paper_contrast:
-            _, paper_mask = cv2.threshold(blurred, (table + paper) / 2, 255,
-                                          cv2.THRESH_BINARY)
-            bright = np.asarray(paper_mask, dtype=np.uint8)
+            bright = _paper_mask(blurred, table, paper)
             masks.append(bright)
         if p.dark_cards:
             hist = cv2.calcHist([blurred], [0], None, [256], [0, 256]).ravel().cumsum()
             dark = float(np.searchsorted(hist, 0.02 * hist[-1]))
             if table - dark >= p.min_paper_contrast:
                 _, dim = cv2.threshold(blurred, (table + dark) / 2, 255, cv2.THRESH_BINARY_INV)
-                masks.append(dim)
-        edge_mask = np.asarray(edges, np.uint8)
+                masks.append(np.asarray(dim, dtype=np.uint8))
+        edge_mask = edges
         out: list[tuple[FloatArray, float]] = []
         self._straight = set()  # ids of the quads from straight edges
         for mask in masks:
@@ -350,6 +339,22 @@ class CardFinder:
                     out.append((q, support))
                     self._straight.add(id(q))
         return out
+
+    def _edge_mask(self, small: Image) -> tuple[Image, Image]:
+        """(a 5x5-blurred copy of ``small``, its Canny edges closed by a 3x3 dilation)."""
+        p = self.params
+        blurred = np.asarray(cv2.GaussianBlur(small, (5, 5), 0), dtype=np.uint8)
+        edges = cv2.dilate(cv2.Canny(blurred, p.canny_low, p.canny_high),
+                           np.ones((3, 3), np.uint8))
+        return blurred, np.asarray(edges, dtype=np.uint8)
+
+    def _thin_edges(self, small: Image) -> Image:
+        """Thin (undilated) edges of a less blurred copy: they keep the narrow white margin
+        between a card's outline and its printed frame (the outline of the top card of a
+        pile)."""
+        p = self.params
+        return np.asarray(cv2.Canny(cv2.GaussianBlur(small, (3, 3), 0), p.canny_low,
+                                    p.canny_high), dtype=np.uint8)
 
     def _unexplained_paper(self, paper: Image, found: list[tuple[FloatArray, float]],
                            area_min: float) -> bool:
@@ -579,6 +584,12 @@ def _intersect_sides(origin: FloatArray, direc: FloatArray, fallback: FloatArray
     if float(np.abs(out - fallback).max()) > 0.25 * scale:  # gone wrong: keep the rough one
         return fallback
     return out
+
+
+def _paper_mask(blurred: Image, table: float, paper: float) -> Image:
+    """Brighter than halfway between the table and the paper levels."""
+    _, mask = cv2.threshold(blurred, (table + paper) / 2, 255, cv2.THRESH_BINARY)
+    return np.asarray(mask, dtype=np.uint8)
 
 
 def _levels(blurred: Image) -> tuple[float, float]:
