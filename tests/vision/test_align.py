@@ -112,7 +112,8 @@ def test_a_loose_box_around_a_pile_gives_way_to_the_top_card(
     assert before.card_id is None
     card, after = _near(finder, matcher, image, to_grey(image), FoundCard(loose), before)
     assert after.card_id == "k101"
-    assert _err(card.corners, order_corners(table.truth()[-1].corners, True)) < 2.5
+    # (0.6 px off with OpenCV 5.0, 3.1 px with the Pi's 4.11: the side over the card below)
+    assert _err(card.corners, order_corners(table.truth()[-1].corners, True)) < 4.0
 
 
 def test_a_weak_box_from_straight_edges_is_aligned_not_dropped(
