@@ -177,7 +177,7 @@ def _near(finder: CardFinder, matcher: DeckMatcher, image: Image, grey: Image,
     around it (:meth:`CardFinder.find_near`; its outlines were tried already) are matched
     at once, and the best few that come near a card aligned; the best one recognised, if
     any, else the card as it was."""
-    alts = [a for a in finder.find_near(image, card.corners)
+    alts = [a for a in finder.find_near(grey, card.corners)
             if float(np.abs(a.corners - card.corners).max()) >= 2.0]
     if not alts:
         return card, m
