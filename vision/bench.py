@@ -57,23 +57,31 @@ class BenchFrame:
     truth: tuple[Truth, ...]  # the cards fully in view (top of a pile only)
 
 
-def generate_frames(deck: Deck, n: int, seed: int) -> Iterator[BenchFrame]:
-    """``n`` frames of ``deck``'s cards under random conditions (deterministic in ``seed``)."""
+def generate_frames(deck: Deck, n: int, seed: int, start: int = 0) -> Iterator[BenchFrame]:
+    """``n`` frames of ``deck``'s cards under random conditions (deterministic in ``seed``);
+    from frame ``start`` on (the frames before it are laid out but not rendered, so that one
+    frame of a run can be looked at again quickly)."""
     rng = random.Random(f"bench-{deck.id}-{seed}")
     for i in range(n):
         frame_seed = rng.randrange(1 << 30)
-        table = SimulatedTable(deck, seed=frame_seed,
-                               conditions=Conditions.random(random.Random(frame_seed)))
         spots = rng.sample(_SPOTS, 5)
         # Cards in every other spot of the 3x3 grid would overlap their neighbours' corners
         # at the largest card sizes; keep to spots that are not vertical neighbours.
         spots = _spread(spots)
         k = rng.randint(1, min(4, len(spots)))
+        laid: list[tuple[str, str]] = []
         for spot in spots[:k]:
-            table.place(rng.choice(deck.ids), spot)
+            laid.append((rng.choice(deck.ids), spot))
             if rng.random() < 0.15:  # a pile: another card laid on top
-                table.place(rng.choice(deck.ids), spot)
-        if rng.random() < 0.5 and len(spots) > k:
+                laid.append((rng.choice(deck.ids), spot))
+        foreign = rng.random() < 0.5 and len(spots) > k
+        if i < start:
+            continue
+        table = SimulatedTable(deck, seed=frame_seed,
+                               conditions=Conditions.random(random.Random(frame_seed)))
+        for card_id, spot in laid:
+            table.place(card_id, spot)
+        if foreign:
             table.place_foreign(spots[k])
         frame = table.capture()
         w, h = table.size
@@ -85,7 +93,6 @@ def generate_frames(deck: Deck, n: int, seed: int) -> Iterator[BenchFrame]:
             truth.append(Truth(t.card_id if t.in_deck else None, c,
                                whole=inside and t.visible >= 0.995))
         yield BenchFrame(frame.image, tuple(truth))
-        del i
 
 
 def _spread(spots: Sequence[str]) -> list[str]:
