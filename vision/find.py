@@ -35,7 +35,7 @@ upright card upright; matching tries the other orientations anyway (``vision.mat
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -91,6 +91,10 @@ class FoundCard:
     #: Found only from straight edges (:meth:`CardFinder._line_quads`), not as an outline:
     #: less certain, so matching asks more of it (``vision.tracker.recognise``).
     straight: bool = False
+    #: Rough outlines (4x2, frame px) that gave way to this one in the same spot, card-sized:
+    #: where the card is not recognised, the top card of a pile may be one of them
+    #: (:meth:`CardFinder.settle` places one on the card's edges).
+    others: tuple[FloatArray, ...] = field(default=(), compare=False, repr=False)
 
     @property
     def centre(self) -> tuple[float, float]:
@@ -196,6 +200,11 @@ class CardFinder:
         self.aspect = min(w, h) / max(w, h)
         self._straight: set[int] = set()
         self._last_levels: tuple[float, float] | None = None
+        self._last_paper: Image | None = None
+        #: After :meth:`find`: boxes (4x2 corners, frame px) around paper that no card found
+        #: covers, a card's area or more (the top card of a pile whose outline runs into the
+        #: card below, light on light). ``vision.tracker.recognise`` searches them again.
+        self.unexplained: list[FloatArray] = []
 
     # -- public ---------------------------------------------------------------------------
     def find(self, frame: object) -> list[FoundCard]:
@@ -208,7 +217,8 @@ class CardFinder:
             grey, (round(W * scale), round(H * scale)), interpolation=cv2.INTER_AREA
         )
         quads = self._candidates(np.asarray(small, dtype=np.uint8))
-        merged = self._merge(quads)
+        others: dict[int, list[FloatArray]] = {}
+        merged = self._merge(quads, others)
         if len(merged) > 1:
             # The cards of one deck are all the same size, and the table is flat: a shape much
             # smaller than the others is a picture or a digit on a card (one cut by the border
@@ -217,6 +227,7 @@ class CardFinder:
             typical = float(np.median(areas))
             merged = [q for q, a in zip(merged, areas, strict=True)
                       if a >= SAME_SIZE * typical]
+        self.unexplained = self._uncovered(merged, scale)
         out = []
         for q in merged:
             # An outline from the paper mask may be a printed frame just inside the edge; one
@@ -225,9 +236,26 @@ class CardFinder:
             inward, outward = max(4.0, 3.5 / scale), max(3.0, 3.0 / scale)
             r = refine_corners(grey, q / scale, inward, outward)
             r = refine_corners(grey, r, inward, outward)
+            # Other outlines of the spot, distinct from this one (a pile's top card).
+            alts: list[FloatArray] = []
+            for o in others.get(id(q), []):
+                if all(float(np.abs(o - a).max()) > 2.0 for a in [q, *alts]):
+                    alts.append(o)
             out.append(FoundCard(order_corners(r, self.square),
-                                 straight=id(q) in self._straight))
+                                 straight=id(q) in self._straight,
+                                 others=tuple(a / scale for a in alts)))
         return out
+
+    def settle(self, frame: object, corners: FloatArray) -> FoundCard:
+        """The card at the rough outline ``corners`` (frame px; one of
+        :attr:`FoundCard.others`) with its sides moved onto the card's edges, as
+        :meth:`find` does for the cards it reports."""
+        grey = to_grey(check_image(frame))
+        scale = min(1.0, self.params.work_width / grey.shape[1])
+        inward, outward = max(4.0, 3.5 / scale), max(3.0, 3.0 / scale)
+        r = refine_corners(grey, refine_corners(grey, corners, inward, outward), inward,
+                           outward)
+        return FoundCard(order_corners(r, self.square))
 
     def find_near(self, frame: object, corners: FloatArray) -> list[FoundCard]:
         """Cards from straight edges around ``corners`` (where a card was found but not
@@ -291,6 +319,8 @@ class CardFinder:
         if paper - table >= p.min_paper_contrast:
             bright = _paper_mask(blurred, table, paper)
             masks.append(bright)
+        if levels is None:
+            self._last_paper = bright
         if p.dark_cards:
             hist = cv2.calcHist([blurred], [0], None, [256], [0, 256]).ravel().cumsum()
             dark = float(np.searchsorted(hist, 0.02 * hist[-1]))
@@ -331,8 +361,8 @@ class CardFinder:
                 # ... except the card's own printed frame: concentric, the same way round,
                 # a little smaller. The straight edges are then the card's outline.
                 insets = [t for t, ta in taken if _is_inset(t, ta, q, qa)]
-                if not any((ta >= 0.6 * qa and (_contains(t, q) or _contains(q, t)))
-                           or (ta >= 0.1 * qa and _contains(q, t))
+                if not any((ta >= 0.6 * qa and (contains(t, q) or contains(q, t)))
+                           or (ta >= 0.1 * qa and contains(q, t))
                            for t, ta in taken if not any(t is i for i in insets)):
                     out = [(t, sp) for t, sp in out if not any(t is i for i in insets)]
                     taken = [(t, ta) for t, ta in taken if not any(t is i for i in insets)]
@@ -355,6 +385,32 @@ class CardFinder:
         p = self.params
         return np.asarray(cv2.Canny(cv2.GaussianBlur(small, (3, 3), 0), p.canny_low,
                                     p.canny_high), dtype=np.uint8)
+
+    def _uncovered(self, cards: list[FloatArray], scale: float) -> list[FloatArray]:
+        """Boxes (frame px) around the paper of the last frame searched that none of
+        ``cards`` (in its px) covers, where that is at least half the smallest card's area."""
+        paper = self._last_paper
+        if paper is None or not self.params.line_quads:
+            return []
+        h, w = paper.shape
+        least = max(self.params.min_area_frac * w * h,
+                    min((abs(_signed_area(q)) for q in cards), default=0.0))
+        if float(np.count_nonzero(paper)) < 0.5 * least + sum(
+                abs(_signed_area(q)) for q in cards):
+            return []  # (cheap: too little paper for a card left over)
+        rest = paper.copy()
+        if cards:
+            # A little beyond each card: its rim and shadow are not a card of their own.
+            grown = [_grow(q, 3.0) for q in cards]
+            cv2.fillPoly(rest, [np.rint(g).astype(np.int32) for g in grown], 0)
+        n, _, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
+        out = []
+        for x, y, bw, bh, area in stats[1:n]:
+            if area >= 0.5 * least and bw * bh >= least:
+                box = np.array([[x, y], [x + bw, y], [x + bw, y + bh], [x, y + bh]],
+                               dtype=np.float32)
+                out.append(box / scale)
+        return out
 
     def _unexplained_paper(self, paper: Image, found: list[tuple[FloatArray, float]],
                            area_min: float) -> bool:
@@ -509,22 +565,34 @@ class CardFinder:
         return not (min(e[0], e[2]) < 0.6 * max(e[0], e[2])
                     or min(e[1], e[3]) < 0.6 * max(e[1], e[3]))
 
-    def _merge(self, quads: list[tuple[FloatArray, float]]) -> list[FloatArray]:
+    def _merge(self, quads: list[tuple[FloatArray, float]],
+               others: dict[int, list[FloatArray]] | None = None) -> list[FloatArray]:
         """One quadrilateral per card, largest first. A candidate whose centre lies inside a
         kept one is a picture on that card (much smaller: dropped) or another outline of the
         same spot: then the one whose sides lie on edges more fully stays. That is how the top
-        card of a pile wins over a loose outline around it and the card below."""
+        card of a pile wins over a loose outline around it and the card below.
+
+        ``others``, if given, receives per kept quad (by ``id``) the card-sized outlines that
+        gave way to it (the top card of a pile may be one of them)."""
         kept: list[tuple[FloatArray, float, float]] = []  # (quad, support, area)
+        lost: list[list[FloatArray]] = []
         for q, support in sorted(quads, key=lambda c: -abs(_signed_area(c[0]))):
             area = abs(_signed_area(q))
-            i = next((i for i, k in enumerate(kept) if _contains(k[0], q)), -1)
+            i = next((i for i, k in enumerate(kept) if contains(k[0], q)), -1)
             if i < 0:
                 kept.append((q, support, area))
+                lost.append([])
             elif (area >= 0.7 * kept[i][2] and support > kept[i][1] + 0.05
                   and not (id(q) in self._straight and id(kept[i][0]) in self._straight)):
                 # (Of two boxes from straight edges, both well supported, the larger one is
                 # the card: the smaller stops short of a corner.)
+                lost[i].append(kept[i][0])
                 kept[i] = (q, support, area)
+            elif area >= 0.5 * kept[i][2]:
+                lost[i].append(q)
+        if others is not None:
+            for (k, _, _), gone in zip(kept, lost, strict=True):
+                others[id(k)] = gone
         return [k for k, _, _ in kept]
 
 
@@ -584,6 +652,14 @@ def _intersect_sides(origin: FloatArray, direc: FloatArray, fallback: FloatArray
     if float(np.abs(out - fallback).max()) > 0.25 * scale:  # gone wrong: keep the rough one
         return fallback
     return out
+
+
+def _grow(q: FloatArray, by: float) -> FloatArray:
+    """``q`` with every corner moved ``by`` px away from its centre."""
+    c = q.mean(axis=0)
+    d = q - c
+    n = np.sqrt((d * d).sum(axis=1, keepdims=True))
+    return np.asarray(q + by * d / np.maximum(n, 1e-6), dtype=np.float32)
 
 
 def _paper_mask(blurred: Image, table: float, paper: float) -> Image:
@@ -654,7 +730,8 @@ def _is_inset(inner: FloatArray, inner_area: float, outer: FloatArray,
                 and depth.max() - depth.min() <= max(2.0, 0.03 * short))
 
 
-def _contains(outer: FloatArray, inner: FloatArray) -> bool:
+def contains(outer: FloatArray, inner: FloatArray) -> bool:
+    """Does the quadrilateral ``outer`` contain the centre of ``inner``?"""
     c = inner.mean(axis=0)
     return cv2.pointPolygonTest(outer.reshape(-1, 1, 2), (float(c[0]), float(c[1])), False) >= 0
 

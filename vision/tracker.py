@@ -37,6 +37,7 @@ centre, or None when it lies in none (or no zones are configured).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
@@ -52,6 +53,7 @@ from vision.find import (
     FrameError,
     Image,
     check_image,
+    contains,
     order_corners,
     refine_corners,
     to_grey,
@@ -147,6 +149,16 @@ def recognise(finder: CardFinder, matcher: DeckMatcher,
         if card.straight and m.card_id is not None and m.score < straight_min:
             m = replace(m, card_id=None)
         out.append((card, m))
+    for box in finder.unexplained:
+        # Paper no card found covers (the top card of a pile, light on light): the boxes from
+        # straight edges there, recognised or nothing.
+        if grey is None:
+            grey = to_grey(image)
+        none = Match(card_id=None, score=-1.0, margin=0.0, best_id="", rotation=0)
+        card, m = _near(finder, matcher, image, grey, FoundCard(box, straight=True), none,
+                        [c.corners for c, _ in out])
+        if m.card_id is not None:
+            out.append((card, m))
     return out
 
 
@@ -172,13 +184,16 @@ def _aligned(matcher: DeckMatcher, image: Image, grey: Image, card: FoundCard,
 
 
 def _near(finder: CardFinder, matcher: DeckMatcher, image: Image, grey: Image,
-          card: FoundCard, m: Match) -> tuple[FoundCard, Match]:
+          card: FoundCard, m: Match, taken: Sequence[FloatArray] = ()
+          ) -> tuple[FoundCard, Match]:
     """A card still unknown may be a loose box around a pile: the boxes from straight edges
     around it (:meth:`CardFinder.find_near`; its outlines were tried already) are matched
     at once, and the best few that come near a card aligned; the best one recognised, if
     any, else the card as it was."""
-    alts = [a for a in finder.find_near(grey, card.corners)
-            if float(np.abs(a.corners - card.corners).max()) >= 2.0]
+    alts = [finder.settle(grey, o) for o in card.others] + finder.find_near(grey, card.corners)
+    alts = [a for a in alts
+            if float(np.abs(a.corners - card.corners).max()) >= 2.0
+            and not any(contains(t, a.corners) or contains(a.corners, t) for t in taken)]
     if not alts:
         return card, m
     matches = matcher.match_quads(image, [a.corners for a in alts])
