@@ -35,6 +35,7 @@ upright card upright; matching tries the other orientations anyway (``vision.mat
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import cv2
@@ -162,6 +163,26 @@ def order_corners(pts: npt.ArrayLike, square: bool = False) -> FloatArray:
     return np.roll(p, -best, axis=0).astype(np.float32)
 
 
+def order_corners_many(quads: FloatArray, square: bool = False) -> FloatArray:
+    """:func:`order_corners` of each of ``quads`` (M x 4 x 2)."""
+    q = np.asarray(quads, dtype=np.float32).reshape(-1, 4, 2)
+    x, y = q[..., 0].astype(np.float64), q[..., 1].astype(np.float64)
+    area = 0.5 * ((x * y[:, _NEXT]).sum(axis=1) - (y * x[:, _NEXT]).sum(axis=1))
+    q = np.where((area < 0)[:, None, None], q[:, ::-1], q)  # clockwise on screen
+    if square:
+        starts = np.tile(np.arange(4), (len(q), 1))
+    else:
+        d = q[:, _NEXT] - q
+        e = np.sqrt((d * d).sum(axis=2))
+        first = np.where(e[:, 0] + e[:, 2] <= e[:, 1] + e[:, 3], 0, 1)
+        starts = np.stack([first, first + 2], axis=1)
+    rows = np.arange(len(q))[:, None]
+    key = q[rows, starts, 0] + q[rows, starts, 1]  # (M, k): nearest the top-left first
+    best = starts[np.arange(len(q)), key.argmin(axis=1)]
+    idx = (best[:, None] + np.arange(4)[None, :]) % 4
+    return np.asarray(q[rows, idx], dtype=np.float32)
+
+
 def warp_card(image: Image, corners: npt.ArrayLike, size: tuple[int, int]) -> Image:
     """Warp the quadrilateral ``corners`` of ``image`` to a ``size`` = (w, h) upright image.
 
@@ -228,21 +249,23 @@ class CardFinder:
             merged = [q for q, a in zip(merged, areas, strict=True)
                       if a >= SAME_SIZE * typical]
         self.unexplained = self._uncovered(merged, scale)
+        # An outline from the paper mask may be a printed frame just inside the edge; one
+        # from an edge band may be a pixel or two outside (dilation, shadow).
+        # Twice: the first pass may stop at the frame when the rough outline is far inside.
+        inward, outward = max(4.0, 3.5 / scale), max(3.0, 3.0 / scale)
+        refined = np.zeros((0, 4, 2), dtype=np.float32)
+        if merged:
+            refined = refine_corners_many(grey, np.stack(merged) / scale, inward, outward)
+            refined = refine_corners_many(grey, refined, inward, outward)
+        squares = order_corners_many(refined, self.square)
         out = []
-        for q in merged:
-            # An outline from the paper mask may be a printed frame just inside the edge; one
-            # from an edge band may be a pixel or two outside (dilation, shadow).
-            # Twice: the first pass may stop at the frame when the rough outline is far inside.
-            inward, outward = max(4.0, 3.5 / scale), max(3.0, 3.0 / scale)
-            r = refine_corners(grey, q / scale, inward, outward)
-            r = refine_corners(grey, r, inward, outward)
+        for q, ordered in zip(merged, squares, strict=True):
             # Other outlines of the spot, distinct from this one (a pile's top card).
             alts: list[FloatArray] = []
             for o in others.get(id(q), []):
                 if all(float(np.abs(o - a).max()) > 2.0 for a in [q, *alts]):
                     alts.append(o)
-            out.append(FoundCard(order_corners(r, self.square),
-                                 straight=id(q) in self._straight,
+            out.append(FoundCard(ordered, straight=id(q) in self._straight,
                                  others=tuple(a / scale for a in alts)))
         return out
 
@@ -282,17 +305,17 @@ class CardFinder:
         blurred, edge_mask = self._edge_mask(crop)
         thin = self._thin_edges(crop)
         bright = _paper_mask(blurred, table, paper)
-        quads = [(c, sup) for c, sup in self._line_quads(
-                     thin, edge_mask, bright, p.min_area_frac * W * H,
-                     p.max_area_frac * W * H, NEAR_LINE_SUPPORT)
-                 if _paper_inside(bright, c) >= 0.6]
+        lines = self._line_quads(thin, edge_mask, bright, p.min_area_frac * W * H,
+                                 p.max_area_frac * W * H, NEAR_LINE_SUPPORT)
+        quads = [cs for cs, inside in zip(lines, _paper_inside_many(bright, lines),
+                                          strict=True) if inside >= 0.6]
         self._straight = {id(c) for c, _ in quads}
-        out = []
-        for k in self._merge(quads):
-            r = k + np.array([x0, y0], dtype=np.float32)
-            r = refine_corners(grey, refine_corners(grey, r, 4.0, 3.0), 4.0, 3.0)
-            out.append(FoundCard(order_corners(r, self.square), straight=True))
-        return out
+        merged = self._merge(quads)
+        if not merged:
+            return []
+        r = np.stack(merged) + np.array([x0, y0], dtype=np.float32)
+        r = refine_corners_many(grey, refine_corners_many(grey, r, 4.0, 3.0), 4.0, 3.0)
+        return [FoundCard(c, straight=True) for c in order_corners_many(r, self.square)]
 
     def find_and_warp(
         self, frame: object
@@ -330,23 +353,22 @@ class CardFinder:
         edge_mask = edges
         out: list[tuple[FloatArray, float]] = []
         self._straight = set()  # ids of the quads from straight edges
+        rough: list[FloatArray] = []
+        points: list[FloatArray] = []
         for mask in masks:
             contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
             for c in contours:
                 _, _, bw, bh = cv2.boundingRect(c)
                 if bw * bh < area_min:
                     continue
-                q = self._quad(np.asarray(c, dtype=np.int32), area_min, area_max)
-                if q is None:
-                    continue
-                support = _edge_support(edge_mask, q)
-                if support < p.min_edge_support:
-                    continue
-                # A card cut by the border of the frame cannot be warped whole.
-                if (q.min() < 2 or float(q[:, 0].max()) > w - 3
-                        or float(q[:, 1].max()) > h - 3):
-                    continue
-                out.append((q, support))
+                r = self._rough_quad(np.asarray(c, dtype=np.int32), area_min, area_max)
+                if r is not None:
+                    rough.append(r)
+                    pts = c.reshape(-1, 2)
+                    if len(pts) > 240:
+                        pts = pts[:: len(pts) // 120]
+                    points.append(pts.astype(np.float32))
+        out = self._fitted(rough, points, edge_mask, w, h)
         if p.line_quads and bright is not None and self._unexplained_paper(bright, out,
                                                                            area_min):
             # Second choice: cards from straight edges, where no outline was found.
@@ -354,10 +376,12 @@ class CardFinder:
             # card-sized one (from a tenth of its area) means the straight edges are a loose
             # box around a card (wood grain, neighbours): not a card.
             taken = [(q, abs(_signed_area(q))) for q, _ in out]
-            for q, support in self._line_quads(thin, edge_mask, bright, area_min, area_max):
-                qa = abs(_signed_area(q))
-                if _paper_inside(bright, q) < 0.6:
+            lines = self._line_quads(thin, edge_mask, bright, area_min, area_max)
+            for (q, support), inside in zip(lines, _paper_inside_many(bright, lines),
+                                            strict=True):
+                if inside < 0.6:
                     continue  # straight lines of the table (wood grain, planks): no paper
+                qa = abs(_signed_area(q))
                 # ... except the card's own printed frame: concentric, the same way round,
                 # a little smaller. The straight edges are then the card's outline.
                 insets = [t for t, ta in taken if _is_inset(t, ta, q, qa)]
@@ -503,14 +527,15 @@ class CardFinder:
         best = order[first]
         lo = max(p.min_edge_support, p.min_line_support) if min_support is None else min_support
         best = best[support[best] >= lo]
-        return [(order_corners(q_all[i], self.square), float(support[i])) for i in best]
+        ordered = order_corners_many(q_all[best], self.square)
+        return [(ordered[k], float(support[i])) for k, i in enumerate(best)]
 
-    def _quad(
-        self, contour: npt.NDArray[np.int32], area_min: float, area_max: float
-    ) -> FloatArray | None:
+    def _rough_quad(self, contour: npt.NDArray[np.int32], area_min: float,
+                    area_max: float) -> FloatArray | None:
+        """The rough quadrilateral of a contour that may be a card, or None."""
         # Cheap rejection first (one C call): the rotated bounding box's area and aspect.
         # (The contour itself may be a thin ring: the white margin between a card's outline
-        # and its printed frame. Whether the sides lie on edges is checked by the caller.)
+        # and its printed frame. Whether the sides lie on edges is checked later.)
         (_, _), (rw, rh), _ = cv2.minAreaRect(contour)
         if not area_min <= rw * rh <= area_max:
             return None
@@ -539,31 +564,29 @@ class CardFinder:
         qa = abs(_signed_area(q))
         if qa <= 0 or hull_area / qa < self.params.min_rectangularity:
             return None
-        if not self._card_shaped(q):
-            return None
-        # The polygon cuts the card's rounded corners: fit its sides to the contour (only now:
-        # it costs more than everything above).
-        pts = contour.reshape(-1, 2)
-        if len(pts) > 240:
-            pts = pts[:: len(pts) // 120]
-        q = fit_sides(pts, order_corners(q))
-        if not self._card_shaped(q):
-            return None
-        return order_corners(q, self.square)
+        return q  # (card-shaped or not, and in what order: checked for all at once)
 
-    def _card_shaped(self, q: FloatArray) -> bool:
-        """Has ``q`` the deck's aspect ratio, with opposite edges of about equal length?"""
-        e = _edges(q)
-        a_pair, b_pair = (e[0] + e[2]) / 2, (e[1] + e[3]) / 2
-        short, long_ = min(a_pair, b_pair), max(a_pair, b_pair)
-        if long_ <= 0:
-            return False
-        ratio = short / long_
-        if abs(ratio - self.aspect) > self.params.aspect_tolerance * self.aspect:
-            return False
-        # Opposite edges should be roughly parallel-length (a card seen from above).
-        return not (min(e[0], e[2]) < 0.6 * max(e[0], e[2])
-                    or min(e[1], e[3]) < 0.6 * max(e[1], e[3]))
+    def _fitted(self, rough: list[FloatArray], points: list[FloatArray], edge_mask: Image,
+                w: int, h: int) -> list[tuple[FloatArray, float]]:
+        """(quad, edge support) of the candidates whose rough quads are ``rough`` and
+        contour points ``points``, all at once: sides fitted to the contour (the polygon
+        cuts the card's rounded corners), still card-shaped, inside the frame, and on
+        edges for ``min_edge_support`` of their length."""
+        if not rough:
+            return []
+        q = np.stack(rough)
+        shaped = np.nonzero(_card_shaped_many(q, self.aspect, self.params.aspect_tolerance))[0]
+        if len(shaped) == 0:
+            return []
+        q = fit_sides_many([points[i] for i in shaped], order_corners_many(q[shaped]))
+        keep = _card_shaped_many(q, self.aspect, self.params.aspect_tolerance)
+        q = order_corners_many(q[keep], self.square)
+        # A card cut by the border of the frame cannot be warped whole.
+        inside = ((q.min(axis=(1, 2)) >= 2) & (q[:, :, 0].max(axis=1) <= w - 3)
+                  & (q[:, :, 1].max(axis=1) <= h - 3))
+        support = _edge_support_many(edge_mask, q)
+        ok = np.nonzero((support >= self.params.min_edge_support) & inside)[0]
+        return [(q[i], float(support[i])) for i in ok]
 
     def _merge(self, quads: list[tuple[FloatArray, float]],
                others: dict[int, list[FloatArray]] | None = None) -> list[FloatArray]:
@@ -606,52 +629,84 @@ def fit_sides(points: npt.NDArray[np.int32], quad: FloatArray) -> FloatArray:
     rough position.
     """
     pts = np.asarray(points, dtype=np.float32).reshape(-1, 2)
-    q = np.asarray(quad, dtype=np.float32).reshape(4, 2)
-    nxt = q[_NEXT]
+    q = np.asarray(quad, dtype=np.float32).reshape(1, 4, 2)
+    return np.asarray(fit_sides_many([pts], q)[0], dtype=np.float32)
+
+
+def fit_sides_many(points: Sequence[FloatArray], quads: FloatArray) -> FloatArray:
+    """:func:`fit_sides` of many quadrilaterals (M x 4 x 2) and their contours at once."""
+    q = np.asarray(quads, dtype=np.float32).reshape(-1, 4, 2)
+    m = len(q)
+    counts = np.array([len(p) for p in points], dtype=np.intp)
+    n = max(1, int(counts.max(initial=0)))
+    pts = np.zeros((m, n, 2), dtype=np.float32)
+    for i, p in enumerate(points):
+        pts[i, : len(p)] = p
+    valid = np.arange(n)[None, :] < counts[:, None]  # (M, N)
+    nxt = q[:, _NEXT]
     d = nxt - q
-    length = np.sqrt((d * d).sum(axis=1))
-    if len(pts) < 12 or float(length.min()) < 8:
-        return q
-    u = d / length[:, None]
-    n = np.stack([u[:, 1], -u[:, 0]], axis=1)
-    rel = pts[None, :, :] - q[:, None, :]  # (4, N, 2)
-    t = (rel * u[:, None, :]).sum(axis=2) / length[:, None]
-    off = (rel * n[:, None, :]).sum(axis=2)
-    near = (t > 0.15) & (t < 0.85) & (np.abs(off) <= np.maximum(3.0, 0.05 * length)[:, None])
+    length = np.sqrt((d * d).sum(axis=2))  # (M, 4)
+    u = d / np.maximum(length, 1e-6)[:, :, None]
+    nrm = np.stack([u[:, :, 1], -u[:, :, 0]], axis=2)
+    rel = pts[:, None, :, :] - q[:, :, None, :]  # (M, 4, N, 2)
+    t = (rel * u[:, :, None, :]).sum(axis=3) / np.maximum(length, 1e-6)[:, :, None]
+    off = (rel * nrm[:, :, None, :]).sum(axis=3)
+    near = (valid[:, None, :] & (t > 0.15) & (t < 0.85)
+            & (np.abs(off) <= np.maximum(3.0, 0.05 * length)[:, :, None]))
     # Per side, the principal axis of its points (closed form for 2x2 moments).
     wgt = near.astype(np.float32)
-    cnt = wgt.sum(axis=1)
-    safe = np.maximum(cnt, 1.0)[:, None]
-    c = (wgt[:, :, None] * pts[None, :, :]).sum(axis=1) / safe  # (4, 2)
-    dx = pts[None, :, 0] - c[:, 0:1]
-    dy = pts[None, :, 1] - c[:, 1:2]
-    sxx, syy, sxy = (wgt * dx * dx).sum(1), (wgt * dy * dy).sum(1), (wgt * dx * dy).sum(1)
+    cnt = wgt.sum(axis=2)  # (M, 4)
+    safe = np.maximum(cnt, 1.0)[:, :, None]
+    c = (wgt[:, :, :, None] * pts[:, None, :, :]).sum(axis=2) / safe  # (M, 4, 2)
+    dx = pts[:, None, :, 0] - c[:, :, 0:1]
+    dy = pts[:, None, :, 1] - c[:, :, 1:2]
+    sxx, syy = (wgt * dx * dx).sum(2), (wgt * dy * dy).sum(2)
+    sxy = (wgt * dx * dy).sum(2)
     theta = 0.5 * np.arctan2(2 * sxy, sxx - syy)
-    axis = np.stack([np.cos(theta), np.sin(theta)], axis=1).astype(np.float32)
-    axis *= np.where((axis * u).sum(axis=1) < 0, -1.0, 1.0).astype(np.float32)[:, None]
+    axis = np.stack([np.cos(theta), np.sin(theta)], axis=2).astype(np.float32)
+    axis *= np.where((axis * u).sum(axis=2) < 0, -1.0, 1.0).astype(np.float32)[:, :, None]
     # A side with too few points, or whose points run more than ~14 degrees off the rough
     # side (not this side), keeps its rough position.
-    good = (cnt >= 4) & ((axis * u).sum(axis=1) >= 0.97)
-    origin = np.where(good[:, None], c, q).astype(np.float32)
-    direc = np.where(good[:, None], axis * length[:, None], d).astype(np.float32)
-    return _intersect_sides(origin, direc, q)
+    good = (cnt >= 4) & ((axis * u).sum(axis=2) >= 0.97)
+    origin = np.where(good[:, :, None], c, q).astype(np.float32)
+    direc = np.where(good[:, :, None], axis * length[:, :, None], d).astype(np.float32)
+    out = _intersect_sides_many(origin, direc, q)
+    # Too few points, or a degenerate rough side: the rough quadrilateral as it was.
+    rough = (counts < 12) | (length.min(axis=1) < 8)
+    return np.asarray(np.where(rough[:, None, None], q, out), dtype=np.float32)
 
 
-def _intersect_sides(origin: FloatArray, direc: FloatArray, fallback: FloatArray) -> FloatArray:
-    """Corners of the quadrilateral whose side i is the line ``origin[i] + s * direc[i]``:
-    corner i is where side i-1 meets side i (``fallback`` if two neighbours are parallel)."""
-    p1, d1 = origin[[3, 0, 1, 2]], direc[[3, 0, 1, 2]]
+def _intersect_sides_many(origin: FloatArray, direc: FloatArray,
+                          fallback: FloatArray) -> FloatArray:
+    """Corners (M x 4 x 2) of the quadrilaterals whose side i is the line ``origin[:, i] +
+    s * direc[:, i]``: corner i is where side i-1 meets side i (``fallback`` where two
+    neighbours are parallel, or where the corners moved implausibly far)."""
+    p1, d1 = origin[:, [3, 0, 1, 2]], direc[:, [3, 0, 1, 2]]
     p2, d2 = origin, direc
-    det = d1[:, 0] * (-d2[:, 1]) + d2[:, 0] * d1[:, 1]
-    if float(np.abs(det).min()) < 1e-6:
-        return fallback
+    det = d1[..., 0] * (-d2[..., 1]) + d2[..., 0] * d1[..., 1]  # (M, 4)
+    parallel = np.abs(det).min(axis=1) < 1e-6
     diff = p2 - p1
-    s_ = (diff[:, 0] * (-d2[:, 1]) + d2[:, 0] * diff[:, 1]) / det
-    out = np.asarray(p1 + s_[:, None] * d1, dtype=np.float32)
-    scale = float(np.abs(fallback - fallback.mean(axis=0)).max())
-    if float(np.abs(out - fallback).max()) > 0.25 * scale:  # gone wrong: keep the rough one
-        return fallback
-    return out
+    s_ = (diff[..., 0] * (-d2[..., 1]) + d2[..., 0] * diff[..., 1]) / np.where(
+        np.abs(det) < 1e-6, 1.0, det)
+    out = np.asarray(p1 + s_[..., None] * d1, dtype=np.float32)
+    scale = np.abs(fallback - fallback.mean(axis=1, keepdims=True)).max(axis=(1, 2))
+    wrong = parallel | (np.abs(out - fallback).max(axis=(1, 2)) > 0.25 * scale)
+    return np.asarray(np.where(wrong[:, None, None], fallback, out), dtype=np.float32)
+
+
+def _card_shaped_many(q: FloatArray, aspect: float, tolerance: float) -> npt.NDArray[np.bool_]:
+    """Has each of ``q`` (M x 4 x 2) the deck's ``aspect`` ratio, with opposite edges of about
+    equal length (a card seen from above)?"""
+    d = q[:, _NEXT] - q
+    e = np.sqrt((d * d).sum(axis=2))  # (M, 4)
+    a_pair, b_pair = (e[:, 0] + e[:, 2]) / 2, (e[:, 1] + e[:, 3]) / 2
+    short, long_ = np.minimum(a_pair, b_pair), np.maximum(a_pair, b_pair)
+    ratio = short / np.maximum(long_, 1e-9)
+    return np.asarray(
+        (long_ > 0) & (np.abs(ratio - aspect) <= tolerance * aspect)
+        & (np.minimum(e[:, 0], e[:, 2]) >= 0.6 * np.maximum(e[:, 0], e[:, 2]))
+        & (np.minimum(e[:, 1], e[:, 3]) >= 0.6 * np.maximum(e[:, 1], e[:, 3])),
+        dtype=np.bool_)
 
 
 def _grow(q: FloatArray, by: float) -> FloatArray:
@@ -698,28 +753,34 @@ def _edge_support(edges: Image, q: FloatArray) -> float:
     return float(np.count_nonzero(edges[ys, xs])) / float(xs.size)
 
 
-def _paper_inside(paper: Image, q: FloatArray) -> float:
-    """Fraction of points on two rings just inside the sides of ``q`` (3 % and 8 % of the way
-    to the centre: a card's white margin) that are paper in the mask ``paper``."""
-    c = q.mean(axis=0)
+def _paper_inside_many(paper: Image, quads: Sequence[tuple[FloatArray, float]]
+                       ) -> npt.NDArray[np.float64]:
+    """Per (quad, support) of ``quads``: the fraction of points on two rings just inside the
+    quad's sides (3 % and 8 % of the way to the centre: a card's white margin) that are paper
+    in the mask ``paper``."""
+    if not quads:
+        return np.zeros(0, dtype=np.float64)
+    q = np.stack([c for c, _ in quads]).astype(np.float32)
+    c = q.mean(axis=1, keepdims=True)
     ts = np.linspace(0.15, 0.85, 8, dtype=np.float32)
     vals = []
     for f in (0.03, 0.08):
         r = q + f * (c - q)
-        pts = r[:, None, :] + ts[None, :, None] * (r[_NEXT] - r)[:, None, :]
+        pts = r[:, :, None, :] + ts[None, None, :, None] * (r[:, _NEXT] - r)[:, :, None, :]
         xs = np.clip(np.rint(pts[..., 0]).astype(np.intp), 0, paper.shape[1] - 1)
         ys = np.clip(np.rint(pts[..., 1]).astype(np.intp), 0, paper.shape[0] - 1)
-        vals.append(paper[ys, xs] > 0)
-    return float(np.mean(vals))
+        vals.append((paper[ys, xs] > 0).reshape(len(q), -1))
+    return np.asarray(np.concatenate(vals, axis=1).mean(axis=1), dtype=np.float64)
 
 
 def _is_inset(inner: FloatArray, inner_area: float, outer: FloatArray,
               outer_area: float) -> bool:
-    """Is ``inner`` a printed frame of the card ``outer``: 60-95 % of its area and inset
-    evenly from all four of its sides (within 3 % of the short side of one another)?"""
+    """Is ``inner`` a printed frame of the card ``outer`` (clockwise): 60-95 % of its area
+    and inset evenly from all four of its sides (within 3 % of the short side of one
+    another)?"""
     if not 0.6 * outer_area <= inner_area <= 0.95 * outer_area:
         return False
-    o = order_corners(outer)  # clockwise
+    o = outer
     d = o[_NEXT] - o
     length = np.sqrt((d * d).sum(axis=1))
     inward = np.stack([-d[:, 1], d[:, 0]], axis=1) / np.maximum(length, 1e-6)[:, None]
@@ -751,22 +812,33 @@ def refine_corners(
     pictures touching the edge), and the corners are the intersections of neighbouring sides.
     A side without enough agreeing steps keeps its rough position.
     """
-    q = np.asarray(quad, dtype=np.float32).reshape(4, 2)
-    nxt = q[_NEXT]
-    d = nxt - q
-    length = np.sqrt((d * d).sum(axis=1, keepdims=True))
-    if float(length.min()) < 4:
+    q = np.asarray(quad, dtype=np.float32).reshape(1, 4, 2)
+    return np.asarray(refine_corners_many(grey, q, inward, outward, bright)[0], dtype=np.float32)
+
+
+def refine_corners_many(
+    grey: Image, quads: FloatArray, inward: float = 6.0, outward: float = 4.0,
+    bright: bool = True,
+) -> FloatArray:
+    """:func:`refine_corners` of each of ``quads`` (M x 4 x 2) at once."""
+    q = np.asarray(quads, dtype=np.float32).reshape(-1, 4, 2)
+    m = len(q)
+    if m == 0:
         return q
-    d = d / length
-    normal = np.stack([d[:, 1], -d[:, 0]], axis=1)  # outward for clockwise (y down)
+    nxt = q[:, _NEXT]
+    d = nxt - q
+    length = np.sqrt((d * d).sum(axis=2, keepdims=True))  # (M, 4, 1)
+    tiny = length.min(axis=(1, 2)) < 4
+    d = d / np.maximum(length, 1e-6)
+    normal = np.stack([d[..., 1], -d[..., 0]], axis=2)  # outward for clockwise (y down)
     ts = np.linspace(0.12, 0.88, 12, dtype=np.float32)
     offs = np.arange(-max(2, round(inward)), max(2, round(outward)) + 1, dtype=np.float32)
-    base = q[:, None, :] + ts[None, :, None] * (nxt - q)[:, None, :]  # (4, 12, 2)
-    pts = base[:, :, None, :] + offs[None, None, :, None] * normal[:, None, None, :]
-    mapx = np.ascontiguousarray(pts[..., 0].reshape(48, -1), dtype=np.float32)
-    mapy = np.ascontiguousarray(pts[..., 1].reshape(48, -1), dtype=np.float32)
+    base = q[:, :, None, :] + ts[None, None, :, None] * (nxt - q)[:, :, None, :]  # (M,4,12,2)
+    pts = base[:, :, :, None, :] + offs[None, None, None, :, None] * normal[:, :, None, None, :]
+    mapx = np.ascontiguousarray(pts[..., 0].reshape(m * 48, -1), dtype=np.float32)
+    mapy = np.ascontiguousarray(pts[..., 1].reshape(m * 48, -1), dtype=np.float32)
     prof = cv2.remap(grey, mapx, mapy, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    diff = np.diff(prof.astype(np.float32), axis=1)  # (48, n-1), going outward
+    diff = np.diff(prof.astype(np.float32), axis=1)  # (M*48, n-1), going outward
     step = -diff if bright else diff  # paper -> table is a fall for bright cards
     strong = step >= np.maximum(8.0, 0.25 * np.abs(diff).max(axis=1, keepdims=True))
     n_steps = step.shape[1]
@@ -784,14 +856,14 @@ def refine_corners(
     curv = dm - 2 * d0 + dp
     sub = np.where(curv < -1e-6, 0.5 * (dm - dp) / np.where(curv < -1e-6, curv, -1.0), 0.0)
     sub = np.clip(sub, -0.5, 0.5)
-    strength = np.where(strong[rows, best], d0, 0.0).reshape(4, 12)
-    where = (offs[best] + 0.5 + sub).reshape(4, 12)  # offset of the edge along the normal
+    strength = np.where(strong[rows, best], d0, 0.0).reshape(m * 4, 12)
+    where = (offs[best] + 0.5 + sub).reshape(m * 4, 12)  # offset of the edge along the normal
     # Per side, the edge's offset is a linear function of the position along the side (the
     # rough side may be tilted against the true one): fit it, drop outliers (pictures touching
     # the edge, a shadow), fit again.
     wgt = (strength >= 8).astype(np.float32)
     tt = np.broadcast_to(ts[None, :], where.shape)
-    a0 = b0 = np.zeros(4, dtype=np.float32)
+    a0 = b0 = np.zeros(m * 4, dtype=np.float32)
     for it in range(3):
         if it:
             resid = np.abs(where - (a0[:, None] + b0[:, None] * tt))
@@ -806,21 +878,21 @@ def refine_corners(
         b0 = np.where(np.abs(den) < 1e-6, 0.0, (sw * sty - st * sy) / safe).astype(np.float32)
         a0 = np.where(sw > 0, (sy - b0 * st) / np.maximum(sw, 1e-6), 0.0).astype(np.float32)
     good = wgt.sum(axis=1) >= 4
-    a0 = np.where(good, a0, 0.0)
-    b0 = np.where(good, b0, 0.0)
-    start = q + a0[:, None] * normal
-    end = nxt + (a0 + b0)[:, None] * normal
+    a_side = np.where(good, a0, 0.0).reshape(m, 4)
+    b_side = np.where(good, b0, 0.0).reshape(m, 4)
+    start = q + a_side[:, :, None] * normal
+    end = nxt + (a_side + b_side)[:, :, None] * normal
     origin = start
     direc = end - start
     # Corner i is where side i-1 meets side i.
-    p1, d1 = origin[[3, 0, 1, 2]], direc[[3, 0, 1, 2]]
+    p1, d1 = origin[:, [3, 0, 1, 2]], direc[:, [3, 0, 1, 2]]
     p2, d2 = origin, direc
-    det = d1[:, 0] * (-d2[:, 1]) + d2[:, 0] * d1[:, 1]
-    if float(np.abs(det).min()) < 1e-6:
-        return q
-    diff = p2 - p1
-    s_ = (diff[:, 0] * (-d2[:, 1]) + d2[:, 0] * diff[:, 1]) / det
-    out = np.asarray(p1 + s_[:, None] * d1, dtype=np.float32)
-    if float(np.abs(out - q).max()) > 3 * max(inward, outward):  # gone wrong: keep the rough
-        return q
-    return out
+    det = d1[..., 0] * (-d2[..., 1]) + d2[..., 0] * d1[..., 1]
+    parallel = np.abs(det).min(axis=1) < 1e-6
+    diff2 = p2 - p1
+    s_ = (diff2[..., 0] * (-d2[..., 1]) + d2[..., 0] * diff2[..., 1]) / np.where(
+        np.abs(det) < 1e-6, 1.0, det)
+    out = np.asarray(p1 + s_[..., None] * d1, dtype=np.float32)
+    # Gone wrong (moved further than it looked): keep the rough one.
+    wrong = tiny | parallel | (np.abs(out - q).max(axis=(1, 2)) > 3 * max(inward, outward))
+    return np.asarray(np.where(wrong[:, None, None], q, out), dtype=np.float32)
