@@ -141,3 +141,33 @@ def test_a_weak_box_from_straight_edges_is_aligned_not_dropped(
     ((card, m),) = recognise(Fixed(), matcher, image)  # type: ignore[arg-type]
     assert m.card_id == "i09" and m.score >= ALIGNED_MIN_SCORE
     assert _err(card.corners, truth) < 2.5
+
+
+def test_a_card_from_no_deck_is_aligned_to_one_candidate_only(
+        demo_decks: Callable[[str], Deck], monkeypatch: pytest.MonkeyPatch) -> None:
+    # Aligned to its best candidate, a card from no deck stays far from it: the next
+    # candidates (worse fits to begin with) are not tried (each alignment costs ~2 ms).
+    deck = demo_decks("something-missing-items")
+    matcher = DeckMatcher.from_deck(deck, VisionConfig().match_params(deck.id))
+    calls = []
+    align = matcher.aligner.align
+
+    def counted(*args: object) -> object:
+        calls.append(args)
+        return align(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(matcher.aligner, "align", counted)
+    stopped = 0  # cards aligned to the first of several candidates only
+    for seed in range(6):
+        table = SimulatedTable(deck, seed=seed, conditions=Conditions.clean("wood"))
+        table.place_foreign(Pose(320, 240, angle=17, width=120))
+        image = table.capture().image
+        (card,) = CardFinder(deck.size).find(image)
+        (m,) = matcher.match_quads(image, [card.corners])
+        candidates = matcher.candidates_in(image, card.corners, 0.1, 3)
+        calls.clear()
+        _, verdict = _aligned(matcher, image, to_grey(image), card, m)
+        assert verdict.card_id is None
+        assert 1 <= len(calls) <= len(candidates)
+        stopped += len(calls) == 1 < len(candidates)
+    assert stopped >= 3
