@@ -222,22 +222,45 @@ class CardFinder:
         self._straight: set[int] = set()
         self._last_levels: tuple[float, float] | None = None
         self._last_paper: Image | None = None
+        self._area_min = 0.0
         #: After :meth:`find`: boxes (4x2 corners, frame px) around paper that no card found
         #: covers, a card's area or more (the top card of a pile whose outline runs into the
         #: card below, light on light). ``vision.tracker.recognise`` searches them again.
         self.unexplained: list[FloatArray] = []
 
     # -- public ---------------------------------------------------------------------------
-    def find(self, frame: object) -> list[FoundCard]:
-        """All cards in ``frame`` (uint8 grey or BGR), largest first."""
+    def find(self, frame: object,
+             region: tuple[int, int, int, int] | None = None) -> list[FoundCard]:
+        """All cards in ``frame`` (uint8 grey or BGR), largest first; with ``region`` =
+        (x0, y0, x1, y1) frame px, only the cards lying wholly inside that part of it (the
+        table's levels and the cards' size limits are still the whole frame's)."""
         image = check_image(frame)
         grey = to_grey(image)
         H, W = grey.shape
         scale = min(1.0, self.params.work_width / W)
-        small = grey if scale == 1.0 else cv2.resize(
+        small = np.asarray(grey if scale == 1.0 else cv2.resize(
             grey, (round(W * scale), round(H * scale)), interpolation=cv2.INTER_AREA
-        )
-        quads = self._candidates(np.asarray(small, dtype=np.uint8))
+        ), dtype=np.uint8)
+        origin = np.zeros(2, dtype=np.float32)
+        if region is None:
+            quads = self._candidates(small)
+        else:
+            sh, sw = small.shape
+            x0, y0, x1, y1 = (round(v * scale) for v in region)
+            x0, y0, x1, y1 = max(0, x0), max(0, y0), min(sw, x1), min(sh, y1)
+            if x1 - x0 < 16 or y1 - y0 < 16:
+                raise ValueError(f"region: {region} leaves less than 16x16 px of the frame")
+            levels = _levels(np.asarray(cv2.GaussianBlur(small, (5, 5), 0), dtype=np.uint8))
+            self._last_levels = levels
+            p = self.params
+            quads = self._candidates(
+                np.ascontiguousarray(small[y0:y1, x0:x1]), levels=levels,
+                area=(p.min_area_frac * sw * sh, p.max_area_frac * sw * sh))
+            origin = np.array([x0, y0], dtype=np.float32)
+            moved = [(q + origin, sp) for q, sp in quads]
+            self._straight = {id(m) for (q, _), (m, _) in zip(quads, moved, strict=True)
+                              if id(q) in self._straight}
+            quads = moved
         others: dict[int, list[FloatArray]] = {}
         merged = self._merge(quads, others)
         if len(merged) > 1:
@@ -248,7 +271,7 @@ class CardFinder:
             typical = float(np.median(areas))
             merged = [q for q, a in zip(merged, areas, strict=True)
                       if a >= SAME_SIZE * typical]
-        self.unexplained = self._uncovered(merged, scale)
+        self.unexplained = self._uncovered(merged, scale, origin)
         # An outline from the paper mask may be a printed frame just inside the edge; one
         # from an edge band may be a pixel or two outside (dilation, shadow).
         # Twice: the first pass may stop at the frame when the rough outline is far inside.
@@ -332,6 +355,7 @@ class CardFinder:
         p = self.params
         h, w = small.shape
         area_min, area_max = area or (p.min_area_frac * w * h, p.max_area_frac * w * h)
+        self._area_min = area_min
         blurred, edges = self._edge_mask(small)
         thin = self._thin_edges(small)
         masks = [edges, thin]
@@ -342,8 +366,7 @@ class CardFinder:
         if paper - table >= p.min_paper_contrast:
             bright = _paper_mask(blurred, table, paper)
             masks.append(bright)
-        if levels is None:
-            self._last_paper = bright
+        self._last_paper = bright
         if p.dark_cards:
             hist = cv2.calcHist([blurred], [0], None, [256], [0, 256]).ravel().cumsum()
             dark = float(np.searchsorted(hist, 0.02 * hist[-1]))
@@ -410,14 +433,16 @@ class CardFinder:
         return np.asarray(cv2.Canny(cv2.GaussianBlur(small, (3, 3), 0), p.canny_low,
                                     p.canny_high), dtype=np.uint8)
 
-    def _uncovered(self, cards: list[FloatArray], scale: float) -> list[FloatArray]:
+    def _uncovered(self, cards: list[FloatArray], scale: float,
+                   origin: FloatArray) -> list[FloatArray]:
         """Boxes (frame px) around the paper of the last frame searched that none of
-        ``cards`` (in its px) covers, where that is at least half the smallest card's area."""
+        ``cards`` (in its px) covers, where that is at least half the smallest card's area.
+        ``origin``: where the part of the frame searched begins (its px)."""
         paper = self._last_paper
         if paper is None or not self.params.line_quads:
             return []
-        h, w = paper.shape
-        least = max(self.params.min_area_frac * w * h,
+        cards = [q - origin for q in cards]
+        least = max(self._area_min,
                     min((abs(_signed_area(q)) for q in cards), default=0.0))
         if float(np.count_nonzero(paper)) < 0.5 * least + sum(
                 abs(_signed_area(q)) for q in cards):
@@ -433,7 +458,7 @@ class CardFinder:
             if area >= 0.5 * least and bw * bh >= least:
                 box = np.array([[x, y], [x + bw, y], [x + bw, y + bh], [x, y + bh]],
                                dtype=np.float32)
-                out.append(box / scale)
+                out.append((box + origin) / scale)
         return out
 
     def _unexplained_paper(self, paper: Image, found: list[tuple[FloatArray, float]],

@@ -29,7 +29,9 @@ recognised cards (unknown ones are ignored) are associated with *tracks* by card
 A frame that shows the same table as the last frame searched (:data:`STILL_LEVELS`) is not
 searched again: its cards are that frame's. Most frames of a game are such frames, so the
 camera costs little while nothing happens; every :data:`REFRESH_FRAMES`-th frame is searched
-anyway.
+anyway. Where only part of the table changed (a card laid, a hand reaching in), only that
+part is searched, with the cards it touches and widened by half a card (unless that is more
+than :data:`PART_MAX` of the frame); the cards clear of it are the last frame's.
 
 Zones: an event's ``zone`` is the name of the first configured zone containing the card's
 centre, or None when it lies in none (or no zones are configured).
@@ -73,6 +75,10 @@ STRAIGHT_MIN_SCORE = 0.85
 STILL_LEVELS = 16
 #: ... but at least every this many frames the table is searched anyway.
 REFRESH_FRAMES = 15
+#: Where only part of the table changed (a card laid, a hand), only that part is searched
+#: (with the cards it touches, widened by half a card), unless that is more than this
+#: fraction of the frame.
+PART_MAX = 0.5
 #: A card recognised only once aligned must score at least this (aligned cards of the deck
 #: scored 0.97 and more in the tuning frames (seed 1000); cards from no deck at most 0.76).
 ALIGNED_MIN_SCORE = 0.9
@@ -109,15 +115,17 @@ def expand_quad(corners: FloatArray, by: float) -> FloatArray:
     return np.asarray(out, dtype=np.float32)
 
 
-def recognise(finder: CardFinder, matcher: DeckMatcher,
-              image: Image) -> list[tuple[FoundCard, Match]]:
-    """Find and match every card of ``image``.
+def recognise(finder: CardFinder, matcher: DeckMatcher, image: Image,
+              region: tuple[int, int, int, int] | None = None
+              ) -> list[tuple[FoundCard, Match]]:
+    """Find and match every card of ``image`` (only those wholly inside ``region`` = (x0,
+    y0, x1, y1) px, if given: :meth:`CardFinder.find`).
 
     A card that matches only loosely is matched again with its outline grown by a printed
     frame's width: on a pile (white card on white cards) the finder may only find the top
     card's printed frame. The better of the two verdicts counts; thresholds apply as usual.
     """
-    found = finder.find(image)
+    found = finder.find(image) if region is None else finder.find(image, region)
     matches = matcher.match_quads(image, [c.corners for c in found])
     out = []
     grey: Image | None = None
@@ -276,6 +284,12 @@ class _Track:
     confirmed: bool = False
 
 
+def _overlaps(corners: FloatArray, box: tuple[int, int, int, int]) -> bool:
+    """Does the bounding box of ``corners`` meet ``box`` (x0, y0, x1, y1)?"""
+    lo, hi = corners.min(axis=0), corners.max(axis=0)
+    return bool(lo[0] < box[2] and hi[0] > box[0] and lo[1] < box[3] and hi[1] > box[1])
+
+
 def zone_of(zones: tuple[Zone, ...], x: float, y: float) -> str | None:
     for z in zones:
         if z.contains(x, y):
@@ -299,6 +313,9 @@ class CardWatcher:
         #: one searched (their cards were taken from it).
         self.searched = 0
         self.still = 0
+        #: Frames where only the part of the table that changed was searched (the cards
+        #: elsewhere were taken from the frame before).
+        self.searched_part = 0
         self._still_ref: npt.NDArray[np.int16] | None = None
         self._since_search = 0
 
@@ -308,28 +325,63 @@ class CardWatcher:
         self.last = []
         self._still_ref = None
 
-    def _unchanged(self, image: Image) -> bool:
-        """Does ``image`` show the same table as the last frame searched? Compared by the
-        mean grey of 8x8 blocks (camera noise moves them by a few levels; a card laid, moved
-        or taken, or a hand, by tens). Every ``REFRESH_FRAMES``-th frame counts as changed."""
+    def _change(self, image: Image) -> tuple[int, int, int, int] | str:
+        """What changed since the last frame searched: ``"nothing"`` (the same table),
+        ``"all"`` (search the whole frame), or the box (x0, y0, x1, y1) px around the parts
+        that changed. Compared by the mean grey of 8x8 blocks (camera noise moves them by a
+        few levels; a card laid, moved or taken, or a hand, by tens). Every
+        ``REFRESH_FRAMES``-th frame counts as changed all over."""
         grey = to_grey(image)
         h, w = grey.shape
-        blocks = np.asarray(cv2.resize(grey, (max(1, w // 8), max(1, h // 8)),
-                                       interpolation=cv2.INTER_AREA), dtype=np.int16)
+        bw, bh = max(1, w // 8), max(1, h // 8)
+        blocks = np.asarray(cv2.resize(grey, (bw, bh), interpolation=cv2.INTER_AREA),
+                            dtype=np.int16)
         ref = self._still_ref
-        if (ref is not None and ref.shape == blocks.shape
-                and self._since_search < REFRESH_FRAMES
-                and int(np.abs(blocks - ref).max()) < STILL_LEVELS):
-            self._since_search += 1
-            return True
         self._still_ref = blocks
-        self._since_search = 0
-        return False
+        if ref is None or ref.shape != blocks.shape or self._since_search >= REFRESH_FRAMES:
+            self._since_search = 0
+            return "all"
+        self._since_search += 1
+        moved = np.abs(blocks - ref) >= STILL_LEVELS
+        if not moved.any():
+            self._still_ref = ref  # (compared with the frame searched, not the last one)
+            return "nothing"
+        ys, xs = np.nonzero(moved)
+        return (int(xs.min()) * w // bw, int(ys.min()) * h // bh,
+                -(-(int(xs.max()) + 1) * w // bw), -(-(int(ys.max()) + 1) * h // bh))
 
-    def observe(self, image: Image) -> list[Observation]:
-        """Find and match the cards of one image (no tracking)."""
+    def _observe_part(self, image: Image,
+                      changed: tuple[int, int, int, int]) -> list[Observation] | None:
+        """The cards of ``image`` where only ``changed`` (x0, y0, x1, y1) changed since the
+        last frame searched: those of that frame clear of it, and those found in it (with
+        the cards it touches, widened by half a card); None when that is too much of the
+        frame to gain anything."""
+        h, w = image.shape[:2]
+        x0, y0, x1, y1 = (float(v) for v in changed)
+        # The cards the change touches are searched for again, whole.
+        for o in self.last:
+            if _overlaps(o.corners, changed):
+                (ax, ay), (bx, by) = o.corners.min(axis=0), o.corners.max(axis=0)
+                x0, y0, x1, y1 = min(x0, ax), min(y0, ay), max(x1, bx), max(y1, by)
+        # A card laid may reach a little beyond the blocks that changed (its white border on
+        # a white card): widened by half a card (the largest seen, else a quarter frame).
+        pad = 0.5 * max((float(np.ptp(o.corners, axis=0).max()) for o in self.last),
+                        default=0.25 * max(w, h))
+        part = (max(0, round(x0 - pad)), max(0, round(y0 - pad)),
+                min(w, round(x1 + pad)), min(h, round(y1 + pad)))
+        if (part[2] - part[0]) * (part[3] - part[1]) > PART_MAX * w * h:
+            return None
+        kept = [o for o in self.last if not _overlaps(o.corners, changed)]
+        new = [o for o in self.observe(image, part)
+               if not any(contains(k.corners, o.corners) for k in kept)]
+        return kept + new
+
+    def observe(self, image: Image,
+                region: tuple[int, int, int, int] | None = None) -> list[Observation]:
+        """Find and match the cards of one image (no tracking); only those wholly inside
+        ``region`` (x0, y0, x1, y1) px, if given."""
         out = []
-        for card, m in recognise(self.finder, self.matcher, image):
+        for card, m in recognise(self.finder, self.matcher, image, region):
             # Report corners in the card's own orientation: its printed top-left first.
             corners = np.roll(card.corners, -m.rotation, axis=0).astype(np.float32)
             cx, cy = card.centre
@@ -341,12 +393,20 @@ class CardWatcher:
         image = getattr(frame, "image", None)
         if image is None:
             raise FrameError(f"expected a camera Frame with an image, got {type(frame).__name__}")
-        if self._unchanged(check_image(image)):
+        change = self._change(check_image(image))
+        part = None
+        if change == "nothing":
             obs = self.last  # the same table: the same cards (no search)
             self.still += 1
-        else:
+        elif isinstance(change, tuple):
+            part = self._observe_part(image, change)
+        if change == "all" or (isinstance(change, tuple) and part is None):
             obs = self.observe(image)
             self.searched += 1
+            self._since_search = 0
+        elif part is not None:
+            obs = part
+            self.searched_part += 1
         self.last = obs
         t_ns, seq = int(frame.t_ns), int(frame.seq)
         events: list[CardEvent] = []

@@ -207,10 +207,48 @@ def test_a_still_table_is_not_searched_again_until_it_changes(wink: Deck) -> Non
     table.place("w21", Pose(450, 240, angle=-10, width=110))  # the table changes
     per_frame = _run(watcher, table, 3)
     assert [e.card_id for e in _flat(per_frame)] == ["w21"] and per_frame[1]
-    assert watcher.searched == 2
-    # A still table is searched again every REFRESH_FRAMES frames all the same.
+    assert watcher.searched + watcher.searched_part == 2
+    # A still table is searched again (all of it) every REFRESH_FRAMES frames all the same.
+    searched = watcher.searched
     _run(watcher, table, REFRESH_FRAMES + 1)
-    assert watcher.searched == 3
+    assert watcher.searched == searched + 1
     watcher.reset()
     _run(watcher, table, 1)
-    assert watcher.searched == 4  # after a reset the first frame is searched
+    assert watcher.searched == searched + 2  # after a reset the first frame is searched
+
+
+def test_where_part_of_the_table_changed_only_that_part_is_searched(
+        wink: Deck, monkeypatch: pytest.MonkeyPatch) -> None:
+    table = SimulatedTable(wink, seed=5, conditions=Conditions.clean("wood"))
+    table.place("w09", Pose(120, 130, angle=15, width=90))
+    watcher = CardWatcher(wink)
+    assert [e.card_id for e in _flat(_run(watcher, table, 3))] == ["w09"]
+    regions: list[tuple[int, int, int, int] | None] = []
+    observe = watcher.observe
+
+    def spy(image: np.ndarray, region: tuple[int, int, int, int] | None = None) -> object:
+        regions.append(region)
+        return observe(image, region)
+
+    monkeypatch.setattr(watcher, "observe", spy)
+    handle = table.place("w21", Pose(500, 360, angle=-10, width=90))  # far from w09
+    assert [e.card_id for e in _flat(_run(watcher, table, 3))] == ["w21"]
+    assert watcher.searched_part >= 1 and regions and all(r is not None for r in regions)
+    first = regions[0]
+    assert first is not None
+    x0, y0, x1, y1 = first
+    assert x0 > 240 and y0 > 200 and (x1 - x0) * (y1 - y0) < 0.5 * 640 * 480
+    # w09, clear of the change, is still on the table (taken from the frame before).
+    assert sorted(str(o.card_id) for o in watcher.last) == ["w09", "w21"]
+    # w21 moved: the change covers both places; it is found at the new one, no new event.
+    table.remove(handle)
+    table.place("w21", Pose(470, 330, angle=5, width=90))
+    assert _flat(_run(watcher, table, 3)) == []
+    (w21,) = [o for o in watcher.last if o.card_id == "w21"]
+    assert abs(w21.centre[0] - 470) < 6 and abs(w21.centre[1] - 330) < 6
+    # Changes all over the table: the whole frame is searched.
+    searched = watcher.searched
+    table.place("w05", Pose(300, 400, angle=0, width=90))
+    table.place("w06", Pose(560, 90, angle=0, width=90))
+    assert sorted(e.card_id for e in _flat(_run(watcher, table, 2))) == ["w05", "w06"]
+    assert watcher.searched == searched + 1 and regions[-1] is None
