@@ -125,25 +125,23 @@ def recognise(finder: CardFinder, matcher: DeckMatcher, image: Image,
     frame's width: on a pile (white card on white cards) the finder may only find the top
     card's printed frame. The better of the two verdicts counts; thresholds apply as usual.
     """
-    found = finder.find(image) if region is None else finder.find(image, region)
+    grey = to_grey(check_image(image))  # (once: the finder, refining and aligning use it)
+    found = finder.find(grey) if region is None else finder.find(grey, region)
     matches = matcher.match_quads(image, [c.corners for c in found])
     out = []
-    grey: Image | None = None
+    h, w = grey.shape
     for card, m in zip(found, matches, strict=True):
         if m.score < _RECHECK_BELOW:
-            if grey is None:
-                grey = to_grey(image)
-            h, w = grey.shape
             for inset in _FRAME_INSETS:
                 grown = expand_quad(card.corners, inset)
                 e = np.linalg.norm(np.roll(grown, -1, axis=0) - grown, axis=1)
                 # Each side then onto the outermost paper edge near the grown outline: a side
                 # that was on the card's edge already comes back to it.
                 snapped = refine_corners(grey, grown, 1.3 * inset * float(e.min()), 2.0)
-                for q in (snapped, grown):
-                    if q.min() < 0 or q[:, 0].max() > w - 1 or q[:, 1].max() > h - 1:
-                        continue
-                    (m2,) = matcher.match_quads(image, [q])
+                tries = [q for q in (snapped, grown)
+                         if not (q.min() < 0 or q[:, 0].max() > w - 1
+                                 or q[:, 1].max() > h - 1)]
+                for q, m2 in zip(tries, matcher.match_quads(image, tries), strict=True):
                     if m2.score > m.score + 0.01:
                         card, m = FoundCard(q, straight=card.straight), m2
         straight_min = max(STRAIGHT_MIN_SCORE, matcher.params.min_score)
@@ -151,20 +149,15 @@ def recognise(finder: CardFinder, matcher: DeckMatcher, image: Image,
                 card.straight and m.score < straight_min):
             # Unknown, or from straight edges and too weak to count as it is (such a box is
             # often a few pixels off: the top card of a pile).
-            if grey is None:
-                grey = to_grey(image)
             card, m = _aligned(matcher, image, grey, card, m)
         if m.card_id is None and m.score >= _NEAR_FROM:
-            card, m = _near(finder, matcher, image, grey if grey is not None else to_grey(image),
-                            card, m)
+            card, m = _near(finder, matcher, image, grey, card, m)
         if card.straight and m.card_id is not None and m.score < straight_min:
             m = replace(m, card_id=None)
         out.append((card, m))
     for box in finder.unexplained:
         # Paper no card found covers (the top card of a pile, light on light): the boxes from
         # straight edges there, recognised or nothing.
-        if grey is None:
-            grey = to_grey(image)
         none = Match(card_id=None, score=-1.0, margin=0.0, best_id="", rotation=0)
         card, m = _near(finder, matcher, image, grey, FoundCard(box, straight=True), none,
                         [c.corners for c, _ in out])
@@ -316,6 +309,8 @@ class CardWatcher:
         #: Frames where only the part of the table that changed was searched (the cards
         #: elsewhere were taken from the frame before).
         self.searched_part = 0
+        #: See :data:`PART_MAX` (0: always search the whole frame).
+        self.part_max = PART_MAX
         self._still_ref: npt.NDArray[np.int16] | None = None
         self._since_search = 0
 
@@ -369,7 +364,7 @@ class CardWatcher:
                         default=0.25 * max(w, h))
         part = (max(0, round(x0 - pad)), max(0, round(y0 - pad)),
                 min(w, round(x1 + pad)), min(h, round(y1 + pad)))
-        if (part[2] - part[0]) * (part[3] - part[1]) > PART_MAX * w * h:
+        if (part[2] - part[0]) * (part[3] - part[1]) > self.part_max * w * h:
             return None
         kept = [o for o in self.last if not _overlaps(o.corners, changed)]
         new = [o for o in self.observe(image, part)

@@ -42,6 +42,12 @@ def test_card_placed_to_event_within_three_frames(demo_decks: DemoDecks) -> None
     assert max(lat.frames_to_event) <= 3
     assert lat.hand_events == 0 and lat.wrong_events == 0
     assert lat.pile_placed == 4
+    # The stream: every frame timed; most changed frames searched only where they changed.
+    assert len(lat.cpu_ms) == lat.searched + lat.searched_part + lat.still
+    assert lat.searched_part > lat.searched > 0 and lat.still > 0
+    whole = latency(demo_decks("wink"), trials=4, seed=5, part_search=False)
+    assert whole.searched_part == 0 and whole.searched > lat.searched
+    assert whole.events == lat.events
 
 
 def test_centre_pile_cards_are_seen_as_they_are_laid(demo_decks: DemoDecks) -> None:
@@ -55,7 +61,7 @@ def test_bench_command_prints_its_figures(capsys: pytest.CaptureFixture[str]) ->
     assert main(["bench", "vision", "--frames", "2", "--deck", "wink", "--seed", "1"]) == 0
     out = capsys.readouterr().out
     for figure in ("top-1 accuracy", "false accepts", "time per frame", "faster",
-                   "card placed -> event", "centre pile"):
+                   "card placed -> event", "centre pile", "camera stream"):
         assert figure in out
     assert main(["bench", "vision", "--deck", "poker"]) == 2
     assert "unknown demo deck" in capsys.readouterr().err
