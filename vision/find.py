@@ -222,6 +222,7 @@ class CardFinder:
         self._straight: set[int] = set()
         self._last_levels: tuple[float, float] | None = None
         self._last_paper: Image | None = None
+        self._known: list[FloatArray] = []  # cards known in the part searched (its px)
         self._area_min = 0.0
         #: After :meth:`find`: boxes (4x2 corners, frame px) around paper that no card found
         #: covers, a card's area or more (the top card of a pile whose outline runs into the
@@ -229,11 +230,13 @@ class CardFinder:
         self.unexplained: list[FloatArray] = []
 
     # -- public ---------------------------------------------------------------------------
-    def find(self, frame: object,
-             region: tuple[int, int, int, int] | None = None) -> list[FoundCard]:
+    def find(self, frame: object, region: tuple[int, int, int, int] | None = None,
+             known: Sequence[FloatArray] = ()) -> list[FoundCard]:
         """All cards in ``frame`` (uint8 grey or BGR), largest first; with ``region`` =
         (x0, y0, x1, y1) frame px, only the cards lying wholly inside that part of it (the
-        table's levels and the cards' size limits are still the whole frame's)."""
+        table's levels and the cards' size limits are still the whole frame's). ``known``:
+        the outlines (frame px) of cards known to lie there already, not searched for again
+        (those the region cuts): their paper needs no other explanation."""
         image = check_image(frame)
         grey = to_grey(image)
         H, W = grey.shape
@@ -242,6 +245,7 @@ class CardFinder:
             grey, (round(W * scale), round(H * scale)), interpolation=cv2.INTER_AREA
         ), dtype=np.uint8)
         origin = np.zeros(2, dtype=np.float32)
+        self._known = []
         if region is None:
             quads = self._candidates(small)
         else:
@@ -252,6 +256,8 @@ class CardFinder:
                 raise ValueError(f"region: {region} leaves less than 16x16 px of the frame")
             levels = _levels(np.asarray(cv2.GaussianBlur(small, (5, 5), 0), dtype=np.uint8))
             self._last_levels = levels
+            self._known = [np.asarray(k, dtype=np.float32).reshape(4, 2) * scale
+                           - np.array([x0, y0], dtype=np.float32) for k in known]
             p = self.params
             quads = self._candidates(
                 np.ascontiguousarray(small[y0:y1, x0:x1]), levels=levels,
@@ -445,13 +451,9 @@ class CardFinder:
         least = max(self._area_min,
                     min((abs(_signed_area(q)) for q in cards), default=0.0))
         if float(np.count_nonzero(paper)) < 0.5 * least + sum(
-                abs(_signed_area(q)) for q in cards):
+                abs(_signed_area(q)) for q in cards + self._known):
             return []  # (cheap: too little paper for a card left over)
-        rest = paper.copy()
-        if cards:
-            # A little beyond each card: its rim and shadow are not a card of their own.
-            grown = [_grow(q, 3.0) for q in cards]
-            cv2.fillPoly(rest, [np.rint(g).astype(np.int32) for g in grown], 0)
+        rest = _without(paper, cards + self._known)
         n, _, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
         out = []
         for x, y, bw, bh, area in stats[1:n]:
@@ -466,6 +468,8 @@ class CardFinder:
         """Is there more paper in the frame than the cards found so far cover (a pile, cards
         touching)? Only then are straight edges searched (they cost more than the rest)."""
         covered = sum(abs(_signed_area(q)) for q in self._merge(found))
+        if self._known:
+            paper = _without(paper, self._known)
         return float(np.count_nonzero(paper)) > 1.1 * covered + area_min
 
     def _line_quads(self, thin: Image, edge_mask: Image, paper: Image, area_min: float,
@@ -732,6 +736,15 @@ def _card_shaped_many(q: FloatArray, aspect: float, tolerance: float) -> npt.NDA
         & (np.minimum(e[:, 0], e[:, 2]) >= 0.6 * np.maximum(e[:, 0], e[:, 2]))
         & (np.minimum(e[:, 1], e[:, 3]) >= 0.6 * np.maximum(e[:, 1], e[:, 3])),
         dtype=np.bool_)
+
+
+def _without(mask: Image, cards: Sequence[FloatArray]) -> Image:
+    """A copy of ``mask`` cleared inside ``cards`` and a little beyond (3 px: a card's rim
+    and shadow are not a card of their own)."""
+    out = mask.copy()
+    if cards:
+        cv2.fillPoly(out, [np.rint(_grow(q, 3.0)).astype(np.int32) for q in cards], 0)
+    return out
 
 
 def _grow(q: FloatArray, by: float) -> FloatArray:

@@ -116,17 +116,18 @@ def expand_quad(corners: FloatArray, by: float) -> FloatArray:
 
 
 def recognise(finder: CardFinder, matcher: DeckMatcher, image: Image,
-              region: tuple[int, int, int, int] | None = None
-              ) -> list[tuple[FoundCard, Match]]:
+              region: tuple[int, int, int, int] | None = None,
+              known: Sequence[FloatArray] = ()) -> list[tuple[FoundCard, Match]]:
     """Find and match every card of ``image`` (only those wholly inside ``region`` = (x0,
-    y0, x1, y1) px, if given: :meth:`CardFinder.find`).
+    y0, x1, y1) px, if given, where the cards at ``known`` lie already:
+    :meth:`CardFinder.find`).
 
     A card that matches only loosely is matched again with its outline grown by a printed
     frame's width: on a pile (white card on white cards) the finder may only find the top
     card's printed frame. The better of the two verdicts counts; thresholds apply as usual.
     """
     grey = to_grey(check_image(image))  # (once: the finder, refining and aligning use it)
-    found = finder.find(grey) if region is None else finder.find(grey, region)
+    found = finder.find(grey) if region is None else finder.find(grey, region, known)
     matches = matcher.match_quads(image, [c.corners for c in found])
     out = []
     h, w = grey.shape
@@ -367,16 +368,17 @@ class CardWatcher:
         if (part[2] - part[0]) * (part[3] - part[1]) > self.part_max * w * h:
             return None
         kept = [o for o in self.last if not _overlaps(o.corners, changed)]
-        new = [o for o in self.observe(image, part)
+        new = [o for o in self.observe(image, part, [k.corners for k in kept])
                if not any(contains(k.corners, o.corners) for k in kept)]
         return kept + new
 
-    def observe(self, image: Image,
-                region: tuple[int, int, int, int] | None = None) -> list[Observation]:
+    def observe(self, image: Image, region: tuple[int, int, int, int] | None = None,
+                known: Sequence[FloatArray] = ()) -> list[Observation]:
         """Find and match the cards of one image (no tracking); only those wholly inside
-        ``region`` (x0, y0, x1, y1) px, if given."""
+        ``region`` (x0, y0, x1, y1) px, if given, where the cards at ``known`` lie already
+        (:meth:`CardFinder.find`)."""
         out = []
-        for card, m in recognise(self.finder, self.matcher, image, region):
+        for card, m in recognise(self.finder, self.matcher, image, region, known):
             # Report corners in the card's own orientation: its printed top-left first.
             corners = np.roll(card.corners, -m.rotation, axis=0).astype(np.float32)
             cx, cy = card.centre

@@ -79,3 +79,19 @@ def test_unexplained_paper_is_the_paper_no_card_found_covers() -> None:
     # Specks of paper smaller than a card are nothing either.
     finder.find(_table((80, 100, 100, 140), (400, 300, 20, 20)))
     assert finder.unexplained == []
+
+
+def test_a_part_of_the_frame_with_known_cards_cut_by_its_border() -> None:
+    finder = CardFinder((100, 140))
+    img = _table((80, 100, 100, 140), (400, 300, 100, 140))
+    card = np.array([[80, 100], [180, 100], [180, 240], [80, 240]], dtype=np.float32)
+    # The part searched cuts the first card: it is not reported (not wholly inside) ...
+    assert finder.find(img, (0, 0, 150, 480)) == []
+    # ... and its paper there is unexplained, unless the card is known to lie there.
+    assert len(finder.unexplained) == 1
+    assert finder.find(img, (0, 0, 150, 480), known=[card]) == []
+    assert finder.unexplained == []
+    # The second card, wholly inside the part searched, is found in frame coordinates.
+    (found,) = finder.find(img, (300, 200, 640, 480), known=[card])
+    assert abs(found.centre[0] - 450) < 3 and abs(found.centre[1] - 370) < 3
+    assert finder.unexplained == []

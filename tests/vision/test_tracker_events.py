@@ -226,9 +226,10 @@ def test_where_part_of_the_table_changed_only_that_part_is_searched(
     regions: list[tuple[int, int, int, int] | None] = []
     observe = watcher.observe
 
-    def spy(image: np.ndarray, region: tuple[int, int, int, int] | None = None) -> object:
+    def spy(image: np.ndarray, region: tuple[int, int, int, int] | None = None,
+            known: object = ()) -> object:
         regions.append(region)
-        return observe(image, region)
+        return observe(image, region, known)  # type: ignore[arg-type]
 
     monkeypatch.setattr(watcher, "observe", spy)
     handle = table.place("w21", Pose(500, 360, angle=-10, width=90))  # far from w09
