@@ -68,12 +68,17 @@ Camera frames and the simulated table (``vision.camera``, ``vision.simtable``)
 Finding, matching, events, enrolment (``vision.find``, ``vision.match``, ``vision.tracker``,
 ``vision.enroll``, ``vision.config``, ``vision.bench``)
 ---------------------------------------------------------------------------------------
-- ``CardFinder(size, params=FindParams()).find(frame) -> list[FoundCard]`` (largest first):
-  every whole card in a uint8 grey or BGR frame; ``FoundCard.corners`` (4x2 float32 frame
-  px, clockwise, a short edge first), ``.centre``, ``.area``. ``find_and_warp(frame) ->
-  [(FoundCard, warped BGR at size)]``; ``find_near(frame, corners)`` (boxes from straight
-  edges around an unknown shape: the top card of a pile); ``warp_card(image, corners, size)``;
-  ``order_corners(pts, square=False)``. Bad frames raise ``FrameError`` (a ValueError).
+- ``CardFinder(size, params=FindParams()).find(frame, region=None, known=()) ->
+  list[FoundCard]`` (largest first): every whole card in a uint8 grey or BGR frame (only
+  those wholly inside ``region`` = (x0, y0, x1, y1), where the cards at ``known`` lie
+  already); ``FoundCard.corners`` (4x2 float32 frame px, clockwise, a short edge first),
+  ``.centre``, ``.area``, ``.straight``, ``.others`` (rough outlines that gave way to this
+  one: where it is no card, the top card of a pile may be one of them; ``settle(frame,
+  corners)`` places one on the card's edges). After ``find``, ``unexplained`` lists boxes
+  around paper no card found covers. ``find_and_warp(frame) -> [(FoundCard, warped BGR at
+  size)]``; ``find_near(frame, corners)`` (boxes from straight edges around an unknown shape:
+  the top card of a pile); ``warp_card(image, corners, size)``; ``order_corners(pts,
+  square=False)`` / ``order_corners_many``. Bad frames raise ``FrameError`` (a ValueError).
 - ``DeckMatcher(ids, templates, size, *, square=False, use_colour=False, params=None)`` or
   ``DeckMatcher.from_deck(deck, params)``: ``match(patch) -> Match``, ``match_many(patches)``,
   ``match_quads(image, corners_list)`` (warped straight from the frame to ``warp_size``),
@@ -103,18 +108,22 @@ Finding, matching, events, enrolment (``vision.find``, ``vision.match``, ``visio
 - ``vision.align.Aligner(templates, size, params=AlignParams()).align(grey, corners, index,
   rotation=0) -> corners | None``: the card moved onto template ``index`` by what is printed
   on it (``cv2.findTransformECC``, homography); None when it does not fit.
-- ``vision.tracker.recognise(finder, matcher, image) -> list[(FoundCard, Match)]``: what
-  ``CardWatcher.observe`` runs on a frame — find, match, re-match a weak card with its
-  outline grown outward (the finder often gets only a card's printed frame), align a card
-  left unknown to its best candidates and match again (recognised that way only from
-  ``ALIGNED_MIN_SCORE``), and around a box still unknown look for straight-edge boxes
-  (``find_near``: a loose box around a pile). A card found only from straight edges
+- ``vision.tracker.recognise(finder, matcher, image, region=None, known=()) ->
+  list[(FoundCard, Match)]``: what ``CardWatcher.observe`` runs on a frame — find, match,
+  re-match a weak card with its outline grown outward (the finder often gets only a card's
+  printed frame), align a card left unknown to its best candidates and match again
+  (recognised that way only from ``ALIGNED_MIN_SCORE``; the next candidate only while the
+  last came to ``_ALIGN_GO_ON``), and around a box still unknown try the outlines that gave
+  way to it and look for straight-edge boxes (``find_near``: a loose box around a pile); the
+  same where paper is unexplained. A card found only from straight edges
   (``FoundCard.straight``) must score at least ``STRAIGHT_MIN_SCORE``. ``CardWatcher``
   skips the search on a frame showing the same table as the last one searched
-  (``STILL_LEVELS``, at least every ``REFRESH_FRAMES``-th frame searched; ``searched`` /
-  ``still`` count them).
-- ``vision.bench``: ``generate_frames(deck, n, seed)``, ``evaluate(deck, frames, find, match)
-  -> DeckScore``, ``speed_ratio(...)``, ``latency(...)``, ``pile(deck, piles, per_pile, seed)
+  (``STILL_LEVELS``), searches only the part that changed (``PART_MAX``, ``part_max``), and
+  the whole frame at least every ``REFRESH_FRAMES``-th frame; ``searched`` /
+  ``searched_part`` / ``still`` count them.
+- ``vision.bench``: ``generate_frames(deck, n, seed, start=0)``, ``evaluate(deck, frames,
+  find, match) -> DeckScore``, ``speed_ratio(...)``, ``latency(..., part_search=True)`` (also
+  the camera stream's CPU per frame), ``pile(deck, piles, per_pile, seed)
   -> PileScore`` (the centre pile: top card found and recognised, event within 3 frames),
   ``main(frames, seed, decks, threads=1)``.
 - CLI: ``tablekeeper vision recognize --deck DIR IMAGE...`` (JSON lines), ``tablekeeper
