@@ -139,6 +139,13 @@ def _signed_area(pts: FloatArray) -> float:
     return 0.5 * float(x @ y[_NEXT] - y @ x[_NEXT])
 
 
+def _signed_areas(quads: FloatArray) -> npt.NDArray[np.float64]:
+    """:func:`_signed_area` of each of ``quads`` (M x 4 x 2)."""
+    x, y = quads[..., 0].astype(np.float64), quads[..., 1].astype(np.float64)
+    return np.asarray(0.5 * ((x * y[:, _NEXT]).sum(axis=1) - (y * x[:, _NEXT]).sum(axis=1)),
+                      dtype=np.float64)
+
+
 def _edges(q: FloatArray) -> npt.NDArray[np.float32]:
     d = q[_NEXT] - q
     return np.asarray(np.sqrt((d * d).sum(axis=1)), dtype=np.float32)
@@ -411,7 +418,9 @@ class CardFinder:
             # A much smaller outline inside one is a picture on that card: no obstacle; a
             # card-sized one (from a tenth of its area) means the straight edges are a loose
             # box around a card (wood grain, neighbours): not a card.
-            taken = [(q, abs(_signed_area(q))) for q, _ in out]
+            taken = [q for q, _ in out]
+            tq = np.stack(taken) if taken else np.zeros((0, 4, 2), dtype=np.float32)
+            ta = np.abs(_signed_areas(tq))
             lines = self._line_quads(thin, edge_mask, bright, area_min, area_max)
             for (q, support), inside in zip(lines, _paper_inside_many(bright, lines),
                                             strict=True):
@@ -420,12 +429,18 @@ class CardFinder:
                 qa = abs(_signed_area(q))
                 # ... except the card's own printed frame: concentric, the same way round,
                 # a little smaller. The straight edges are then the card's outline.
-                insets = [t for t, ta in taken if _is_inset(t, ta, q, qa)]
-                if not any((ta >= 0.6 * qa and (contains(t, q) or contains(q, t)))
-                           or (ta >= 0.1 * qa and contains(q, t))
-                           for t, ta in taken if not any(t is i for i in insets)):
-                    out = [(t, sp) for t, sp in out if not any(t is i for i in insets)]
-                    taken = [(t, ta) for t, ta in taken if not any(t is i for i in insets)]
+                insets = _insets(tq, ta, q, qa)
+                q_in_t = _inside(tq, q.mean(axis=0)[None, :])  # (each taken has q's centre)
+                t_in_q = _inside(q[None], tq.mean(axis=1))  # (q has each one's centre)
+                blocks = ~insets & (((ta >= 0.6 * qa) & (q_in_t | t_in_q))
+                                    | ((ta >= 0.1 * qa) & t_in_q))
+                if not blocks.any():
+                    if insets.any():
+                        gone = {id(taken[i]) for i in np.nonzero(insets)[0]}
+                        out = [(t, sp) for t, sp in out if id(t) not in gone]
+                        keep = ~insets
+                        taken = [t for t, k in zip(taken, keep, strict=True) if k]
+                        tq, ta = tq[keep], ta[keep]
                     out.append((q, support))
                     self._straight.add(id(q))
         return out
@@ -635,9 +650,17 @@ class CardFinder:
         gave way to it (the top card of a pile may be one of them)."""
         kept: list[tuple[FloatArray, float, float]] = []  # (quad, support, area)
         lost: list[list[FloatArray]] = []
-        for q, support in sorted(quads, key=lambda c: -abs(_signed_area(c[0]))):
-            area = abs(_signed_area(q))
-            i = next((i for i, k in enumerate(kept) if contains(k[0], q)), -1)
+        if not quads:
+            return []
+        stack = np.stack([q for q, _ in quads])
+        areas = np.abs(_signed_areas(stack))
+        centres = stack.mean(axis=1).tolist()
+        for j in sorted(range(len(quads)), key=lambda j: -areas[j]):
+            q, support = quads[j]
+            area = float(areas[j])
+            centre = (centres[j][0], centres[j][1])
+            i = next((i for i, k in enumerate(kept)
+                      if cv2.pointPolygonTest(k[0].reshape(-1, 1, 2), centre, False) >= 0), -1)
             if i < 0:
                 kept.append((q, support, area))
                 lost.append([])
@@ -818,22 +841,34 @@ def _paper_inside_many(paper: Image, quads: Sequence[tuple[FloatArray, float]]
     return np.asarray(np.concatenate(vals, axis=1).mean(axis=1), dtype=np.float64)
 
 
-def _is_inset(inner: FloatArray, inner_area: float, outer: FloatArray,
-              outer_area: float) -> bool:
-    """Is ``inner`` a printed frame of the card ``outer`` (clockwise): 60-95 % of its area
-    and inset evenly from all four of its sides (within 3 % of the short side of one
-    another)?"""
-    if not 0.6 * outer_area <= inner_area <= 0.95 * outer_area:
-        return False
+def _insets(inner: FloatArray, inner_area: npt.NDArray[np.float64], outer: FloatArray,
+            outer_area: float) -> npt.NDArray[np.bool_]:
+    """Which of ``inner`` (K x 4 x 2, areas ``inner_area``) are a printed frame of the card
+    ``outer`` (clockwise): 60-95 % of its area and inset evenly from all four of its sides
+    (within 3 % of the short side of one another)?"""
     o = outer
     d = o[_NEXT] - o
     length = np.sqrt((d * d).sum(axis=1))
     inward = np.stack([-d[:, 1], d[:, 0]], axis=1) / np.maximum(length, 1e-6)[:, None]
-    # Per side of ``outer``: how far inside it the nearest corner of ``inner`` lies.
-    depth = (((inner[None, :, :] - o[:, None, :]) * inward[:, None, :]).sum(axis=2)).min(axis=1)
+    # Per inner quad and side of ``outer``: how far inside it the nearest corner lies.
+    depth = ((inner[:, None, :, :] - o[None, :, None, :])
+             * inward[None, :, None, :]).sum(axis=3).min(axis=2)  # (K, 4)
     short = float(length.min())
-    return bool(depth.min() >= 0.01 * short
-                and depth.max() - depth.min() <= max(2.0, 0.03 * short))
+    return np.asarray((0.6 * outer_area <= inner_area) & (inner_area <= 0.95 * outer_area)
+                      & (depth.min(axis=1) >= 0.01 * short)
+                      & (depth.max(axis=1) - depth.min(axis=1) <= max(2.0, 0.03 * short)),
+                      dtype=np.bool_)
+
+
+def _inside(quads: FloatArray, points: FloatArray) -> npt.NDArray[np.bool_]:
+    """Is ``points[i]`` inside (or on) the convex quadrilateral ``quads[i]`` (broadcast: one
+    quad and many points, or many quads and one point)?"""
+    q = np.asarray(quads, dtype=np.float64)
+    p = np.asarray(points, dtype=np.float64)
+    d = q[:, _NEXT] - q  # (M, 4, 2)
+    rel = p[:, None, :] - q  # (M, 4, 2)
+    cross = d[..., 0] * rel[..., 1] - d[..., 1] * rel[..., 0]
+    return np.asarray((cross >= 0).all(axis=1) | (cross <= 0).all(axis=1), dtype=np.bool_)
 
 
 def contains(outer: FloatArray, inner: FloatArray) -> bool:
