@@ -678,8 +678,9 @@ class CardFinder:
         return [k for k, _, _ in kept]
 
 
-def fit_sides(points: npt.NDArray[np.int32], quad: FloatArray) -> FloatArray:
-    """``quad`` (clockwise) with each side fitted to the contour ``points`` along it.
+def fit_sides_many(points: Sequence[FloatArray], quads: FloatArray) -> FloatArray:
+    """Each of ``quads`` (M x 4 x 2, clockwise) with each side fitted to the contour
+    ``points[i]`` along it, all at once.
 
     A polygon approximation of a card's outline cuts its rounded corners, so its sides are
     tilted by a few pixels against the card's. Each side is instead the least-squares line
@@ -687,13 +688,6 @@ def fit_sides(points: npt.NDArray[np.int32], quad: FloatArray) -> FloatArray:
     and the corners are where neighbouring sides meet. A side with too few points keeps its
     rough position.
     """
-    pts = np.asarray(points, dtype=np.float32).reshape(-1, 2)
-    q = np.asarray(quad, dtype=np.float32).reshape(1, 4, 2)
-    return np.asarray(fit_sides_many([pts], q)[0], dtype=np.float32)
-
-
-def fit_sides_many(points: Sequence[FloatArray], quads: FloatArray) -> FloatArray:
-    """:func:`fit_sides` of many quadrilaterals (M x 4 x 2) and their contours at once."""
     q = np.asarray(quads, dtype=np.float32).reshape(-1, 4, 2)
     m = len(q)
     counts = np.array([len(p) for p in points], dtype=np.intp)
@@ -800,7 +794,8 @@ def _levels(blurred: Image) -> tuple[float, float]:
 
 
 def _edge_support_many(edges: Image, quads: FloatArray) -> npt.NDArray[np.float64]:
-    """:func:`_edge_support` of each of ``quads`` (M x 4 x 2) at once."""
+    """Per quadrilateral of ``quads`` (M x 4 x 2): the fraction of points along its sides
+    (corners excepted) that lie on an edge of ``edges``."""
     if len(quads) == 0:  # no candidates in this frame
         return np.zeros(0, dtype=np.float64)
     ts = np.linspace(0.1, 0.9, 16, dtype=np.float32)
@@ -810,15 +805,6 @@ def _edge_support_many(edges: Image, quads: FloatArray) -> npt.NDArray[np.float6
     ys = np.clip(np.rint(pts[..., 1]).astype(np.intp), 0, edges.shape[0] - 1)
     return np.asarray((edges[ys, xs] > 0).reshape(len(quads), -1).mean(axis=1),
                       dtype=np.float64)
-
-
-def _edge_support(edges: Image, q: FloatArray) -> float:
-    """Fraction of points along the sides of ``q`` (corners excepted) that lie on an edge."""
-    ts = np.linspace(0.1, 0.9, 16, dtype=np.float32)
-    pts = q[:, None, :] + ts[None, :, None] * (q[_NEXT] - q)[:, None, :]
-    xs = np.clip(np.rint(pts[..., 0]).astype(np.intp), 0, edges.shape[1] - 1)
-    ys = np.clip(np.rint(pts[..., 1]).astype(np.intp), 0, edges.shape[0] - 1)
-    return float(np.count_nonzero(edges[ys, xs])) / float(xs.size)
 
 
 def _paper_inside_many(paper: Image, quads: Sequence[tuple[FloatArray, float]]
