@@ -60,6 +60,7 @@ from vision.find import (
     refine_corners,
     to_grey,
 )
+from vision.keypoints import recover
 from vision.match import DeckLike, DeckMatcher, Match
 
 #: A clean, well-found card scores about 0.95 and more; below this a found outline may be a
@@ -98,6 +99,9 @@ _NEAR_MIN_SCORE = 0.5
 #: Aligned to those candidates in turn, the next one only while the last one aligned came
 #: this close (see ``_aligned``).
 _ALIGN_GO_ON = 0.8
+#: An unknown card at least this many times the area of the frame's recognised cards (or
+#: one with outlines that gave way to it) is searched by keypoints (``vision.keypoints``).
+_KP_GROWN = 1.25
 #: How far a printed frame's inner edge lies inside the card: a fraction of the short side.
 _FRAME_INSETS = (0.05,)
 
@@ -125,6 +129,10 @@ def recognise(finder: CardFinder, matcher: DeckMatcher, image: Image,
     A card that matches only loosely is matched again with its outline grown by a printed
     frame's width: on a pile (white card on white cards) the finder may only find the top
     card's printed frame. The better of the two verdicts counts; thresholds apply as usual.
+    Where cards are still unknown (a loose box around a pile, bigger than a card) or paper
+    is left unexplained, the top card is searched by keypoints (:mod:`vision.keypoints`):
+    kept only if the matcher recognises the same card there with score at least
+    ``ALIGNED_MIN_SCORE``, and then instead of the loose box.
     """
     grey = to_grey(check_image(image))  # (once: the finder, refining and aligning use it)
     found = finder.find(grey) if region is None else finder.find(grey, region, known)
@@ -156,6 +164,7 @@ def recognise(finder: CardFinder, matcher: DeckMatcher, image: Image,
         if card.straight and m.card_id is not None and m.score < straight_min:
             m = replace(m, card_id=None)
         out.append((card, m))
+    kp_boxes: list[FloatArray] = []
     for box in finder.unexplained:
         # Paper no card found covers (the top card of a pile, light on light): the boxes from
         # straight edges there, recognised or nothing.
@@ -164,6 +173,41 @@ def recognise(finder: CardFinder, matcher: DeckMatcher, image: Image,
                         [c.corners for c, _ in out])
         if m.card_id is not None:
             out.append((card, m))
+        elif (box.min() > 1 and box[:, 0].max() < grey.shape[1] - 2
+              and box[:, 1].max() < grey.shape[0] - 2):
+            # (Paper at the border of the frame is most often a card cut by it: those are
+            # not reported, keypoints or not.)
+            kp_boxes.append(box)
+    unknown = [c for c, m in out if m.card_id is None]
+    if unknown or kp_boxes:
+        areas = [c.area for c, m in out if m.card_id is not None]
+        typical = float(np.median(areas)) if areas else 0.0
+        # An unknown card the size of the others is most often a card from no deck; a pile's
+        # loose box is bigger than one card, or has outlines that gave way to it.
+        kp_boxes[:0] = [c.corners for c in unknown
+                        if typical == 0.0 or c.others or c.area >= _KP_GROWN * typical]
+        if kp_boxes:
+            out = _by_keypoints(matcher, image, grey if grey is not None else to_grey(image),
+                                out, kp_boxes, typical)
+    return out
+
+
+def _by_keypoints(matcher: DeckMatcher, image: Image, grey: Image,
+                  out: list[tuple[FoundCard, Match]], boxes: Sequence[FloatArray],
+                  typical: float) -> list[tuple[FoundCard, Match]]:
+    """Unknown loose boxes, and paper no card explains, searched for the deck's cards by what
+    is printed on them (:func:`vision.keypoints.recover`; ``typical``: the area of the
+    frame's recognised cards, 0 if none): the top card of a pile whose outline runs into
+    the card below. A card recovered so replaces the unknown box it was found in."""
+    known = [c.corners for c, m in out if m.card_id is not None]
+    for box in boxes:
+        got = recover(matcher, image, grey, box, typical, known)
+        if got is None:
+            continue
+        # The unknown box it came from (if it was one) gives way to it.
+        out = [(c, m) for c, m in out if m.card_id is not None or c.corners is not box]
+        out.append(got)
+        known.append(got[0].corners)
     return out
 
 
