@@ -185,7 +185,7 @@ def recognise(finder: CardFinder, matcher: DeckMatcher, image: Image,
         # An unknown card the size of the others is most often a card from no deck; a pile's
         # loose box is bigger than one card, or has outlines that gave way to it.
         kp_boxes[:0] = [c.corners for c in unknown
-                        if typical == 0.0 or c.others or c.area >= _KP_GROWN * typical]
+                        if c.others or (typical > 0.0 and c.area >= _KP_GROWN * typical)]
         if kp_boxes:
             out = _by_keypoints(matcher, image, grey if grey is not None else to_grey(image),
                                 out, kp_boxes, typical)

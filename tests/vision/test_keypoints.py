@@ -138,4 +138,4 @@ def test_bad_input_is_refused_with_a_message(demo_decks: DemoDecks) -> None:
     with pytest.raises(ValueError, match="finite"):
         index.hypotheses(colour[:, :, 0], np.full((4, 2), np.nan, dtype=np.float32))
     with pytest.raises(ValueError, match="grey frame"):
-        index.hypotheses(np.zeros((240, 320), dtype=np.float64), box)  # type: ignore[arg-type]
+        index.hypotheses(np.zeros((240, 320), dtype=np.float64), box)
