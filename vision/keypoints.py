@@ -287,3 +287,49 @@ def recover(matcher: DeckMatcher, image: Image, grey: Image, box: FloatArray,
         if m.card_id == want and m.score >= p.min_score:
             return FoundCard(q), m
     return None
+
+
+def paper_beyond(grey: Image, corners: FloatArray, table: float) -> float:
+    """The fraction of a thin ring just outside the quadrilateral ``corners`` (4x2 frame px)
+    of ``grey`` that looks like paper rather than table (``table``: the table's grey, e.g.
+    the frame's median): nearer the grey of the quadrilateral's own rim than ``table``.
+    A card alone on the table has table all round it; a box on a pile has the other card
+    sticking out of it. 1.0 if the rim is no lighter than the table (no contrast to tell)."""
+    img = check_image(grey, "grey frame")
+    if img.ndim != 2:
+        raise ValueError(f"grey frame: expected a grey (HxW) image, got shape {img.shape}")
+    q = np.asarray(corners, dtype=np.float32).reshape(4, 2)
+    if not np.isfinite(q).all():
+        raise ValueError("corners: must be finite numbers")
+    e = np.linalg.norm(np.roll(q, -1, axis=0) - q, axis=1)
+    short = float(e.min())
+    c = q.mean(axis=0)
+
+    def scaled(by: float) -> npt.NDArray[np.int32]:
+        # Each corner moved along its diagonal by ``by`` short sides (out: > 0).
+        d = q - c
+        n = np.linalg.norm(d, axis=1, keepdims=True)
+        return np.asarray(np.rint(q + by * short * d / np.maximum(n, 1e-6)), dtype=np.int32)
+
+    H, W = img.shape
+    x0, y0 = (max(0, int(v)) for v in np.floor(q.min(axis=0) - 0.2 * short))
+    x1, y1 = (int(v) for v in np.ceil(q.max(axis=0) + 0.2 * short))
+    x1, y1 = min(W, x1), min(H, y1)
+    if x1 - x0 < 4 or y1 - y0 < 4:
+        return 1.0
+    crop = img[y0:y1, x0:x1]
+    off = np.array([x0, y0], dtype=np.int32)
+
+    def band(inner: float, outer: float) -> npt.NDArray[np.uint8]:
+        mask = np.zeros(crop.shape, dtype=np.uint8)
+        cv2.fillPoly(mask, [scaled(outer) - off], 255)
+        cv2.fillPoly(mask, [scaled(inner) - off], 0)
+        return crop[mask > 0]
+
+    rim, ring = band(-0.12, -0.03), band(0.04, 0.14)
+    if rim.size == 0 or ring.size == 0:
+        return 1.0
+    paper = float(np.median(rim))
+    if paper - table < 20:
+        return 1.0
+    return float(np.count_nonzero(ring > 0.5 * (paper + table))) / float(ring.size)

@@ -60,7 +60,7 @@ from vision.find import (
     refine_corners,
     to_grey,
 )
-from vision.keypoints import recover
+from vision.keypoints import paper_beyond, recover
 from vision.match import DeckLike, DeckMatcher, Match
 
 #: A clean, well-found card scores about 0.95 and more; below this a found outline may be a
@@ -102,6 +102,9 @@ _ALIGN_GO_ON = 0.8
 #: An unknown card at least this many times the area of the frame's recognised cards (or
 #: one with outlines that gave way to it) is searched by keypoints (``vision.keypoints``).
 _KP_GROWN = 1.25
+#: ... or one with paper sticking out of it all round for at least this fraction of a thin
+#: ring outside it (``vision.keypoints.paper_beyond``: the card below a pile's top card).
+_KP_BEYOND = 0.3
 #: How far a printed frame's inner edge lies inside the card: a fraction of the short side.
 _FRAME_INSETS = (0.05,)
 
@@ -182,13 +185,16 @@ def recognise(finder: CardFinder, matcher: DeckMatcher, image: Image,
     if unknown or kp_boxes:
         areas = [c.area for c, m in out if m.card_id is not None]
         typical = float(np.median(areas)) if areas else 0.0
-        # An unknown card the size of the others is most often a card from no deck; a pile's
-        # loose box is bigger than one card, or has outlines that gave way to it.
+        # An unknown card the size of the others, table all round it, is most often a card
+        # from no deck; a pile's loose box is bigger than one card, has outlines that gave
+        # way to it, or has another card sticking out of it.
+        table = float(np.median(grey))
         kp_boxes[:0] = [c.corners for c in unknown
-                        if c.others or (typical > 0.0 and c.area >= _KP_GROWN * typical)]
+                        if c.others or (typical > 0.0 and (
+                            c.area >= _KP_GROWN * typical
+                            or paper_beyond(grey, c.corners, table) >= _KP_BEYOND))]
         if kp_boxes:
-            out = _by_keypoints(matcher, image, grey if grey is not None else to_grey(image),
-                                out, kp_boxes, typical)
+            out = _by_keypoints(matcher, image, grey, out, kp_boxes, typical)
     return out
 
 

@@ -12,7 +12,14 @@ from vision.bench import generate_frames
 from vision.config import VisionConfig
 from vision.deck import Deck
 from vision.find import CardFinder, order_corners, to_grey
-from vision.keypoints import KeypointIndex, KeypointParams, index_for, plausible, recover
+from vision.keypoints import (
+    KeypointIndex,
+    KeypointParams,
+    index_for,
+    paper_beyond,
+    plausible,
+    recover,
+)
 from vision.match import DeckMatcher
 from vision.simtable import Conditions, Pose, SimulatedTable
 from vision.tracker import ALIGNED_MIN_SCORE, recognise
@@ -139,3 +146,21 @@ def test_bad_input_is_refused_with_a_message(demo_decks: DemoDecks) -> None:
         index.hypotheses(colour[:, :, 0], np.full((4, 2), np.nan, dtype=np.float32))
     with pytest.raises(ValueError, match="grey frame"):
         index.hypotheses(np.zeros((240, 320), dtype=np.float64), box)
+
+
+def test_paper_beyond_tells_a_lone_card_from_one_on_a_pile(demo_decks: DemoDecks) -> None:
+    deck = demo_decks("wink")
+    table = SimulatedTable(deck, seed=8, conditions=Conditions.clean("dark"))
+    table.place("w05", Pose(180, 240, angle=10, width=120))
+    table.place("w06", Pose(450, 250, angle=0, width=120))
+    table.place("w07", Pose(470, 230, angle=25, width=120))  # on w06, w06 sticking out
+    image = table.capture().image
+    grey = to_grey(image)
+    level = float(np.median(grey))
+    lone, _, top = (t.corners for t in table.truth())
+    assert paper_beyond(grey, lone, level) < 0.1
+    assert paper_beyond(grey, top, level) > 0.3
+    with pytest.raises(ValueError, match="expected a grey"):
+        paper_beyond(image, lone, level)
+    with pytest.raises(ValueError, match="finite"):
+        paper_beyond(grey, np.full((4, 2), np.inf, dtype=np.float32), level)
