@@ -230,7 +230,6 @@ class CardFinder:
         self._last_levels: tuple[float, float] | None = None
         self._last_paper: Image | None = None
         self._known: list[FloatArray] = []  # cards known in the part searched (its px)
-        self._whole_levels: dict[tuple[int, ...], tuple[float, float]] = {}
         self._area_min = 0.0
         #: After :meth:`find`: boxes (4x2 corners, frame px) around paper that no card found
         #: covers, a card's area or more (the top card of a pile whose outline runs into the
@@ -256,19 +255,15 @@ class CardFinder:
         self._known = []
         if region is None:
             quads = self._candidates(small)
-            if self._last_levels is not None:
-                self._whole_levels = {small.shape: self._last_levels}
         else:
             sh, sw = small.shape
             x0, y0, x1, y1 = (round(v * scale) for v in region)
             x0, y0, x1, y1 = max(0, x0), max(0, y0), min(sw, x1), min(sh, y1)
             if x1 - x0 < 16 or y1 - y0 < 16:
                 raise ValueError(f"region: {region} leaves less than 16x16 px of the frame")
-            # The table's levels: those of the last whole frame searched, if it was this
-            # size (a card laid or a hand hardly moves them; the light changing changes the
-            # whole frame, which is then searched whole).
-            levels = self._whole_levels.get(small.shape) or _levels(
-                np.asarray(cv2.GaussianBlur(small, (5, 5), 0), dtype=np.uint8))
+            # The table's levels: the whole frame's (not those of the last whole frame
+            # searched: on a table that was empty then, the paper's level was no paper's).
+            levels = _levels(np.asarray(cv2.GaussianBlur(small, (5, 5), 0), dtype=np.uint8))
             self._last_levels = levels
             self._known = [np.asarray(k, dtype=np.float32).reshape(4, 2) * scale
                            - np.array([x0, y0], dtype=np.float32) for k in known]

@@ -253,3 +253,17 @@ def test_where_part_of_the_table_changed_only_that_part_is_searched(
     table.place("w06", Pose(560, 90, angle=0, width=90))
     assert sorted(e.card_id for e in _flat(_run(watcher, table, 2))) == ["w05", "w06"]
     assert watcher.searched == searched + 1 and regions[-1] is None
+
+
+def test_a_card_laid_on_an_empty_table_is_found_by_the_part_search(
+        demo_decks: DemoDecks) -> None:
+    # The part of the frame searched takes the table's levels from the whole frame as it is
+    # now (the last whole frame searched showed no paper at all).
+    deck = demo_decks("something-missing-items")
+    table = SimulatedTable(deck, seed=11, conditions=Conditions.clean("light"))
+    watcher = CardWatcher(deck)
+    assert _flat(_run(watcher, table, 3)) == []
+    table.place("i07", Pose(200, 300, angle=30, width=100))
+    per_frame = _run(watcher, table, 2)
+    assert [e.card_id for e in _flat(per_frame)] == ["i07"] and per_frame[1]
+    assert watcher.searched == 1 and watcher.searched_part == 1

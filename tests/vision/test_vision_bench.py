@@ -50,6 +50,14 @@ def test_card_placed_to_event_within_three_frames(demo_decks: DemoDecks) -> None
     assert whole.events == lat.events
 
 
+def test_a_card_laid_where_the_table_was_empty_has_its_event_in_time(
+        demo_decks: DemoDecks) -> None:
+    # Searched only where the table changed, with the table's levels of that frame: taken
+    # from the last whole frame searched (no paper on it yet), this card's event came late.
+    lat = latency(demo_decks("something-missing-items"), trials=2, seed=7)
+    assert lat.frames_to_event == [2, 2] and lat.searched_part > 0
+
+
 def test_centre_pile_cards_are_seen_as_they_are_laid(demo_decks: DemoDecks) -> None:
     ps = pile(demo_decks("something-missing-items"), piles=1, per_pile=4, seed=3)
     assert ps.laid == 4 and ps.frames == 12
