@@ -271,16 +271,17 @@ def recover(matcher: DeckMatcher, image: Image, grey: Image, box: FloatArray,
         if any(contains(t, hyp.corners) for t in taken):
             continue
         want = matcher.ids[hyp.index]
-        q = order_corners(hyp.corners, matcher.square)
-        (m,) = matcher.match_quads(image, [q])
-        if not (m.card_id == want and m.score >= p.min_score):
-            # Keypoint corners are a pixel or two off: align to the template and look again.
-            a = matcher.aligner.align(grey, hyp.corners, hyp.index, 0)
-            if a is None:
-                continue
-            q = order_corners(a, matcher.square)
-            (m,) = matcher.match_quads(image, [q])
-        if m.card_id == want and m.score >= p.min_score:
+        # Keypoint corners may be a pixel or three off: aligned to the template (by what is
+        # printed on it) they are better; the better verdict of the two counts.
+        quads = [order_corners(hyp.corners, matcher.square)]
+        a = matcher.aligner.align(grey, hyp.corners, hyp.index, 0)
+        if a is not None:
+            quads.append(order_corners(a, matcher.square))
+        verdicts = [(m, q) for m, q in zip(matcher.match_quads(image, quads), quads,
+                                           strict=True)
+                    if m.card_id == want and m.score >= p.min_score]
+        if verdicts:
+            m, q = max(verdicts, key=lambda v: v[0].score)
             return FoundCard(q), m
     return None
 
