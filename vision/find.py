@@ -467,9 +467,9 @@ class CardFinder:
         cards = [q - origin for q in cards]
         least = max(self._area_min,
                     min((abs(_signed_area(q)) for q in cards), default=0.0))
-        if float(np.count_nonzero(paper)) < 0.5 * least + sum(
-                abs(_signed_area(q)) for q in cards + self._known):
-            return []  # (cheap: too little paper for a card left over)
+        if float(np.count_nonzero(paper)) < 0.5 * least:
+            return []  # (cheap: too little paper for a card at all; the found cards' areas
+            # say little, for they are paper only in part)
         rest = _without(paper, cards + self._known)
         n, _, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
         out = []

@@ -95,3 +95,14 @@ def test_a_part_of_the_frame_with_known_cards_cut_by_its_border() -> None:
     (found,) = finder.find(img, (300, 200, 640, 480), known=[card])
     assert abs(found.centre[0] - 450) < 3 and abs(found.centre[1] - 370) < 3
     assert finder.unexplained == []
+
+
+def test_paper_left_over_beside_well_found_cards_is_searched(demo_decks: DemoDecks) -> None:
+    # Three cards found whole and a pile whose top card has no outline: the found cards are
+    # paper only in part (their pictures), so their areas do not say there is no paper left.
+    deck = demo_decks("eselsbruecke")
+    frame = _bench_frame(deck, 52)
+    finder = CardFinder(deck.size)
+    assert len(finder.find(frame.image)) == 3
+    assert len(finder.unexplained) == 1
+    assert _found(deck, frame, "k117")
