@@ -190,9 +190,8 @@ def recognise(finder: CardFinder, matcher: DeckMatcher, image: Image,
         # way to it, or has another card sticking out of it.
         table = float(np.median(grey))
         kp_boxes[:0] = [c.corners for c in unknown
-                        if c.others or (typical > 0.0 and (
-                            c.area >= _KP_GROWN * typical
-                            or paper_beyond(grey, c.corners, table) >= _KP_BEYOND))]
+                        if c.others or (typical > 0.0 and c.area >= _KP_GROWN * typical)
+                        or paper_beyond(grey, c.corners, table) >= _KP_BEYOND]
         if kp_boxes:
             out = _by_keypoints(matcher, image, grey, out, kp_boxes, typical)
     return out
