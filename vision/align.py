@@ -71,6 +71,12 @@ class Aligner:
             for t in templates
         ]
 
+    @property
+    def templates(self) -> Sequence[npt.NDArray[np.float32]]:
+        """The deck's templates as this aligner keeps them: grey, float32, at :attr:`size`
+        (the only copy a matcher keeps; ``vision.keypoints`` describes them)."""
+        return tuple(self._templates)
+
     def align(self, grey: Image, corners: FloatArray, index: int,
               rotation: int = 0) -> FloatArray | None:
         """``corners`` (clockwise, first edge short, as ``vision.find`` orders them) of a card

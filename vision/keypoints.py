@@ -225,7 +225,7 @@ def index_for(matcher: DeckMatcher, params: KeypointParams | None = None) -> Key
     index = _INDEXES.get(matcher)
     if index is None or (params is not None and index.params != params):
         # The matcher keeps its templates only as the aligner's grey ones.
-        index = KeypointIndex(matcher.aligner._templates, params)
+        index = KeypointIndex(matcher.aligner.templates, params)
         _INDEXES[matcher] = index
     return index
 

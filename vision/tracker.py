@@ -60,7 +60,7 @@ from vision.find import (
     refine_corners,
     to_grey,
 )
-from vision.keypoints import paper_beyond, recover
+from vision.keypoints import index_for, paper_beyond, recover
 from vision.match import DeckLike, DeckMatcher, Match
 
 #: A clean, well-found card scores about 0.95 and more; below this a found outline may be a
@@ -349,6 +349,9 @@ class CardWatcher:
         did = deck_id if deck_id is not None else str(getattr(deck, "id", ""))
         self.finder = CardFinder(deck.size, self.config.find)
         self.matcher = DeckMatcher.from_deck(deck, self.config.match_params(did))
+        # The deck's keypoints now rather than at the first pile of the game, which would
+        # then wait for them (half a second for 181 cards here, more on a Pi).
+        index_for(self.matcher)
         self._tracks: list[_Track] = []
         #: The observations of the last processed frame (for a screen or a debug view).
         self.last: list[Observation] = []
