@@ -155,7 +155,7 @@ def recognise(finder: CardFinder, matcher: DeckMatcher, image: Image,
                                  or q[:, 1].max() > h - 1)]
                 for q, m2 in zip(tries, matcher.match_quads(image, tries), strict=True):
                     if m2.score > m.score + 0.01:
-                        card, m = FoundCard(q, straight=card.straight), m2
+                        card, m = FoundCard(q, straight=card.straight, others=card.others), m2
         straight_min = max(STRAIGHT_MIN_SCORE, matcher.params.min_score)
         if (m.card_id is None and m.score >= _ALIGN_FROM) or (
                 card.straight and m.score < straight_min):
@@ -229,7 +229,7 @@ def _aligned(matcher: DeckMatcher, image: Image, grey: Image, card: FoundCard,
         q = order_corners(q, matcher.square)
         (m2,) = matcher.match_quads(image, [q])
         if m2.score > best.score:
-            best_card, best = FoundCard(q, straight=card.straight), m2
+            best_card, best = FoundCard(q, straight=card.straight, others=card.others), m2
         if m2.score < _ALIGN_GO_ON:
             # Aligned to its best candidate and still far from it: a card from no deck (the
             # next candidates are worse fits to begin with). Measured on the tuning seed: of
