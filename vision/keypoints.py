@@ -263,22 +263,39 @@ def recover(matcher: DeckMatcher, image: Image, grey: Image, box: FloatArray,
     aspect = min(w, h) / max(w, h)
     H, W = grey.shape[:2]
     tried: set[int] = set()
+    # The box itself may be the card, a few pixels off (its id not among the candidates the
+    # matcher aligned it to): then the keypoints tell which card it is, and the box where.
+    box_card = plausible(box, aspect, typical_area, p)
     for hyp in index.hypotheses(grey, box):
-        if hyp.index in tried or not plausible(hyp.corners, aspect, typical_area, p):
+        if hyp.index in tried:
             continue
         c = hyp.corners
-        if c.min() < 0 or c[:, 0].max() > W - 1 or c[:, 1].max() > H - 1:
-            continue  # cut by the border of the frame: not reported (as vision.find)
+        starts: list[FloatArray] = []
+        if plausible(c, aspect, typical_area, p) and not (
+                c.min() < 0 or c[:, 0].max() > W - 1 or c[:, 1].max() > H - 1):
+            # (A card cut by the border of the frame is not reported, as in vision.find.)
+            starts.append(c)
+        if box_card:
+            # The box's corners, the one nearest the template's first corner first.
+            first = int(np.argmin(((box - c[0]) ** 2).sum(axis=1)))
+            starts.append(np.roll(box, -first, axis=0).astype(np.float32))
+        if not starts:
+            continue
         tried.add(hyp.index)
-        if any(contains(t, hyp.corners) for t in taken):
+        if any(contains(t, starts[0]) for t in taken):
             continue
         want = matcher.ids[hyp.index]
         # Keypoint corners may be a pixel or three off: aligned to the template (by what is
-        # printed on it) they are better; the better verdict of the two counts.
-        quads = [order_corners(hyp.corners, matcher.square)]
-        a = matcher.aligner.align(grey, hyp.corners, hyp.index, 0)
-        if a is not None:
-            quads.append(order_corners(a, matcher.square))
+        # printed on it) they are better; the best verdict counts.
+        quads = []
+        for start in starts:
+            if start is c:
+                quads.append(order_corners(c, matcher.square))
+            a = matcher.aligner.align(grey, start, hyp.index, 0)
+            if a is not None:
+                quads.append(order_corners(a, matcher.square))
+        if not quads:
+            continue
         verdicts = [(m, q) for m, q in zip(matcher.match_quads(image, quads), quads,
                                            strict=True)
                     if m.card_id == want and m.score >= p.min_score]
