@@ -20,14 +20,15 @@ plain view, so it is found by keypoints, the standard way:
 
 A hypothesis is a *guess*: :func:`recover` keeps one only if it is card-shaped (convex, the
 deck's aspect, about the size of the frame's other cards) and the correlation matcher
-(:mod:`vision.match`) recognises the same card there, with score at least ``min_score``
-(at the corners found, or aligned to the template by :mod:`vision.align`: the better of
-the two). A wrong card is worse than none. (Demo cards are flat shapes and labels that many
-cards share; ORB's keypoints at their corners and letters told them apart in the tuning
-frames (seed 1000; the right card first for 14 of 14 Eselsbrücke top cards missed before),
-SIFT's fewer ones less well (8 of 14) at five to ten times the cost of detection. AKAZE and
-BRISK are not in OpenCV 5's main modules.)
-"""
+(:mod:`vision.match`) recognises the same card there, with score at least ``min_score`` (at the
+corners found, or aligned to the template by :mod:`vision.align`: the better of the two). Where
+the box searched is itself card-sized (a card found a few pixels off, its id not among the
+matcher's candidates), it is also aligned from its own corners to each card the keypoints name.
+A wrong card is worse than none. (Demo cards are flat shapes and labels that many cards share;
+ORB's keypoints at their corners and letters told them apart in the tuning frames (seed 1000;
+the right card first for 14 of 14 Eselsbrücke top cards missed before), SIFT's fewer ones less
+well (8 of 14) at five to ten times the cost of detection. AKAZE and BRISK are not in OpenCV 5's
+main modules.) """
 
 from __future__ import annotations
 
