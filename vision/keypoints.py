@@ -28,7 +28,8 @@ A wrong card is worse than none. (Demo cards are flat shapes and labels that man
 ORB's keypoints at their corners and letters told them apart in the tuning frames (seed 1000;
 the right card first for 14 of 14 Eselsbrücke top cards missed before), SIFT's fewer ones less
 well (8 of 14) at five to ten times the cost of detection. AKAZE and BRISK are not in OpenCV 5's
-main modules.) """
+main modules.)
+"""
 
 from __future__ import annotations
 
