@@ -300,7 +300,8 @@ def recover(matcher: DeckMatcher, image: Image, grey: Image, box: FloatArray,
             continue
         verdicts = [(m, q) for m, q in zip(matcher.match_quads(image, quads), quads,
                                            strict=True)
-                    if m.card_id == want and m.score >= p.min_score]
+                    if m.card_id == want and m.score >= p.min_score
+                    and not any(contains(t, q) or contains(q, t) for t in taken)]
         if verdicts:
             m, q = max(verdicts, key=lambda v: v[0].score)
             return FoundCard(q), m

@@ -194,7 +194,24 @@ def recognise(finder: CardFinder, matcher: DeckMatcher, image: Image,
                         or paper_beyond(grey, c.corners, table) >= _KP_BEYOND]
         if kp_boxes:
             out = _by_keypoints(matcher, image, grey, out, kp_boxes, typical)
-    return out
+    return _one_per_place(out)
+
+
+def _one_per_place(out: list[tuple[FoundCard, Match]]) -> list[tuple[FoundCard, Match]]:
+    """``out`` without a recognised card found twice at one place (by its outline and again
+    from paper left over or by keypoints): of two cards recognised as the same card whose
+    centres lie inside each other, the better one (else the tracker would count the card
+    twice). Two different cards at one place are a pile: both stay."""
+    kept: list[tuple[FoundCard, Match]] = []
+    for card, m in sorted(out, key=lambda cm: -cm[1].score if cm[1].card_id else 1.0):
+        if m.card_id is not None and any(
+                k.card_id == m.card_id and (contains(c.corners, card.corners)
+                                            or contains(card.corners, c.corners))
+                for c, k in kept):
+            continue
+        kept.append((card, m))
+    order = {id(cm[0]): i for i, cm in enumerate(out)}
+    return sorted(kept, key=lambda cm: order[id(cm[0])])
 
 
 def _by_keypoints(matcher: DeckMatcher, image: Image, grey: Image,

@@ -267,3 +267,25 @@ def test_a_card_laid_on_an_empty_table_is_found_by_the_part_search(
     per_frame = _run(watcher, table, 2)
     assert [e.card_id for e in _flat(per_frame)] == ["i07"] and per_frame[1]
     assert watcher.searched == 1 and watcher.searched_part == 1
+
+
+def test_a_card_found_twice_at_one_place_counts_once(wink: Deck) -> None:
+    # Found by its outline, and again from paper left over or by keypoints: one card.
+    from vision.match import Match
+    from vision.tracker import _one_per_place
+
+    box = np.array([[100, 100], [200, 100], [200, 240], [100, 240]], dtype=np.float32)
+    other = box + np.array([250, 0], dtype=np.float32)
+
+    def m(card_id: str | None, score: float) -> Match:
+        return Match(card_id=card_id, score=score, margin=0.3, best_id=card_id or "w01",
+                     rotation=0)
+
+    out = _one_per_place([(FoundCard(box), m("w03", 0.95)), (FoundCard(other), m(None, 0.4)),
+                          (FoundCard(box + 1.5), m("w03", 0.97))])
+    assert [(o.card_id, o.score) for _, o in out] == [(None, 0.4), ("w03", 0.97)]
+    out = _one_per_place([(FoundCard(box), m("w03", 0.95)), (FoundCard(other), m("w04", 0.9))])
+    assert [o.card_id for _, o in out] == ["w03", "w04"]
+    # Two different cards at one place: a pile, both stay.
+    out = _one_per_place([(FoundCard(box), m("w03", 0.95)), (FoundCard(box + 4), m("w04", 0.9))])
+    assert [o.card_id for _, o in out] == ["w03", "w04"]
