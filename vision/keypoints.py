@@ -165,12 +165,7 @@ class KeypointIndex:
         frame px), most inliers first: of ``candidates`` (template indexes), or of those
         the region's keypoints vote for."""
         p = self.params
-        img = check_image(grey, "grey frame")
-        if img.ndim != 2:
-            raise ValueError(f"grey frame: expected a grey (HxW) image, got shape {img.shape}")
-        q = np.asarray(box, dtype=np.float32).reshape(4, 2)
-        if not np.isfinite(q).all():
-            raise ValueError("box: corners must be finite numbers")
+        img, q = _grey_and_quad(grey, box, "box")
         H, W = img.shape
         e = np.linalg.norm(np.roll(q, -1, axis=0) - q, axis=1)
         pad = p.pad * float(e.max())
@@ -314,12 +309,7 @@ def paper_beyond(grey: Image, corners: FloatArray, table: float) -> float:
     the frame's median): nearer the grey of the quadrilateral's own rim than ``table``.
     A card alone on the table has table all round it; a box on a pile has the other card
     sticking out of it. 1.0 if the rim is no lighter than the table (no contrast to tell)."""
-    img = check_image(grey, "grey frame")
-    if img.ndim != 2:
-        raise ValueError(f"grey frame: expected a grey (HxW) image, got shape {img.shape}")
-    q = np.asarray(corners, dtype=np.float32).reshape(4, 2)
-    if not np.isfinite(q).all():
-        raise ValueError("corners: must be finite numbers")
+    img, q = _grey_and_quad(grey, corners, "corners")
     e = np.linalg.norm(np.roll(q, -1, axis=0) - q, axis=1)
     short = float(e.min())
     c = q.mean(axis=0)
@@ -352,3 +342,15 @@ def paper_beyond(grey: Image, corners: FloatArray, table: float) -> float:
     if paper - table < 20:
         return 1.0
     return float(np.count_nonzero(ring > 0.5 * (paper + table))) / float(ring.size)
+
+
+def _grey_and_quad(grey: object, corners: object, what: str) -> tuple[Image, FloatArray]:
+    """``grey`` checked to be a grey frame and ``corners`` (named ``what`` in messages) four
+    finite points, or ValueError (FrameError for the frame) with a clear message."""
+    img = check_image(grey, "grey frame")
+    if img.ndim != 2:
+        raise ValueError(f"grey frame: expected a grey (HxW) image, got shape {img.shape}")
+    q = np.asarray(corners, dtype=np.float32).reshape(4, 2)
+    if not np.isfinite(q).all():
+        raise ValueError(f"{what}: must be four finite points")
+    return img, q
