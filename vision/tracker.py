@@ -188,13 +188,23 @@ def recognise(finder: CardFinder, matcher: DeckMatcher, image: Image,
         # An unknown card the size of the others, table all round it, is most often a card
         # from no deck; a pile's loose box is bigger than one card, has outlines that gave
         # way to it, or has another card sticking out of it.
-        table = float(np.median(grey))
+        table = _median(grey)
         kp_boxes[:0] = [c.corners for c in unknown
                         if c.others or (typical > 0.0 and c.area >= _KP_GROWN * typical)
                         or paper_beyond(grey, c.corners, table) >= _KP_BEYOND]
         if kp_boxes:
             out = _by_keypoints(matcher, image, grey, out, kp_boxes, typical)
     return _one_per_place(out)
+
+
+def _median(grey: Image) -> float:
+    """``np.median(grey)`` of a uint8 image, from its histogram (a tenth of the time on a
+    640x480 frame: np.median sorts all of it)."""
+    counts = np.cumsum(cv2.calcHist([grey], [0], None, [256], [0, 256]).ravel())
+    n = int(counts[-1])
+    lo = int(np.searchsorted(counts, (n - 1) // 2, side="right"))  # the middle one(s)
+    hi = int(np.searchsorted(counts, n // 2, side="right"))
+    return (lo + hi) / 2.0
 
 
 def _one_per_place(out: list[tuple[FoundCard, Match]]) -> list[tuple[FoundCard, Match]]:

@@ -289,3 +289,15 @@ def test_a_card_found_twice_at_one_place_counts_once(wink: Deck) -> None:
     # Two different cards at one place: a pile, both stay.
     out = _one_per_place([(FoundCard(box), m("w03", 0.95)), (FoundCard(box + 4), m("w04", 0.9))])
     assert [o.card_id for _, o in out] == ["w03", "w04"]
+
+
+def test_the_histogram_median_is_numpys() -> None:
+    from vision.tracker import _median
+
+    rng = np.random.default_rng(1)
+    for shape in [(480, 640), (7, 9), (1, 1), (2, 1)]:
+        for _ in range(20):
+            g = rng.integers(0, 256, shape, dtype=np.uint8)
+            assert _median(g) == float(np.median(g))
+            g = rng.integers(100, 103, shape, dtype=np.uint8)
+            assert _median(g) == float(np.median(g))
