@@ -470,24 +470,21 @@ class CardFinder:
         if float(np.count_nonzero(paper)) < 0.5 * least:
             return []  # (cheap: too little paper for a card at all; the found cards' areas
             # say little, for they are paper only in part)
-        rest = _without(paper, cards + self._known)
-        n, _, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
-        out = []
-        for x, y, bw, bh, area in stats[1:n]:
-            if area >= 0.5 * least and bw * bh >= least:
-                box = np.array([[x, y], [x + bw, y], [x + bw, y + bh], [x, y + bh]],
-                               dtype=np.float32)
-                out.append((box + origin) / scale)
-        return out
+        return [(box + origin) / scale
+                for box in _paper_blobs(_without(paper, cards + self._known), least)]
 
     def _unexplained_paper(self, paper: Image, found: list[tuple[FloatArray, float]],
                            area_min: float) -> bool:
         """Is there more paper in the frame than the cards found so far cover (a pile, cards
         touching)? Only then are straight edges searched (they cost more than the rest)."""
-        covered = sum(abs(_signed_area(q)) for q in self._merge(found))
-        if self._known:
-            paper = _without(paper, self._known)
-        return float(np.count_nonzero(paper)) > 1.1 * covered + area_min
+        cards = self._merge(found)
+        least = max(area_min, min((abs(_signed_area(q)) for q in cards), default=0.0))
+        if float(np.count_nonzero(paper)) < 0.5 * least:
+            return False
+        # (Blobs, not a count: a card's rim, a highlight on the table or a sliver between
+        # two cards is paper outside every card too. At a quarter of the resolution: cheap,
+        # and a card-sized blob is still one.)
+        return bool(_paper_blobs(_without(paper, cards + self._known), least, step=4))
 
     def _line_quads(self, thin: Image, edge_mask: Image, paper: Image, area_min: float,
                     area_max: float, min_support: float | None = None
@@ -763,6 +760,24 @@ def _without(mask: Image, cards: Sequence[FloatArray]) -> Image:
     out = mask.copy()
     if cards:
         cv2.fillPoly(out, [np.rint(_grow(q, 3.0)).astype(np.int32) for q in cards], 0)
+    return out
+
+
+def _paper_blobs(paper: Image, least: float, step: int = 1) -> list[FloatArray]:
+    """Boxes (``paper``'s px) around the blobs of ``paper`` at least half of ``least`` in
+    area whose bounding boxes are at least ``least``; searched at 1/``step`` of the
+    resolution (a pixel there is paper when a quarter of its ``step`` x ``step`` block is)."""
+    if step > 1:
+        h, w = paper.shape
+        paper = np.asarray(cv2.resize(paper, (max(1, w // step), max(1, h // step)),
+                                      interpolation=cv2.INTER_AREA) > 63, dtype=np.uint8)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(paper, connectivity=8)
+    s2 = float(step * step)
+    out = []
+    for x, y, bw, bh, area in stats[1:n]:
+        if area * s2 >= 0.5 * least and bw * bh * s2 >= least:
+            x0, y0, x1, y1 = x * step, y * step, (x + bw) * step, (y + bh) * step
+            out.append(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], dtype=np.float32))
     return out
 
 

@@ -112,6 +112,33 @@ def test_paper_left_over_beside_well_found_cards_is_unexplained() -> None:
     assert box[:, 0].min() <= 101 and box[:, 0].max() >= 299
 
 
+def test_straight_edges_are_searched_for_a_pile_beside_cards_of_little_paper() -> None:
+    # Three cards with big dark pictures (paper only in part) and a pile: the top card's
+    # outline runs into the card below, so only its straight edges give it. The paper the
+    # three cards leave over is the pile, though the three cards' areas add up to more than
+    # all the paper in the frame: the straight edges must still be searched.
+    img = _table((40, 40, 100, 140), (200, 40, 100, 140), (360, 40, 100, 140))
+    for x in (40, 200, 360):
+        cv2.rectangle(img, (x + 10, 55), (x + 90, 165), 60, -1)
+    cv2.rectangle(img, (470, 280), (570, 420), 215, -1)  # the card below
+    top = cv2.boxPoints(((500.0, 340.0), (100.0, 140.0), 25.0))
+    cv2.fillPoly(img, [np.rint(top).astype(np.int32)], 245)
+    cv2.circle(img, (500, 340), 28, 90, -1)  # its picture
+    finder = CardFinder((100, 140))
+    cards = finder.find(img)
+    assert len(cards) == 4
+    pile = next(c for c in cards if c.centre[1] > 250)
+    assert pile.straight
+    assert abs(pile.centre[0] - 500) < 3 and abs(pile.centre[1] - 340) < 3
+    assert finder.unexplained == []
+
+
+def test_a_pile_top_card_beside_three_cards_is_found(demo_decks: DemoDecks) -> None:
+    # The same in a bench frame: a tile on a tile at the top right, three tiles elsewhere.
+    deck = demo_decks("eselsbruecke")
+    assert _found(deck, _bench_frame(deck, 61), "k021")
+
+
 def test_a_pile_alone_in_the_frame_is_searched_by_keypoints(demo_decks: DemoDecks) -> None:
     # No card of the frame is recognised, so no card's size says the loose box around the
     # pile is too big for one card; the card below sticking out of it does.
