@@ -471,7 +471,7 @@ class CardFinder:
             return []  # (cheap: too little paper for a card at all; the found cards' areas
             # say little, for they are paper only in part)
         return [(box + origin) / scale
-                for box in _paper_blobs(_without(paper, cards + self._known), least)]
+                for box in _paper_blobs(_without(paper, cards + self._known), least, step=2)]
 
     def _unexplained_paper(self, paper: Image, found: list[tuple[FloatArray, float]],
                            area_min: float) -> bool:
