@@ -48,6 +48,10 @@ Image = npt.NDArray[np.uint8]
 
 #: Cards found in one frame smaller than this fraction of the median card's area are dropped.
 SAME_SIZE = 0.4
+
+#: An outline inside a bigger one, from this fraction of its area, may be the top card of a
+#: pile (FoundCard.others); smaller, it is a picture on the card.
+OTHER_MIN = 0.4
 #: How fully the sides of a box from straight edges must lie on edges in ``find_near``.
 NEAR_LINE_SUPPORT = 0.7
 
@@ -662,7 +666,7 @@ class CardFinder:
                 # the card: the smaller stops short of a corner.)
                 lost[i].append(kept[i][0])
                 kept[i] = (q, support, area)
-            elif area >= 0.5 * kept[i][2]:
+            elif area >= OTHER_MIN * kept[i][2]:
                 lost[i].append(q)
         if others is not None:
             for (k, _, _), gone in zip(kept, lost, strict=True):
