@@ -286,13 +286,16 @@ def _near(finder: CardFinder, matcher: DeckMatcher, image: Image, grey: Image,
     matches = matcher.match_quads(image, [a.corners for a in alts])
     best_card, best = card, m
     order = sorted(range(len(alts)), key=lambda i: -matches[i].score)
+    need = max(STRAIGHT_MIN_SCORE, matcher.params.min_score)
     for i in order[:_NEAR_ALIGN]:
         alt, m2 = alts[i], matches[i]
         if m2.score < _NEAR_MIN_SCORE:
             break
-        if m2.card_id is None:
+        if m2.card_id is None or m2.score < need:
+            # (Recognised but too weak to count: a few pixels off, as the top card of a
+            # pile often is. Aligned, it comes up to what it needs, or it is no card.)
             alt, m2 = _aligned(matcher, image, grey, alt, m2)
-        if m2.score < max(STRAIGHT_MIN_SCORE, matcher.params.min_score):
+        if m2.score < need:
             continue
         if m2.card_id is not None and (best.card_id is None or m2.score > best.score):
             best_card, best = alt, m2
