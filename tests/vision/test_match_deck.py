@@ -164,3 +164,20 @@ def test_bad_templates_are_a_clear_error() -> None:
         DeckMatcher(["a"], [good], SIZE, square=True)
     with pytest.raises(ValueError, match="min_score"):
         MatchParams(min_score=2.0)
+
+
+@pytest.mark.parametrize("square", [False, True])
+def test_templates_shrunk_then_turned_score_as_turned_then_shrunk(square: bool) -> None:
+    # The matcher shrinks each template once and turns the small copy; a card turned in the
+    # frame and warped is shrunk after turning. Both must give the same scores.
+    size = (120, 120) if square else (100, 150)
+    cards = [make_card(i, size, colour=True) for i in range(6)]
+    m = DeckMatcher([f"c{i}" for i in range(6)], cards, size, square=square)
+    for i, card in enumerate(cards):
+        for rot in m.rotations:
+            turned = np.ascontiguousarray(np.rot90(card, k=-rot))
+            if rot % 2:
+                turned = cv2.resize(turned, size, interpolation=cv2.INTER_AREA)
+            s = m.score_matrix([turned])[0]
+            assert s.max(axis=1).argmax() == i
+            assert s[i, m.rotations.index(rot)] == pytest.approx(1.0, abs=2e-3)
