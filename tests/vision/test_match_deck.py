@@ -177,7 +177,8 @@ def test_templates_shrunk_then_turned_score_as_turned_then_shrunk(square: bool) 
         for rot in m.rotations:
             turned = np.ascontiguousarray(np.rot90(card, k=-rot))
             if rot % 2:
-                turned = cv2.resize(turned, size, interpolation=cv2.INTER_AREA)
+                turned = np.asarray(cv2.resize(turned, size, interpolation=cv2.INTER_AREA),
+                                    dtype=np.uint8)
             s = m.score_matrix([turned])[0]
             assert s.max(axis=1).argmax() == i
             assert s[i, m.rotations.index(rot)] == pytest.approx(1.0, abs=2e-3)
