@@ -16,6 +16,8 @@ and raises ``ValueError`` naming the offending key (``vision.match.min_score: ..
     min_score = 0.75
     min_margin = 0.02
     min_rel_margin = 0.4
+    min_aligned = 0.9        # accepted below this: must score this once aligned
+    min_colour = 0.75        # colour decks: least correlation of a card's colours with its own
 
     [vision.match.decks."my-wink"]   # thresholds measured for one deck
     min_score = 0.6

@@ -22,8 +22,30 @@ For the table the features are made more forgiving:
 Each template is stored in both 180° orientations (all four rotations for square tiles).
 A card is **unknown** (``Match.card_id is None``) when its best score is below ``min_score`` or
 closer than ``min_margin`` to the best score of any *other* card: a wrong card is worse than no
-card. Both thresholds are data (``vision.config.MatchThresholds``), measured by
+card. Both thresholds are data (``vision.config.Thresholds``), measured by
 ``tablekeeper bench vision``.
+
+A card from no deck that shares a big shape with a deck card (a *look-alike*: the same hexagon
+in another colour, another word under it) can pass those thresholds: the shape is most of what
+the features see, and no other card of the deck comes close. Two checks refuse it:
+
+* **colours** (decks compared in colour, for templates that have colours at all): the card's
+  log chromaticity at 12 px (:func:`colours`: independent of brightness and, after subtracting
+  its mean, of the light's colour) must correlate with its template's by at least
+  ``min_colour`` (0.75). Measured on the tuning frames (seeds 1000-1002, the four colour
+  decks): 3664 cards of the deck 0.85 and more; the look-alike accepted before (tuning seed
+  1001, frame 35: a brown hexagon taken for the purple one of k157) 0.55.
+* **alignment** (every deck; :meth:`DeckMatcher.verify`, run by ``vision.tracker``): a card
+  accepted with a score below ``min_aligned`` (0.9) is aligned to its template by what is
+  printed on it (``vision.align``) and matched again; it stays that card only if it then scores
+  ``min_aligned``. A card of the deck scores low because its corners are a few pixels off: all
+  493 such cards of the tuning frames scored 0.92 or more once aligned. A look-alike scores low
+  for what is printed on it, which aligning does not change: of 253 cards from no deck (and
+  found shapes that are no card) scoring 0.6-0.9 there, the best came to 0.85.
+
+A look-alike that differs only in small print (the same picture in the same colours, another
+word) still passes: at the compared size a word is a few pixels. ``min_aligned = 0`` and
+``min_colour = -1`` turn the checks off.
 """
 
 from __future__ import annotations
@@ -38,7 +60,7 @@ import numpy.typing as npt
 
 from vision.align import Aligner
 from vision.find import FloatArray as Corners
-from vision.find import FrameError, Image, check_image, warp_card
+from vision.find import FrameError, Image, check_image, order_corners, warp_card
 
 FloatArray = npt.NDArray[np.float32]
 
@@ -55,6 +77,8 @@ class MatchParams:
     min_score: float = 0.75
     min_margin: float = 0.02
     min_rel_margin: float = 0.4
+    min_aligned: float = 0.9  # accepted below this: aligned, it must score this (``verify``)
+    min_colour: float = 0.75  # colour decks: least correlation of the colours (see above)
 
     def __post_init__(self) -> None:
         if self.long_side is not None and not 8 <= self.long_side <= 1024:
@@ -69,6 +93,10 @@ class MatchParams:
             raise ValueError(f"shortlist: {self.shortlist} is not in 0..1000")
         if not 0 <= self.min_rel_margin <= 10:
             raise ValueError(f"min_rel_margin: {self.min_rel_margin} is not in 0..10")
+        if not 0 <= self.min_aligned <= 1:
+            raise ValueError(f"min_aligned: {self.min_aligned} is not in 0..1")
+        if not -1 <= self.min_colour <= 1:
+            raise ValueError(f"min_colour: {self.min_colour} is not in -1..1")
 
 
 #: The exact ``cv2.matchTemplate(TM_CCOEFF_NORMED)`` score at the canonical size.
@@ -93,6 +121,7 @@ class Match:
     best_id: str
     rotation: int
     rel_margin: float = 0.0
+    colour: float = 1.0  # how well its colours fit the card's (1.0: not compared)
 
 
 class DeckLike(Protocol):
@@ -136,6 +165,7 @@ class DeckMatcher:
         if square and w != h:
             raise ValueError(f"square tiles need a square size, got {w}x{h}")
         self.ids: tuple[str, ...] = tuple(ids)
+        self._index = {cid: i for i, cid in enumerate(self.ids)}
         self.size = (int(w), int(h))
         self.square = square
         self.use_colour = use_colour
@@ -176,6 +206,16 @@ class DeckMatcher:
         #: (cards, cards): how alike two cards' templates are (best orientation).
         sim = (self.matrix @ self.matrix.T).reshape(n, k, n, k)[:, 0].max(axis=2)
         self.similarity: FloatArray = np.asarray(np.maximum(sim, sim.T), dtype=np.float32)
+        #: Colour decks: each template's colours (:func:`colours`; row as in ``matrix``),
+        #: and whether they say anything (a card of grey ink on white has no colours).
+        self.colours: FloatArray | None = None
+        self.coloured: npt.NDArray[np.bool_] | None = None
+        if use_colour:
+            maps = [_colour_map(self._check_patch(t, "template")) for t in templates]
+            cols = np.stack([np.rot90(c, k=-r).ravel() for c in maps for r in self.rotations])
+            self.coloured = np.asarray(
+                np.sqrt((cols**2).mean(axis=1)) >= _MIN_CHROMA, dtype=np.bool_)
+            self.colours = np.stack([_unit(c) for c in cols])
         #: Fine alignment of uncertain cards to a candidate (``vision.align``).
         self.aligner = Aligner(templates, self.size)
         self._coarse: DeckMatcher | None = None
@@ -263,13 +303,40 @@ class DeckMatcher:
         min_margin: float | None = None, min_rel_margin: float | None = None,
     ) -> list[Match]:
         """The verdict on each patch; thresholds default to ``params``'."""
-        return self._verdicts(self.score_matrix(patches), min_score, min_margin,
-                              min_rel_margin)
+        imgs = [self._check_patch(p, "card image") for p in patches]
+        return self._verdicts(self._scores(imgs), min_score, min_margin, min_rel_margin, imgs)
 
     def match_quads(self, image: Image, quads: Sequence[Corners]) -> list[Match]:
         """The verdict on each card of ``image`` (a checked frame) whose corners are in
         ``quads`` (clockwise, first edge short): warped straight to :attr:`warp_size`."""
-        return self._verdicts(self._scores([self.warp(image, q) for q in quads]))
+        imgs = [self.warp(image, q) for q in quads]
+        return self._verdicts(self._scores(imgs), imgs=imgs)
+
+    def verify(self, image: Image, grey: Image, quad: Corners,
+               match: Match) -> tuple[Corners, Match]:
+        """``match`` (the verdict on the card at ``quad`` of ``image``, a checked frame, and
+        ``grey``, the same frame in grey) verified: a card accepted with a score below
+        ``params.min_aligned`` is aligned to its template by what is printed on it
+        (:class:`vision.align.Aligner`) and matched again; it stays that card only if it then
+        scores at least ``min_aligned`` (and is still that card): the aligned corners and
+        verdict. Otherwise it becomes unknown (same corners, ``card_id`` None). Unknown cards
+        and cards scoring ``min_aligned`` or more are returned as they are.
+
+        A card of the deck that scores low as found is misplaced (corners a few pixels off,
+        a bent perspective): aligned, it fits its template as well as any card does. A card
+        from no deck that shares a big shape with a deck card (a look-alike) scores low for
+        what is printed on it: aligning cannot change that (see the module docstring).
+        """
+        if match.card_id is None or match.score >= self.params.min_aligned:
+            return quad, match
+        index = self._index[match.card_id]
+        q = self.aligner.align(grey, quad, index, match.rotation)
+        if q is not None:
+            q = order_corners(q, self.square)
+            (m2,) = self.match_quads(image, [q])
+            if m2.card_id == match.card_id and m2.score >= self.params.min_aligned:
+                return q, m2
+        return quad, replace(match, card_id=None)
 
     def warp(self, image: Image, quad: Corners) -> Image:
         """The card at ``quad`` of ``image``, warped to :attr:`warp_size`."""
@@ -281,13 +348,13 @@ class DeckMatcher:
         return self._candidates(self._scores([self.warp(image, quad)])[0], within, limit)
 
     def _verdicts(self, scores: FloatArray, min_score: float | None = None,
-                  min_margin: float | None = None,
-                  min_rel_margin: float | None = None) -> list[Match]:
+                  min_margin: float | None = None, min_rel_margin: float | None = None,
+                  imgs: Sequence[Image] = ()) -> list[Match]:
         lo = self.params.min_score if min_score is None else min_score
         mg = self.params.min_margin if min_margin is None else min_margin
         rel_lo = self.params.min_rel_margin if min_rel_margin is None else min_rel_margin
         out = []
-        for per_rot in scores:
+        for n, per_rot in enumerate(scores):
             best_rot = per_rot.argmax(axis=1)
             per_card = per_rot.max(axis=1)
             order = np.argsort(per_card)[::-1]
@@ -301,9 +368,15 @@ class DeckMatcher:
             else:
                 margin, rel = score + 1.0, 1.0
             ok = score >= lo and margin >= mg and rel >= rel_lo
+            colour = 1.0
+            row = i * self._k + int(best_rot[i])
+            if (ok and self.colours is not None and self.coloured is not None and imgs
+                    and imgs[n].ndim == 3 and self.coloured[row]):
+                colour = float(_unit(colours(imgs[n])) @ self.colours[row])
+                ok = colour >= self.params.min_colour
             out.append(Match(card_id=self.ids[i] if ok else None, score=score, margin=margin,
                              best_id=self.ids[i], rotation=self.rotations[int(best_rot[i])],
-                             rel_margin=rel))
+                             rel_margin=rel, colour=colour))
         return out
 
     def candidates(self, patch: object, within: float = 0.1,
@@ -322,6 +395,32 @@ class DeckMatcher:
 
     def match(self, patch: object) -> Match:
         return self.match_many([patch])[0]
+
+
+#: A template whose colours vary less than this (rms of its log chromaticity, below) has none
+#: to speak of: its colours are not compared.
+_MIN_CHROMA = 0.02
+#: Colours are compared at this long side (px): the colour of areas, not of edges.
+_COLOUR_SIDE = 12
+
+
+def colours(img: Image) -> FloatArray:
+    """The colours of a card image (BGR) as a feature vector: at :data:`_COLOUR_SIDE` px
+    (long side), each pixel's log chromaticity ``log(B/G)``, ``log(R/G)``, each minus its mean
+    over the card. Brightness cancels in the ratios (shading, uneven light), and the light's
+    colour adds a constant to each (a diagonal colour cast), which the mean takes away."""
+    return np.asarray(_colour_map(img).ravel(), dtype=np.float32)
+
+
+def _colour_map(img: Image) -> FloatArray:
+    """:func:`colours` as an image (h, w, 2): turned with the card, it is the turned card's."""
+    h, w = img.shape[:2]
+    s = _COLOUR_SIDE / max(h, w)
+    x = np.asarray(cv2.resize(img, (max(2, round(w * s)), max(2, round(h * s))),
+                              interpolation=cv2.INTER_AREA), dtype=np.float32)
+    x = np.log(cv2.GaussianBlur(x, (0, 0), 0.7) + np.float32(8.0))
+    f = np.stack([x[:, :, 0] - x[:, :, 1], x[:, :, 2] - x[:, :, 1]], axis=2)
+    return np.asarray(f - f.mean(axis=(0, 1), keepdims=True), dtype=np.float32)
 
 
 def _unit(v: npt.NDArray[np.floating[Any]]) -> FloatArray:

@@ -135,7 +135,9 @@ def recognise(finder: CardFinder, matcher: DeckMatcher, image: Image,
     Where cards are still unknown (a loose box around a pile, bigger than a card) or paper
     is left unexplained, the top card is searched by keypoints (:mod:`vision.keypoints`):
     kept only if the matcher recognises the same card there with score at least
-    ``ALIGNED_MIN_SCORE``, and then instead of the loose box.
+    ``ALIGNED_MIN_SCORE``, and then instead of the loose box. Every card recognised with a
+    score below the matcher's ``min_aligned`` is verified (:meth:`DeckMatcher.verify`: it
+    must fit its card once aligned; a card from no deck that looks like one does not).
     """
     grey = to_grey(check_image(image))  # (once: the finder, refining and aligning use it)
     found = finder.find(grey) if region is None else finder.find(grey, region, known)
@@ -156,6 +158,9 @@ def recognise(finder: CardFinder, matcher: DeckMatcher, image: Image,
                 for q, m2 in zip(tries, matcher.match_quads(image, tries), strict=True):
                     if m2.score > m.score + 0.01:
                         card, m = FoundCard(q, straight=card.straight, others=card.others), m2
+        # A card accepted with a low score is aligned to its card and must then fit it well
+        # (``DeckMatcher.verify``); rejected, it is aligned to its best candidates below.
+        card, m = _verified(matcher, image, grey, card, m)
         straight_min = max(STRAIGHT_MIN_SCORE, matcher.params.min_score)
         if (m.card_id is None and m.score >= _ALIGN_FROM) or (
                 card.straight and m.score < straight_min):
@@ -194,7 +199,17 @@ def recognise(finder: CardFinder, matcher: DeckMatcher, image: Image,
                         or paper_beyond(grey, c.corners, table) >= _KP_BEYOND]
         if kp_boxes:
             out = _by_keypoints(matcher, image, grey, out, kp_boxes, typical)
-    return _one_per_place(out)
+    # (The cards recognised around a pile or in paper left over, verified as well.)
+    return _one_per_place([_verified(matcher, image, grey, c, m) for c, m in out])
+
+
+def _verified(matcher: DeckMatcher, image: Image, grey: Image, card: FoundCard,
+              m: Match) -> tuple[FoundCard, Match]:
+    """:meth:`DeckMatcher.verify` of a found card (aligned: the aligned outline)."""
+    q, v = matcher.verify(image, grey, card.corners, m)
+    if q is card.corners:
+        return card, v
+    return FoundCard(q, straight=card.straight, others=card.others), v
 
 
 def _median(grey: Image) -> float:
