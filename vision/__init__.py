@@ -84,10 +84,14 @@ Finding, matching, events, enrolment (``vision.find``, ``vision.match``, ``visio
   ``match_quads(image, corners_list)`` (warped straight from the frame to ``warp_size``),
   ``candidates(patch)`` / ``candidates_in(image, corners)``, ``aligner``,
   ``scores(patch)`` (best over orientations, per card), ``score_matrix(patches)``
-  (patches x cards x orientations). ``Match(card_id | None, score, margin, best_id, rotation,
-  rel_margin)``: ``card_id`` is None for an unknown card. ``MatchParams(long_side=48,
+  (patches x cards x orientations), ``verify(image, grey, corners, match) -> (corners,
+  Match)`` (a card accepted below ``min_aligned``, aligned: still that card only if it then
+  scores ``min_aligned``). ``Match(card_id | None, score, margin, best_id, rotation,
+  rel_margin, colour)``: ``card_id`` is None for an unknown card; ``colour`` how its colours
+  fit the card's (colour decks; 1.0 when not compared). ``MatchParams(long_side=48,
   blur_sigma=1.0, local_contrast=True, subtract_mean=True, shortlist=12, min_score,
-  min_margin, min_rel_margin)``; ``EXACT`` gives cv2.matchTemplate(TM_CCOEFF_NORMED)'s score.
+  min_margin, min_rel_margin, min_aligned=0.9, min_colour=0.75)``; ``EXACT`` gives
+  cv2.matchTemplate(TM_CCOEFF_NORMED)'s score; ``colours(image)`` (log chromaticity at 12 px).
 - ``CardWatcher(deck, config=VisionConfig(), deck_id=None)``: ``process(frame) ->
   list[CardEvent]`` each frame; ``observe(image) -> list[Observation]`` (no tracking; corners
   in the card's own orientation); ``last`` (the last frame's observations); ``on_table``;
@@ -115,7 +119,8 @@ Finding, matching, events, enrolment (``vision.find``, ``vision.match``, ``visio
   (recognised that way only from ``ALIGNED_MIN_SCORE``; the next candidate only while the
   last came to ``_ALIGN_GO_ON``), and around a box still unknown try the outlines that gave
   way to it and look for straight-edge boxes (``find_near``: a loose box around a pile); the
-  same where paper is unexplained. A card found only from straight edges
+  same where paper is unexplained; every card recognised below ``min_aligned`` verified
+  (``DeckMatcher.verify``). A card found only from straight edges
   (``FoundCard.straight``) must score at least ``STRAIGHT_MIN_SCORE``. ``CardWatcher``
   skips the search on a frame showing the same table as the last one searched
   (``STILL_LEVELS``), searches only the part that changed (``PART_MAX``, ``part_max``), and
