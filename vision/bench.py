@@ -285,11 +285,14 @@ class Latency:
 
 
 def latency(deck: Deck, trials: int, seed: int, config: VisionConfig | None = None,
-            part_search: bool = True) -> Latency:
+            part_search: bool = True, in_view: bool = True) -> Latency:
     """Cards laid one by one with hands passing: frames from placed to event.
 
     The first ``trials`` cards go to free spots; then as many again are laid on top of them
-    (piles), counted apart. The frame in which the card first shows counts as frame 1.
+    (piles), counted apart. Each is laid wholly in view (:func:`_place_in_view`; with
+    ``in_view=False`` where ``SimulatedTable.place`` puts it, which may be partly outside the
+    frame: no event is then expected). The frame in which the card first shows counts as
+    frame 1.
     ``part_search=False``: every changed frame is searched whole (the baseline).
     """
     from vision.camera import Frame
@@ -342,7 +345,10 @@ def latency(deck: Deck, trials: int, seed: int, config: VisionConfig | None = No
             for _ in range(7):
                 classify(watch(table.capture()), True)
         card = rng.choice(deck.ids)
-        table.place(card, spot)
+        if in_view:
+            _place_in_view(table, card, spot)
+        else:
+            table.place(card, spot)
         pending.append(card)
         if pile:
             out.pile_placed += 1
@@ -367,6 +373,21 @@ def latency(deck: Deck, trials: int, seed: int, config: VisionConfig | None = No
     out.searched_part = watcher.searched_part - before[1]
     out.still = watcher.still - before[2]
     return out
+
+
+def _place_in_view(table: SimulatedTable, card: str, spot: str, tries: int = 20) -> None:
+    """Lay ``card`` at ``spot`` wholly in the camera's view (every corner at least 3 px inside
+    the frame, as a benchmark frame's whole cards): a card cut by the frame's edge is not
+    reported by design, so it would measure nothing. Its pose is drawn again until it fits
+    (the last one is kept after ``tries``)."""
+    w, h = table.size
+    for _ in range(tries):
+        handle = table.place(card, spot)
+        c = next(t.corners for t in table.truth() if t.handle == handle)
+        if c.min() >= 3 and float(c[:, 0].max()) <= w - 4 and float(c[:, 1].max()) <= h - 4:
+            return
+        table.remove(handle)
+    table.place(card, spot)
 
 
 @dataclass
