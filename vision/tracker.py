@@ -90,8 +90,9 @@ _ALIGN_FROM = 0.4
 #: ... the candidates: the best and those within this of its score, at most this many.
 _ALIGN_WITHIN = 0.1
 _ALIGN_CANDIDATES = 3
-#: A card left unknown that scores at least this may be a loose box around a pile: the cards
-#: around it are searched for again (``CardFinder.find_near``).
+#: A card left unknown that scores at least this (or has other outlines, whatever it scores)
+#: may be a loose box around a pile: the cards around it are searched for again
+#: (``CardFinder.find_near``).
 _NEAR_FROM = 0.15
 #: ... of the boxes found there, the best this many that score at least this are aligned.
 _NEAR_ALIGN = 2
@@ -167,7 +168,9 @@ def recognise(finder: CardFinder, matcher: DeckMatcher, image: Image,
             # Unknown, or from straight edges and too weak to count as it is (such a box is
             # often a few pixels off: the top card of a pile).
             card, m = _aligned(matcher, image, grey, card, m)
-        if m.card_id is None and m.score >= _NEAR_FROM:
+        if m.card_id is None and (m.score >= _NEAR_FROM or card.others):
+            # (A loose box around two cards may look like no card at all, yet one of the
+            # outlines that gave way to it is the top card.)
             card, m = _near(finder, matcher, image, grey, card, m)
         if card.straight and m.card_id is not None and m.score < straight_min:
             m = replace(m, card_id=None)

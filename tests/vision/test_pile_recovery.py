@@ -179,3 +179,12 @@ def test_an_outline_recognised_too_weakly_is_aligned(demo_decks: DemoDecks) -> N
     # scores 0.98 (frame 84 of seed 1002).
     deck = demo_decks("eselsbruecke")
     assert _found(deck, _bench_frame(deck, 84, seed=1002), "k123")
+
+
+def test_a_loose_box_that_looks_like_no_card_still_tries_its_other_outlines(
+        demo_decks: DemoDecks) -> None:
+    # A scene card on another copy of itself: the loose box around both scores 0.14 (no card
+    # at all), but one of the outlines that gave way to it is the top card, at 0.97 (frame 53
+    # of a fourth tuning run, seed 1003).
+    deck = demo_decks("something-missing-scenes")
+    assert _found(deck, _bench_frame(deck, 53, seed=1003), "s13")
