@@ -468,27 +468,27 @@ class CardFinder:
         paper = self._last_paper
         if paper is None or not self.params.line_quads:
             return []
-        cards = [q - origin for q in cards]
-        least = max(self._area_min,
-                    min((abs(_signed_area(q)) for q in cards), default=0.0))
-        if float(np.count_nonzero(paper)) < 0.5 * least:
-            return []  # (cheap: too little paper for a card at all; the found cards' areas
-            # say little, for they are paper only in part)
-        return [(box + origin) / scale
-                for box in _paper_blobs(_without(paper, cards + self._known), least, step=2)]
+        return [(box + origin) / scale for box in self._leftover(
+            paper, [q - origin for q in cards], self._area_min, step=2)]
 
     def _unexplained_paper(self, paper: Image, found: list[tuple[FloatArray, float]],
                            area_min: float) -> bool:
-        """Is there more paper in the frame than the cards found so far cover (a pile, cards
-        touching)? Only then are straight edges searched (they cost more than the rest)."""
-        cards = self._merge(found)
+        """Is there paper that none of the cards found so far covers (a pile, cards
+        touching)? Only then are straight edges searched (they cost more than the rest).
+        At a quarter of the resolution: cheap, and a card-sized blob is still one."""
+        return bool(self._leftover(paper, self._merge(found), area_min, step=4))
+
+    def _leftover(self, paper: Image, cards: list[FloatArray], area_min: float,
+                  step: int) -> list[FloatArray]:
+        """Boxes (``paper``'s px) around the blobs of ``paper`` outside ``cards`` and the
+        known ones at least half the smallest card's area (``area_min`` if none is bigger):
+        blobs, not a count, for a card's rim, a highlight on the table or a sliver between
+        two cards is paper outside every card too. (:func:`_paper_blobs`, at 1/``step``.)"""
         least = max(area_min, min((abs(_signed_area(q)) for q in cards), default=0.0))
         if float(np.count_nonzero(paper)) < 0.5 * least:
-            return False
-        # (Blobs, not a count: a card's rim, a highlight on the table or a sliver between
-        # two cards is paper outside every card too. At a quarter of the resolution: cheap,
-        # and a card-sized blob is still one.)
-        return bool(_paper_blobs(_without(paper, cards + self._known), least, step=4))
+            return []  # (cheap: too little paper for a card at all; the found cards' areas
+            # say little, for they are paper only in part)
+        return _paper_blobs(_without(paper, cards + self._known), least, step)
 
     def _line_quads(self, thin: Image, edge_mask: Image, paper: Image, area_min: float,
                     area_max: float, min_support: float | None = None
