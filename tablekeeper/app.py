@@ -5,9 +5,10 @@ Each iteration (:meth:`Loop.step`):
 1. host inputs (touch, keyboard, the three host buttons) and seat edges queued by the firmware
    are drained; seat edges already reached the arbiter from the GPIO callback thread with their
    kernel timestamps, so the queue only carries what the *app* must act on;
-2. a camera frame is captured and recognised when one is due (while cards are being revealed);
-   a card that settles on the centre pile becomes ``CardRevealed`` and arms the arbiter at the
-   frame's timestamp;
+2. while cards are being revealed, the cards the camera saw are collected (at the table a
+   background thread captures and recognises the frames, so the loop never waits on them; on
+   a simulated clock a frame is recognised inline when one is due); a card that settles on the
+   centre pile becomes ``CardRevealed`` and arms the arbiter at the frame's timestamp;
 3. the referee polls the arbiter (``BuzzWon``) and the running timer (time-ups);
 4. the screen renders a snapshot of the state -- only when something changed or a timer or
    animation is running -- and only then is the systemd watchdog pinged, so a frozen screen is
@@ -44,6 +45,8 @@ class CardSource(Protocol):
 
     @property
     def status(self) -> str | None: ...
+
+    def close(self) -> None: ...
 
 
 class Screen(Protocol):

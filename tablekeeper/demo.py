@@ -63,9 +63,11 @@ def scene_truth(n_scenes: int) -> tuple[frozenset[int], ...]:
 def build_demo(out: Path, *, seed: int, players: int, variant: str, clock: Clock,
                camera: bool = True, cards: CardSource | None = None,
                screen: Screen | None = None, journal_name: str = "game.jsonl",
-               deck: Any | None = None) -> DemoParts:
+               deck: Any | None = None, threaded: bool = False) -> DemoParts:
     """``deck``: the item deck the simulated camera shows (default: the demo deck); the demo
-    passes the one its screen holds, so the templates are in memory once."""
+    passes the one its screen holds, so the templates are in memory once. ``threaded``: the
+    camera is read by a background thread (real clocks: the windowed demo); otherwise inline,
+    so a game on a simulated clock is the same every time."""
     rng = random.Random(seed)
     sim = SimTable.generate(rng, players, Variant(variant))
     sim = dataclasses.replace(sim, items_in_scene=scene_truth(len(sim.items_in_scene)))
@@ -85,7 +87,7 @@ def build_demo(out: Path, *, seed: int, players: int, variant: str, clock: Clock
     if camera and cards is None:
         from tablekeeper.vision_link import simulated_camera_pipeline
 
-        sim_camera, cards = simulated_camera_pipeline(clock, seed, deck)
+        sim_camera, cards = simulated_camera_pipeline(clock, seed, deck, threaded=threaded)
     table = DemoTable(sim, referee, rng, camera=sim_camera, seat_pins=seat_pins)
     loop = Loop(referee, clock, cards=cards, screen=screen, table=table)
     return DemoParts(loop, table, sim, firmware, journal_path, sim_camera)
@@ -126,7 +128,8 @@ def run_demo(args: Any) -> int:
                           png_dir=out if headless else None, title="tablekeeper demo",
                           cards=item_cards(deck))
     parts = build_demo(out, seed=args.seed, players=args.players, variant=args.variant,
-                       clock=clock, camera=not args.no_camera, screen=screen, deck=deck)
+                       clock=clock, camera=not args.no_camera, screen=screen, deck=deck,
+                       threaded=not headless)
     print(f"tablekeeper demo: {args.players} players, {args.variant}, seed {args.seed}"
           f"{' (headless)' if headless else ''}; writing to {out}", file=sys.stderr)
     try:
@@ -137,6 +140,8 @@ def run_demo(args: Any) -> int:
 
             run_realtime(parts.loop)
     finally:
+        if parts.loop.cards is not None:
+            parts.loop.cards.close()
         screen.close()
         parts.firmware.close()
     print(scoreboard(parts))

@@ -117,11 +117,13 @@ def run_kiosk(args: argparse.Namespace) -> int:
 
     clock = MonotonicClock()
     try:
-        cards_source, deck = camera_pipeline(config, clock, simulate=args.simulate_camera)
+        cards_source, deck = camera_pipeline(config, clock, simulate=args.simulate_camera,
+                                             threaded=True)
     except ValueError as exc:  # a bad [camera]/[vision] section or an unusable deck
         config_problem = config_problem or str(exc)
         log.error("camera/vision: %s; using the defaults", exc)
-        cards_source, deck = camera_pipeline(Config(), clock, simulate=args.simulate_camera)
+        cards_source, deck = camera_pipeline(Config(), clock, simulate=args.simulate_camera,
+                                             threaded=True)
 
     folder = games_dir(config)
     game, journal_problem = open_game(folder)
@@ -157,6 +159,7 @@ def run_kiosk(args: argparse.Namespace) -> int:
         run_realtime(loop, linger_s=float("inf"), run_for_s=args.run_for)
     finally:
         notifier.stopping()
+        cards_source.close()
         screen.close()
         firmware.close()
     return 0

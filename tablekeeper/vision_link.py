@@ -1,22 +1,36 @@
 """The camera as the app loop sees it: frames in, settled item cards out.
 
-:class:`WatchedCamera` captures a frame when one is due (the loop only asks while cards are
-being revealed), runs :class:`vision.tracker.CardWatcher` on it, and reports each card that
-settled in the centre-pile zone as a :class:`tablekeeper.referee.CardSeen` stamped with the
-frame in which the card *first became visible* -- the instant the buzzers are armed at. A camera
-that is unplugged is reconnected with back-off by :class:`vision.camera.ResilientCamera`; the
-loop keeps going and the screen shows the camera's status.
+Two card sources with the same face (``poll(now_ns)``, ``status``, ``close()``, and the
+``frames`` / ``events`` counters the demo prints):
+
+- :class:`CameraThread`, at the table (the kiosk, the windowed demo): a background thread owns
+  the camera and the :class:`vision.tracker.CardWatcher`. It captures and recognises frames at
+  the camera's pace while the loop is watching (``poll`` called within the last few frame
+  periods) and idles on a condition otherwise; ``poll`` only drains what it found, so the
+  screen never waits on a capture (up to 33 ms on a Pi) or on recognition (20-130 ms here,
+  several times that on a Pi 4).
+- :class:`WatchedCamera`, where the clock is simulated (the headless demo, tests): captures a
+  frame when one is due and recognises it inline, so a run is the same every time.
+
+Either reports each card that settled in the centre-pile zone as a
+:class:`tablekeeper.referee.CardSeen` stamped with the frame in which the card *first became
+visible* -- the instant the buzzers are armed at -- never with the time the loop got it. A
+camera that is unplugged is reconnected with back-off by :class:`vision.camera.ResilientCamera`;
+the loop keeps going and the screen shows the camera's status.
 """
 
 from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Callable, Mapping
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from tablekeeper.clock import Clock
+from tablekeeper.clock import Clock, FakeClock
 from tablekeeper.config import Config
 from tablekeeper.referee import CardSeen
 from tablekeeper.screen import CardInfo
@@ -27,8 +41,29 @@ FRAME_NS = 33_333_333
 ITEMS_DECK = "something-missing-items"
 
 
+def _camera_status(camera: Any) -> tuple[bool, str | None]:
+    """(whether the camera reports a status, the text for the screen: a ``status.*`` key,
+    raw text, or None when it is fine)."""
+    status = getattr(camera, "status", None)
+    if status is None or callable(status):
+        return False, None
+    if status.ok:
+        return True, None
+    if status.state in ("disconnected", "starting"):
+        return True, f"status.camera_{status.state}"
+    return True, str(status.message_en)
+
+
+def _cards_seen(events: Iterable[Any], zone: str | None) -> list[CardSeen]:
+    """The watcher's events in ``zone`` (None: any) as the referee's ``CardSeen``, stamped
+    with the frame the card was first visible in."""
+    return [CardSeen(e.card_id, e.first_seen_ns, e.score, e.margin) for e in events
+            if zone is None or e.zone is None or e.zone == zone]
+
+
 class WatchedCamera:
-    """A camera (plain or resilient) and a card watcher, polled by the app loop."""
+    """A camera (plain or resilient) and a card watcher, polled by the app loop: the frame is
+    captured and recognised inside ``poll`` (deterministic on a simulated clock)."""
 
     def __init__(self, camera: Any, watcher: Any, *, frame_ns: int = FRAME_NS,
                  zone: str | None = None) -> None:
@@ -50,10 +85,9 @@ class WatchedCamera:
             self.camera.start()
             self._started = True
         frame = self.camera.capture()
-        status = getattr(self.camera, "status", None)
-        if status is not None and not callable(status):
-            self._status = None if status.ok else f"status.camera_{status.state}" \
-                if status.state in ("disconnected", "starting") else status.message_en
+        reports, status = _camera_status(self.camera)
+        if reports:
+            self._status = status
         if frame is None:
             return []
         self.frames += 1
@@ -62,12 +96,8 @@ class WatchedCamera:
         except ValueError as exc:  # a damaged frame: skip it, never stop the loop
             log.warning("frame %s skipped: %s", getattr(frame, "seq", "?"), exc)
             return []
-        seen = []
-        for event in events:
-            if self.zone is not None and event.zone is not None and event.zone != self.zone:
-                continue
-            self.events += 1
-            seen.append(CardSeen(event.card_id, event.first_seen_ns, event.score, event.margin))
+        seen = _cards_seen(events, self.zone)
+        self.events += len(seen)
         return seen
 
     @property
@@ -76,7 +106,220 @@ class WatchedCamera:
 
     def close(self) -> None:
         if self._started:
+            self._started = False
             self.camera.close()
+
+
+class CameraThread:
+    """A camera and a card watcher run by a background thread; the app loop's ``poll`` only
+    drains what the thread found and never waits.
+
+    The thread is started by the first ``poll``. It captures and recognises a frame at most
+    every ``frame_ns`` while the loop is watching -- ``poll`` called within the last
+    ``idle_after_ns`` (default: four frame periods) -- and otherwise waits on a condition
+    until the next ``poll``: vision costs CPU the screen needs. Only the thread touches the
+    camera and the watcher (neither is thread-safe), including closing the camera when it
+    stops. ``timer`` (ns) measures that pace and the idle time; it is the real monotonic clock
+    except in tests. Frame timestamps are the camera's own.
+
+    A damaged frame (``ValueError`` from ``process``) is logged and skipped. Any other error,
+    from the camera or the watcher, is logged with its traceback and becomes :attr:`status`
+    (shown on the screen) until a frame is recognised again; the thread carries on with the
+    next frame after ``error_backoff_s``, doubling up to ``max_backoff_s`` while it repeats.
+    At most ``max_queued`` cards wait for the loop; beyond that the oldest are dropped (and
+    logged) -- the loop only stops draining when it stops watching, and then the thread idles.
+    """
+
+    ERROR_STATUS = "辨識出錯 Vision error: {error}"
+
+    def __init__(self, camera: Any, watcher: Any, *, frame_ns: int = FRAME_NS,
+                 zone: str | None = None, idle_after_ns: int | None = None,
+                 timer: Callable[[], int] = time.monotonic_ns, error_backoff_s: float = 0.5,
+                 max_backoff_s: float = 10.0, max_queued: int = 64,
+                 join_timeout_s: float = 2.0) -> None:
+        if frame_ns < 0 or (idle_after_ns is not None and idle_after_ns < 0):
+            raise ValueError("frame_ns and idle_after_ns must be >= 0")
+        if max_queued < 1:
+            raise ValueError("max_queued must be at least 1")
+        self.camera = camera
+        self.watcher = watcher
+        self.frame_ns = frame_ns
+        self.zone = zone
+        self.idle_after_ns = 4 * frame_ns if idle_after_ns is None else idle_after_ns
+        self.timer = timer
+        self.error_backoff_s = error_backoff_s
+        self.max_backoff_s = max_backoff_s
+        self.join_timeout_s = join_timeout_s
+        #: frames captured by the thread; cards handed to the loop; cards dropped unread
+        self.frames = 0
+        self.events = 0
+        self.dropped = 0
+        #: set while the thread waits for the loop to watch again (for tests and benches)
+        self.idle = threading.Event()
+        self._cond = threading.Condition()
+        self._queue: deque[CardSeen] = deque()
+        self._max_queued = max_queued
+        self._last_poll: int | None = None
+        self._waiting = False  # the thread waits for a poll (guarded by _cond)
+        self._stopping = False
+        self._closed = False
+        self._thread: threading.Thread | None = None
+        self._camera_status: str | None = None
+        self._error: str | None = None
+
+    # --- the loop's side -----------------------------------------------------------------
+
+    def poll(self, now_ns: int) -> list[CardSeen]:
+        """The cards the thread found since the last poll (never blocks). ``now_ns`` is the
+        loop's clock, unused: the thread keeps the camera's pace on its own timer."""
+        with self._cond:
+            if self._closed:
+                return []
+            self._last_poll = self.timer()
+            seen = list(self._queue)
+            self._queue.clear()
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="tablekeeper-camera",
+                                                daemon=True)
+                self._thread.start()
+            elif self._waiting:
+                self._cond.notify_all()
+        self.events += len(seen)
+        return seen
+
+    def wait_for_cards(self, timeout_s: float) -> bool:
+        """Block until cards wait to be polled (True) or ``timeout_s`` passed (False). For
+        tests and benches: the loop itself never waits."""
+        with self._cond:
+            return self._cond.wait_for(lambda: bool(self._queue), timeout=timeout_s)
+
+    @property
+    def status(self) -> str | None:
+        return self._error or self._camera_status
+
+    @property
+    def alive(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def close(self) -> None:
+        """Stop the thread and wait for it (at most ``join_timeout_s``); it closes the camera
+        as it stops. Closing again does nothing."""
+        with self._cond:
+            if self._closed:
+                return
+            self._closed = self._stopping = True
+            thread = self._thread
+            self._cond.notify_all()
+        if thread is not None:
+            thread.join(self.join_timeout_s)
+            if thread.is_alive():
+                log.error("the camera thread did not stop within %g s; it closes the camera "
+                          "when it does", self.join_timeout_s)
+
+    # --- the thread's side ---------------------------------------------------------------
+
+    def _run(self) -> None:
+        started = False
+        backoff = self.error_backoff_s
+        due = 0
+        try:
+            while self._next_turn(due):
+                due = self.timer() + self.frame_ns
+                try:
+                    if not started:
+                        self.camera.start()
+                        started = True
+                    frame = self.camera.capture()
+                except Exception as exc:  # a plain camera failing: never the end of vision
+                    backoff = self._failed("the camera failed", exc, backoff)
+                    continue
+                reports, status = _camera_status(self.camera)
+                if reports:
+                    self._camera_status = status
+                if frame is None:
+                    continue
+                self.frames += 1
+                try:
+                    events = self.watcher.process(frame)
+                except ValueError as exc:  # a damaged frame: skip it
+                    log.warning("frame %s skipped: %s", getattr(frame, "seq", "?"), exc)
+                    continue
+                except Exception as exc:
+                    backoff = self._failed(f"recognising frame {getattr(frame, 'seq', '?')} "
+                                           "failed", exc, backoff)
+                    continue
+                self._error = None
+                backoff = self.error_backoff_s
+                seen = _cards_seen(events, self.zone)
+                if seen:
+                    self._put(seen)
+        finally:
+            if started:
+                try:
+                    self.camera.close()
+                except Exception:
+                    log.exception("closing the camera failed")
+
+    def _next_turn(self, due: int) -> bool:
+        """Wait until the loop wants a frame and one is due (True), or the source is closed
+        (False)."""
+        with self._cond:
+            while not self._stopping:
+                now = self.timer()
+                if self._last_poll is None or now - self._last_poll > self.idle_after_ns:
+                    self._waiting = True
+                    self.idle.set()
+                    self._cond.wait()
+                    self._waiting = False
+                    self.idle.clear()
+                elif now < due:
+                    self._cond.wait((due - now) / 1e9)
+                else:
+                    return True
+            return False
+
+    def _failed(self, what: str, exc: Exception, backoff: float) -> float:
+        log.error("%s; trying again in %g s", what, backoff, exc_info=exc)
+        self._error = self.ERROR_STATUS.format(error=f"{type(exc).__name__}: {exc}"[:120])
+        with self._cond:
+            self._cond.wait_for(lambda: self._stopping, timeout=backoff)
+        return min(self.max_backoff_s, backoff * 2)
+
+    def _put(self, seen: list[CardSeen]) -> None:
+        with self._cond:
+            self._queue.extend(seen)
+            self._cond.notify_all()
+            over = len(self._queue) - self._max_queued
+            for _ in range(max(0, over)):
+                dropped = self._queue.popleft()
+                self.dropped += 1
+                log.warning("card %s seen at %d dropped: the loop has not read the camera's "
+                            "cards for a while", dropped.card_id, dropped.t_ns)
+
+
+class LockedCamera:
+    """A camera shared by two threads: every method call holds one lock. The windowed demo's
+    simulated players lay cards on the simulated table from the loop while the camera thread
+    captures it; a real camera has one user and needs none of this."""
+
+    def __init__(self, camera: Any) -> None:
+        self._camera = camera
+        self._lock = threading.Lock()
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self._camera, name)
+        if not callable(value):
+            return value
+
+        def locked(*args: Any, **kwargs: Any) -> Any:
+            with self._lock:
+                return value(*args, **kwargs)
+
+        return locked
+
+
+#: what the pipelines below return
+VisionSource = WatchedCamera | CameraThread
 
 
 def load_items_deck(path: str | None) -> Any:
@@ -107,7 +350,7 @@ def item_cards(deck: Any) -> Mapping[str, CardInfo]:
 
 
 def _one_vision_thread() -> None:
-    """Vision runs in the app's loop on single small frames: OpenCV's worker threads cost
+    """Vision runs on single small frames, one at a time: OpenCV's worker threads cost
     more CPU than they save there (find + match 23 ms CPU per frame with one thread against
     34 ms with two, ``tablekeeper bench vision --threads``), and the other cores stay free
     for the screen. Process-wide, so set once by whoever builds the camera pipeline."""
@@ -116,28 +359,42 @@ def _one_vision_thread() -> None:
     cv2.setNumThreads(1)
 
 
-def simulated_camera_pipeline(clock: Clock, seed: int,
-                               deck: Any | None = None) -> tuple[Any, WatchedCamera]:
+def _check_threaded(threaded: bool, clock: Clock) -> None:
+    if threaded and isinstance(clock, FakeClock):
+        raise ValueError("a camera thread needs a real clock: on a FakeClock the camera is "
+                         "read inline (threaded=False), so a run is reproducible")
+
+
+def simulated_camera_pipeline(clock: Clock, seed: int, deck: Any | None = None, *,
+                              threaded: bool = False) -> tuple[Any, VisionSource]:
     """The demo's camera: a simulated table showing ``deck`` (default: the demo item deck),
     and its watcher. Pass the deck the screen already holds: a second copy of the templates
-    costs about 12 MB."""
+    costs about 12 MB. ``threaded``: a :class:`CameraThread` (real clocks only); the table
+    returned is then a :class:`LockedCamera`, for the simulated players to lay cards on."""
     from vision.simtable import SimulatedTable
     from vision.tracker import CardWatcher
 
+    _check_threaded(threaded, clock)
     if deck is None:
         deck = load_items_deck(None)
     _one_vision_thread()
     table = SimulatedTable(deck, seed=seed, clock=clock.now_ns)
+    if threaded:
+        shared = LockedCamera(table)
+        return shared, CameraThread(shared, CardWatcher(deck))
     return table, WatchedCamera(table, CardWatcher(deck))
 
 
 def camera_pipeline(config: Config, clock: Clock, *, simulate: bool = False,
-                    on_status: Callable[[Any], None] | None = None) -> tuple[WatchedCamera, Any]:
-    """The kiosk's camera from the config's ``[camera]`` and ``[vision]`` sections."""
+                    on_status: Callable[[Any], None] | None = None,
+                    threaded: bool = False) -> tuple[VisionSource, Any]:
+    """The kiosk's camera from the config's ``[camera]`` and ``[vision]`` sections
+    (``threaded``: read by a :class:`CameraThread`; real clocks only)."""
     from vision.camera import CameraConfig, resilient_camera
     from vision.config import VisionConfig
     from vision.tracker import CardWatcher
 
+    _check_threaded(threaded, clock)
     deck = load_items_deck(config.table.items_deck or None)
     camera_section = dict(config.sections.get("camera", {}))
     if simulate:
@@ -148,5 +405,7 @@ def camera_pipeline(config: Config, clock: Clock, *, simulate: bool = False,
     zone = "centre" if any(z.name == "centre" for z in vision_config.zones) else None
     watcher = CardWatcher(deck, vision_config)
     _one_vision_thread()
-    return WatchedCamera(camera, watcher, frame_ns=round(1e9 / camera_config.fps),
-                         zone=zone), deck
+    frame_ns = round(1e9 / camera_config.fps)
+    if threaded:
+        return CameraThread(camera, watcher, frame_ns=frame_ns, zone=zone), deck
+    return WatchedCamera(camera, watcher, frame_ns=frame_ns, zone=zone), deck
