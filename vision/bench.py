@@ -439,6 +439,47 @@ def pile(deck: Deck, piles: int, per_pile: int, seed: int,
     return out
 
 
+@dataclass
+class Still:
+    """A table that stays the same for a while (:func:`still_table`)."""
+
+    frames: int = 0
+    searched: int = 0  # whole-frame searches (the rest were taken from the frame searched)
+    cpu_ms: list[float] = field(default_factory=list)
+    cards: list[str | None] = field(default_factory=list)  # as the last search saw them
+
+
+def still_table(deck: Deck, frames: int, seed: int, config: VisionConfig | None = None,
+                back_off: bool = True) -> Still:
+    """Three cards of ``deck`` and one from no deck lying still for ``frames`` frames under
+    random room conditions (the table of a game between two cards): CPU per frame, and how
+    often the whole table was searched again. ``back_off=False``: every
+    ``REFRESH_FRAMES + 1``-th frame, as before the searches of a still table backed off."""
+    from vision.tracker import REFRESH_FRAMES, CardWatcher
+
+    rng = random.Random(f"still-{deck.id}-{seed}")
+    frame_seed = rng.randrange(1 << 30)
+    table = SimulatedTable(deck, seed=frame_seed,
+                           conditions=Conditions.random(random.Random(frame_seed)))
+    spots = _spread(rng.sample(_SPOTS, 5))
+    for spot in spots[:3]:
+        _place_in_view(table, rng.choice(deck.ids), spot)
+    table.place_foreign(spots[3] if len(spots) > 3 else "centre")
+    watcher = CardWatcher(deck, config)
+    if not back_off:
+        watcher.refresh_max = REFRESH_FRAMES
+    out = Still()
+    for _ in range(frames):
+        frame = table.capture()
+        c0 = time.process_time()
+        watcher.process(frame)
+        out.cpu_ms.append((time.process_time() - c0) * 1e3)
+    out.frames = frames
+    out.searched = watcher.searched
+    out.cards = [o.card_id for o in watcher.last]
+    return out
+
+
 def main(frames: int = 1000, seed: int = 7, decks: Sequence[str] | None = None,
          threads: int = 1) -> int:
     """Run the benchmark and print its figures (``tablekeeper bench vision``)."""
@@ -554,6 +595,18 @@ def main(frames: int = 1000, seed: int = 7, decks: Sequence[str] | None = None,
           f"ms, mean {statistics.mean(whole.cpu_ms):.2f} ms = "
           f"{statistics.mean(whole.cpu_ms) / max(statistics.mean(st.cpu_ms), 1e-9):.1f}x "
           f"the CPU (events {whole.events}/{whole.placed} vs {st.events}/{st.placed})")
+    n_still = min(900, max(60, frames))
+    st_new = still_table(largest, n_still, seed, config)
+    st_old = still_table(largest, n_still, seed, config, back_off=False)
+    print(f"still table, {largest.id} (3 cards and one from no deck lying still, "
+          f"{st_new.frames} frames = {st_new.frames / 30:.0f} s at 30 fps): whole-frame "
+          f"searches {st_new.searched}, "
+          f"CPU per frame mean {statistics.mean(st_new.cpu_ms):.2f} ms; searching it again "
+          f"every 16 frames instead: {st_old.searched} searches, mean "
+          f"{statistics.mean(st_old.cpu_ms):.2f} ms = "
+          f"{statistics.mean(st_old.cpu_ms) / max(statistics.mean(st_new.cpu_ms), 1e-9):.1f}x "
+          f"the CPU (cards seen: {sum(c is not None for c in st_new.cards)} recognised, "
+          f"{sum(c is None for c in st_new.cards)} unknown)")
     return 0
 
 

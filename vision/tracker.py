@@ -29,9 +29,11 @@ recognised cards (unknown ones are ignored) are associated with *tracks* by card
 A frame that shows the same table as the last frame searched (:data:`STILL_LEVELS`) is not
 searched again: its cards are that frame's. Most frames of a game are such frames, so the
 camera costs little while nothing happens; every :data:`REFRESH_FRAMES`-th frame is searched
-anyway. Where only part of the table changed (a card laid, a hand reaching in), only that
-part is searched, with the cards it touches and widened by half a card (unless that is more
-than :data:`PART_MAX` of the frame); the cards clear of it are the last frame's.
+anyway, less and less often while those searches find the same cards at the same places (up
+to :data:`REFRESH_MAX_FRAMES`). Where only part of the table changed (a card laid, a hand
+reaching in), only that part is searched, with the cards it touches and widened by half a
+card (unless that is more than :data:`PART_MAX` of the frame); the cards clear of it are the
+last frame's.
 
 Zones: an event's ``zone`` is the name of the first configured zone containing the card's
 centre, or None when it lies in none (or no zones are configured).
@@ -74,8 +76,14 @@ STRAIGHT_MIN_SCORE = 0.85
 #: everywhere shows the same table (the simulated camera's noise moves it by up to ~10,
 #: laying a card by well over 100): its cards are taken from that frame, not searched for.
 STILL_LEVELS = 16
-#: ... but at least every this many frames the table is searched anyway.
+#: ... but at least every this many frames the table is searched anyway (a card missed in
+#: the last frame searched, say half under a hand, gets another chance) ...
 REFRESH_FRAMES = 15
+#: ... and each time such a search finds the table as it was, the wait before the next one
+#: doubles, up to this many frames (8 s at 30 fps): a table that stays the same (a card no
+#: deck knows, a phone, a mug) is not searched twice a second all game long. Any change
+#: starts again from ``REFRESH_FRAMES``.
+REFRESH_MAX_FRAMES = 240
 #: Where only part of the table changed (a card laid, a hand), only that part is searched
 #: (with the cards it touches, widened by half a card), unless that is more than this
 #: fraction of the frame.
@@ -381,6 +389,24 @@ def _overlaps(corners: FloatArray, box: tuple[int, int, int, int]) -> bool:
     return bool(lo[0] < box[2] and hi[0] > box[0] and lo[1] < box[3] and hi[1] > box[1])
 
 
+def _same_cards(a: Sequence[Observation], b: Sequence[Observation]) -> bool:
+    """Do ``a`` and ``b`` show the same cards (recognised or not) at the same places (each
+    centre within a quarter of the card's short side of its match's)?"""
+    if len(a) != len(b):
+        return False
+    left = list(b)
+    for o in a:
+        e = np.linalg.norm(np.roll(o.corners, -1, axis=0) - o.corners, axis=1)
+        near = 0.25 * float(e.min())
+        k = next((i for i, p in enumerate(left) if p.card_id == o.card_id
+                  and np.hypot(p.centre[0] - o.centre[0], p.centre[1] - o.centre[1]) <= near),
+                 -1)
+        if k < 0:
+            return False
+        del left[k]
+    return True
+
+
 def zone_of(zones: tuple[Zone, ...], x: float, y: float) -> str | None:
     for z in zones:
         if z.contains(x, y):
@@ -414,19 +440,26 @@ class CardWatcher:
         self.part_max = PART_MAX
         self._still_ref: npt.NDArray[np.int16] | None = None
         self._since_search = 0
+        #: Frames between two searches of a still table (:data:`REFRESH_FRAMES`, doubled
+        #: while they find the same table), and whether the search under way is one.
+        self.refresh_frames = REFRESH_FRAMES
+        self._refreshing = False
+        #: See :data:`REFRESH_MAX_FRAMES` (``REFRESH_FRAMES``: no back-off).
+        self.refresh_max = REFRESH_MAX_FRAMES
 
     def reset(self) -> None:
         """Forget every card (a new game: the same cards will be played again)."""
         self._tracks.clear()
         self.last = []
         self._still_ref = None
+        self.refresh_frames = REFRESH_FRAMES
 
     def _change(self, image: Image) -> tuple[int, int, int, int] | str:
         """What changed since the last frame searched: ``"nothing"`` (the same table),
         ``"all"`` (search the whole frame), or the box (x0, y0, x1, y1) px around the parts
         that changed. Compared by the mean grey of 8x8 blocks (camera noise moves them by a
         few levels; a card laid, moved or taken, or a hand, by tens). Every
-        ``REFRESH_FRAMES``-th frame counts as changed all over."""
+        :attr:`refresh_frames`-th frame counts as changed all over."""
         grey = to_grey(image)
         h, w = grey.shape
         bw, bh = max(1, w // 8), max(1, h // 8)
@@ -434,8 +467,13 @@ class CardWatcher:
                             dtype=np.int16)
         ref = self._still_ref
         self._still_ref = blocks
-        if ref is None or ref.shape != blocks.shape or self._since_search >= REFRESH_FRAMES:
+        self._refreshing = False
+        if ref is None or ref.shape != blocks.shape:
             self._since_search = 0
+            return "all"
+        if self._since_search >= self.refresh_frames:
+            self._since_search = 0
+            self._refreshing = True
             return "all"
         self._since_search += 1
         moved = np.abs(blocks - ref) >= STILL_LEVELS
@@ -504,6 +542,10 @@ class CardWatcher:
         elif part is not None:
             obs = part
             self.searched_part += 1
+        if change != "nothing":
+            self.refresh_frames = (
+                min(2 * self.refresh_frames, self.refresh_max)
+                if self._refreshing and _same_cards(obs, self.last) else REFRESH_FRAMES)
         self.last = obs
         t_ns, seq = int(frame.t_ns), int(frame.seq)
         events: list[CardEvent] = []

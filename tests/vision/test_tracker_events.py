@@ -13,7 +13,14 @@ from vision.deck import Deck
 from vision.find import FoundCard, FrameError
 from vision.match import DeckMatcher, MatchParams
 from vision.simtable import Conditions, Pose, SimulatedTable
-from vision.tracker import REFRESH_FRAMES, CardEvent, CardWatcher, expand_quad, recognise
+from vision.tracker import (
+    REFRESH_FRAMES,
+    REFRESH_MAX_FRAMES,
+    CardEvent,
+    CardWatcher,
+    expand_quad,
+    recognise,
+)
 
 DemoDecks = Callable[[str], Deck]
 
@@ -217,6 +224,43 @@ def test_a_still_table_is_not_searched_again_until_it_changes(wink: Deck) -> Non
     watcher.reset()
     _run(watcher, table, 1)
     assert watcher.searched == searched + 2  # after a reset the first frame is searched
+
+
+def test_a_table_that_stays_the_same_is_searched_less_and_less_often(wink: Deck) -> None:
+    # A card of the deck and one from no deck (unknown, the costlier kind to search) lie
+    # still: each search that finds them again doubles the wait before the next one.
+    table = SimulatedTable(wink, seed=5, conditions=Conditions.clean("wood"))
+    table.place("w09", Pose(220, 240, angle=15, width=110))
+    table.place_foreign(Pose(460, 250, angle=-20, width=110))
+    watcher = CardWatcher(wink)
+    _run(watcher, table, 1)
+    assert sorted(str(o.card_id) for o in watcher.last) == ["None", "w09"]
+
+    def gaps(searches: int) -> list[int]:
+        out: list[int] = []
+        gap, searched = 0, watcher.searched
+        while len(out) < searches:
+            watcher.process(table.capture())
+            gap += 1
+            if watcher.searched + watcher.searched_part > searched:
+                out.append(gap)
+                gap, searched = 0, watcher.searched + watcher.searched_part
+        return out
+
+    # (A still frame after the search is the first of the wait: a search every
+    # refresh_frames + 1 frames.)
+    assert gaps(6) == [REFRESH_FRAMES + 1, 31, 61, 121, REFRESH_MAX_FRAMES + 1,
+                       REFRESH_MAX_FRAMES + 1]
+    assert watcher.refresh_frames == REFRESH_MAX_FRAMES
+    assert watcher.still > 400 and [e.card_id for e in watcher.process(table.capture())] == []
+    # A card laid: found at once, and the waits start again from REFRESH_FRAMES.
+    table.place("w21", Pose(330, 400, angle=0, width=100))
+    assert [e.card_id for e in _flat(_run(watcher, table, 3))] == ["w21"]
+    assert watcher.refresh_frames == REFRESH_FRAMES
+    first, second = gaps(2)  # (the first counted from the frames just run)
+    assert first <= REFRESH_FRAMES + 1 and second == 31
+    watcher.reset()
+    assert watcher.refresh_frames == REFRESH_FRAMES
 
 
 def test_where_part_of_the_table_changed_only_that_part_is_searched(

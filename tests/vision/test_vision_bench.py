@@ -9,7 +9,7 @@ import numpy.typing as npt
 import pytest
 
 from tablekeeper.cli import main
-from vision.bench import _place_in_view, evaluate, generate_frames, latency, pile
+from vision.bench import _place_in_view, evaluate, generate_frames, latency, pile, still_table
 from vision.config import VisionConfig
 from vision.deck import Deck
 from vision.demo_decks import DEMO_DECKS
@@ -102,3 +102,12 @@ def test_the_latency_trial_lays_its_cards_wholly_in_view(demo_decks: DemoDecks) 
         _place_in_view(inside, "w01", "north-east")
     assert not all(in_view(t.corners) for t in plain.truth())
     assert len(inside.truth()) == 12 and all(in_view(t.corners) for t in inside.truth())
+
+
+def test_a_still_table_costs_less_with_the_searches_backing_off(demo_decks: DemoDecks) -> None:
+    deck = demo_decks("wink")
+    new, old = still_table(deck, 120, 3), still_table(deck, 120, 3, back_off=False)
+    assert new.frames == old.frames == 120 == len(new.cpu_ms)
+    # 1 + one every 16 frames without the back-off; with it at 16, 31 and 61 frames after.
+    assert old.searched == 8 and new.searched == 4
+    assert new.cards == old.cards and sorted(map(str, new.cards)).count("None") == 1
