@@ -109,7 +109,7 @@ class Loop:
                     self.referee.note_press(item.seat, item.t_ns)
             else:
                 self.host_inputs.append(item)
-        if self.cards is not None and self._watching(now):
+        if self.cards is not None and self.watching(now):
             for seen in self.cards.poll(now):
                 self.referee.card_seen(seen)
         self.referee.tick(now)
@@ -120,7 +120,9 @@ class Loop:
         if self.watchdog is not None:
             self.watchdog()
 
-    def _watching(self, now_ns: int) -> bool:
+    def watching(self, now_ns: int) -> bool:
+        """Whether the camera is read now: cards are being revealed (and, in the demo, the
+        simulated table can look different)."""
         if self.referee.state.phase not in WATCHED:
             return False
         return self.table is None or self.table.wants_frames(now_ns)
@@ -140,7 +142,7 @@ class Loop:
         deadline = next_deadline(self.referee.state)
         if deadline is not None:
             wake.append(self.referee.ns_at(deadline))
-        if (self.cards is not None and self._watching(now_ns)) or (
+        if (self.cards is not None and self.watching(now_ns)) or (
                 self.referee.firmware.arbiter.phase is ArbiterPhase.ARMED):
             wake.append(now_ns + self.frame_ns)
         if not wake:

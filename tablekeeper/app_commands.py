@@ -66,6 +66,22 @@ def register(commands: Any, benches: Any) -> None:
                        help="stop after this long (smoke tests, trying a setup)")
     kiosk.set_defaults(func=_kiosk)
 
+    bench = benches.add_parser(
+        "loop", help="app loop step times while cards are revealed: the camera read inline "
+                     "vs by its own thread")
+    bench.add_argument("--cards", type=int, default=10,
+                       help="cards to recognise in each mode (10)")
+    bench.add_argument("--seconds", type=float, default=120.0,
+                       help="at most this long a mode (120)")
+    bench.add_argument("--speed", type=float, default=3.0,
+                       help="the demo table's speed against real time (3)")
+    bench.add_argument("--seed", type=int, default=1)
+    bench.add_argument("--players", type=players_arg, default=5)
+    bench.add_argument("--size", type=_size, default=(1280, 720), metavar="WxH")
+    bench.add_argument("--modes", nargs="+", choices=("inline", "threaded"),
+                       default=["inline", "threaded"], help="which to run, in this order")
+    bench.set_defaults(func=_bench_loop)
+
 
 def _demo(args: argparse.Namespace) -> int:
     if args.text:
@@ -81,3 +97,9 @@ def _kiosk(args: argparse.Namespace) -> int:
     from tablekeeper.kiosk import run_kiosk
 
     return run_kiosk(args)
+
+
+def _bench_loop(args: argparse.Namespace) -> int:
+    from tablekeeper.loop_bench import run_bench
+
+    return run_bench(args)

@@ -229,28 +229,14 @@ class CameraThread:
                     if not started:
                         self.camera.start()
                         started = True
-                    frame = self.camera.capture()
-                except Exception as exc:  # a plain camera failing: never the end of vision
-                    backoff = self._failed("the camera failed", exc, backoff)
+                    seen = self._one_frame()
+                except Exception as exc:  # never the end of vision: say so, then carry on
+                    backoff = self._failed(exc, backoff)
                     continue
-                reports, status = _camera_status(self.camera)
-                if reports:
-                    self._camera_status = status
-                if frame is None:
-                    continue
-                self.frames += 1
-                try:
-                    events = self.watcher.process(frame)
-                except ValueError as exc:  # a damaged frame: skip it
-                    log.warning("frame %s skipped: %s", getattr(frame, "seq", "?"), exc)
-                    continue
-                except Exception as exc:
-                    backoff = self._failed(f"recognising frame {getattr(frame, 'seq', '?')} "
-                                           "failed", exc, backoff)
+                if seen is None:
                     continue
                 self._error = None
                 backoff = self.error_backoff_s
-                seen = _cards_seen(events, self.zone)
                 if seen:
                     self._put(seen)
         finally:
@@ -259,6 +245,23 @@ class CameraThread:
                     self.camera.close()
                 except Exception:
                     log.exception("closing the camera failed")
+
+    def _one_frame(self) -> list[CardSeen] | None:
+        """Capture and recognise one frame: its cards, or None when there was no frame or
+        it was damaged."""
+        frame = self.camera.capture()
+        reports, status = _camera_status(self.camera)
+        if reports:
+            self._camera_status = status
+        if frame is None:
+            return None
+        self.frames += 1
+        try:
+            events = self.watcher.process(frame)
+        except ValueError as exc:  # a damaged frame: skip it
+            log.warning("frame %s skipped: %s", getattr(frame, "seq", "?"), exc)
+            return None
+        return _cards_seen(events, self.zone)
 
     def _next_turn(self, due: int) -> bool:
         """Wait until the loop wants a frame and one is due (True), or the source is closed
@@ -278,8 +281,8 @@ class CameraThread:
                     return True
             return False
 
-    def _failed(self, what: str, exc: Exception, backoff: float) -> float:
-        log.error("%s; trying again in %g s", what, backoff, exc_info=exc)
+    def _failed(self, exc: Exception, backoff: float) -> float:
+        log.error("camera thread: %s; trying again in %g s", exc, backoff, exc_info=exc)
         self._error = self.ERROR_STATUS.format(error=f"{type(exc).__name__}: {exc}"[:120])
         with self._cond:
             self._cond.wait_for(lambda: self._stopping, timeout=backoff)

@@ -12,12 +12,13 @@ from __future__ import annotations
 import logging
 import queue
 import threading
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
-from tablekeeper.clock import FakeClock
+from tablekeeper.clock import FakeClock, MonotonicClock
 from tablekeeper.referee import CardSeen
 from tablekeeper.vision_link import (
     CameraThread,
@@ -157,22 +158,27 @@ def test_a_damaged_frame_is_logged_and_skipped(caplog: pytest.LogCaptureFixture)
     source.close()
 
 
-@pytest.mark.parametrize("where", ["watcher", "camera"])
+@pytest.mark.parametrize("where", ["watcher", "camera", "event"])
 def test_an_unexpected_error_is_shown_and_the_thread_carries_on(
         where: str, caplog: pytest.LogCaptureFixture) -> None:
     source, camera, watcher, timer = make()
     boom = RuntimeError("the matcher broke")
+    first: Any = frame(1, 100)
     if where == "watcher":
         watcher.results[1] = boom
-        first: Any = frame(1, 100)
-    else:
+    elif where == "camera":
         first = boom
+    else:  # the watcher returned something that is not an event
+        watcher.results[1] = [object()]
     watcher.results[2] = [event("i11", 200)]
     with caplog.at_level(logging.ERROR, logger="tablekeeper.vision"):
         source.poll(0)
         camera.frames.put(first)
         camera.wait_asked(2)  # after the error and its back-off
-        assert source.status == "辨識出錯 Vision error: RuntimeError: the matcher broke"
+        if where == "event":
+            assert str(source.status).startswith("辨識出錯 Vision error: AttributeError: ")
+        else:
+            assert source.status == "辨識出錯 Vision error: RuntimeError: the matcher broke"
         assert source.alive
         camera.frames.put(frame(2, 200))
         camera.wait_asked(3)
@@ -180,7 +186,8 @@ def test_an_unexpected_error_is_shown_and_the_thread_carries_on(
     assert source.status is None  # a frame recognised again clears it
     errors = [r for r in caplog.records if r.levelno == logging.ERROR]
     assert len(errors) == 1 and errors[0].exc_info is not None  # with its traceback
-    assert errors[0].exc_info[1] is boom
+    if where != "event":
+        assert errors[0].exc_info[1] is boom
     go_idle(source, camera, timer)
     source.close()
 
@@ -301,3 +308,39 @@ def test_cards_laid_on_the_simulated_table_come_through_the_thread() -> None:
     finally:
         source.close()
     assert not source.alive
+
+
+def test_the_windowed_demo_and_the_kiosk_read_the_camera_in_a_thread(tmp_path: Path) -> None:
+    from tablekeeper.config import Config
+    from tablekeeper.demo import build_demo
+    from tablekeeper.vision_link import WatchedCamera, camera_pipeline
+
+    deck = load_items_deck(None)
+    clock = MonotonicClock()
+    parts = build_demo(tmp_path / "w", seed=1, players=3, variant="easy", clock=clock,
+                       deck=deck, threaded=True)
+    cards = parts.loop.cards
+    try:
+        assert isinstance(cards, CameraThread)
+        assert isinstance(parts.camera, LockedCamera)  # the players lay cards through it
+    finally:
+        if cards is not None:
+            cards.close()
+        parts.firmware.close()
+    headless = build_demo(tmp_path / "h", seed=1, players=3, variant="easy", clock=FakeClock(),
+                          deck=deck)
+    assert isinstance(headless.loop.cards, WatchedCamera)
+    headless.firmware.close()
+
+    source, _deck = camera_pipeline(Config(), clock, simulate=True, threaded=True)
+    assert isinstance(source, CameraThread)
+    assert source.frame_ns == 33_333_333  # the default 30 fps
+    source.close()
+
+
+def test_bench_loop_runs_both_ways(capsys: pytest.CaptureFixture[str]) -> None:
+    from tablekeeper.cli import main
+
+    assert main(["bench", "loop", "--seconds", "0.1", "--cards", "1", "--size", "640x480"]) == 0
+    out = capsys.readouterr().out
+    assert "inline" in out and "threaded" in out
