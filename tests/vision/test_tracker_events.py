@@ -242,9 +242,9 @@ def test_a_table_that_stays_the_same_is_searched_less_and_less_often(wink: Deck)
         while len(out) < searches:
             watcher.process(table.capture())
             gap += 1
-            if watcher.searched + watcher.searched_part > searched:
+            if watcher.searched > searched:  # (searched whole)
                 out.append(gap)
-                gap, searched = 0, watcher.searched + watcher.searched_part
+                gap, searched = 0, watcher.searched
         return out
 
     # (A still frame after the search is the first of the wait: a search every
@@ -253,12 +253,14 @@ def test_a_table_that_stays_the_same_is_searched_less_and_less_often(wink: Deck)
                        REFRESH_MAX_FRAMES + 1]
     assert watcher.refresh_frames == REFRESH_MAX_FRAMES
     assert watcher.still > 400 and [e.card_id for e in watcher.process(table.capture())] == []
-    # A card laid: found at once, and the waits start again from REFRESH_FRAMES.
-    table.place("w21", Pose(330, 400, angle=0, width=100))
+    # A card laid: the part of the table that changed is searched, and the waits start again
+    # from REFRESH_FRAMES (counted, as always, from the last whole search).
+    part = watcher.searched_part
+    table.place("w21", Pose(90, 370, angle=0, width=100))
     assert [e.card_id for e in _flat(_run(watcher, table, 3))] == ["w21"]
-    assert watcher.refresh_frames == REFRESH_FRAMES
-    first, second = gaps(2)  # (the first counted from the frames just run)
-    assert first <= REFRESH_FRAMES + 1 and second == 31
+    assert watcher.searched_part > part
+    first, second = gaps(2)
+    assert first <= REFRESH_FRAMES + 1 and second == 2 * REFRESH_FRAMES + 1
     watcher.reset()
     assert watcher.refresh_frames == REFRESH_FRAMES
 
