@@ -133,8 +133,8 @@ def run_bench(args: argparse.Namespace) -> int:
     if "inline" in figures and "threaded" in figures:
         a, b = figures["inline"].watched_ms, figures["threaded"].watched_ms
         if a and b:
-            print(f"threaded / inline while watching: median "
-                  f"{statistics.median(b) / statistics.median(a):.2f}x, max "
-                  f"{max(b) / max(a):.2f}x")
+            print(f"threaded / inline, steps while watching: median "
+                  f"{statistics.median(b) / statistics.median(a):.3g}, max "
+                  f"{max(b) / max(a):.3g}")
     return 0
 
