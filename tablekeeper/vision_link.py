@@ -39,6 +39,8 @@ log = logging.getLogger("tablekeeper.vision")
 
 FRAME_NS = 33_333_333
 ITEMS_DECK = "something-missing-items"
+#: camera states the screen has words for (``status.camera_<state>`` in display.i18n)
+KEYED_STATES = ("disconnected", "starting", "ended", "closed")
 
 
 def _camera_status(camera: Any) -> tuple[bool, str | None]:
@@ -49,9 +51,9 @@ def _camera_status(camera: Any) -> tuple[bool, str | None]:
         return False, None
     if status.ok:
         return True, None
-    if status.state in ("disconnected", "starting"):
+    if status.state in KEYED_STATES:
         return True, f"status.camera_{status.state}"
-    return True, str(status.message_en)
+    return True, f"{status.message_zh} {status.message_en}"
 
 
 def _cards_seen(events: Iterable[Any], zone: str | None) -> list[CardSeen]:

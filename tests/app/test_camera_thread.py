@@ -344,3 +344,30 @@ def test_bench_loop_runs_both_ways(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "loop", "--seconds", "0.1", "--cards", "1", "--size", "640x480"]) == 0
     out = capsys.readouterr().out
     assert "inline" in out and "threaded" in out
+
+
+def test_the_camera_status_is_a_key_the_screen_translates() -> None:
+    from display.i18n import STRINGS
+    from tablekeeper.vision_link import KEYED_STATES, WatchedCamera
+    from vision.camera import CameraStatus
+
+    class Camera:
+        status = CameraStatus("ok", 0, None, "")
+
+        def start(self) -> None: ...
+
+        def capture(self) -> None:
+            return None
+
+    camera = Camera()
+    source = WatchedCamera(camera, HeldWatcher(), frame_ns=0)
+    seen = {}
+    for state in ("ok", *KEYED_STATES, "jammed"):
+        camera.status = CameraStatus(state, 1, None, "")
+        source.poll(0)
+        seen[state] = source.status
+    assert seen["ok"] is None
+    for state in KEYED_STATES:
+        assert seen[state] in STRINGS
+    # a state the screen has no words for is shown in both languages as the camera says it
+    assert seen["jammed"] == "攝影機已斷線，正在重試 camera disconnected, retrying now"
