@@ -160,10 +160,11 @@ class KeypointIndex:
         return len(self._descriptors)
 
     def hypotheses(self, grey: Image, box: FloatArray,
-                   candidates: Sequence[int] | None = None) -> list[Hypothesis]:
+                   candidates: Sequence[int] | None = None,
+                   extra: Sequence[int] = ()) -> list[Hypothesis]:
         """Templates found in the region of ``grey`` (a grey frame) around ``box`` (4x2
         frame px), most inliers first: of ``candidates`` (template indexes), or of those
-        the region's keypoints vote for."""
+        the region's keypoints vote for and ``extra`` (template indexes named otherwise)."""
         p = self.params
         img, q = _grey_and_quad(grey, box, "box")
         H, W = img.shape
@@ -186,6 +187,7 @@ class KeypointIndex:
                 votes[np.unique(self._labels[[m.trainIdx for m in pair]])] += 1
             order = [int(i) for i in np.argsort(-votes, kind="stable")[:p.shortlist]
                      if votes[i] >= p.min_inliers]
+            order += [int(i) for i in dict.fromkeys(extra) if int(i) not in order]
         else:
             order = [int(i) for i in candidates]
         out = []
@@ -248,12 +250,15 @@ def plausible(corners: FloatArray, aspect: float, typical_area: float,
 
 def recover(matcher: DeckMatcher, image: Image, grey: Image, box: FloatArray,
             typical_area: float = 0.0, taken: Sequence[FloatArray] = (),
-            params: KeypointParams | None = None) -> tuple[FoundCard, Match] | None:
+            params: KeypointParams | None = None,
+            hints: Sequence[int] = ()) -> tuple[FoundCard, Match] | None:
     """The card of ``matcher``'s deck found by keypoints around ``box`` (4x2 frame px) of
     ``image`` (``grey``: its grey copy), recognised by the matcher as the same card with
     score at least ``min_score``; None if there is none. ``typical_area``: the frame's
     cards' area (0: unknown); ``taken``: corners of cards already recognised (a hypothesis
-    whose centre lies on one is that card, or the pile below it)."""
+    whose centre lies on one is that card, or the pile below it); ``hints``: cards (indexes)
+    to try besides those the keypoints vote for (the matcher's best guesses for an outline
+    there: the keypoints' vote misses a top card now and then, and these often name it)."""
     index = index_for(matcher, params)
     p = index.params
     w, h = matcher.size
@@ -263,7 +268,7 @@ def recover(matcher: DeckMatcher, image: Image, grey: Image, box: FloatArray,
     # The box itself may be the card, a few pixels off (its id not among the candidates the
     # matcher aligned it to): then the keypoints tell which card it is, and the box where.
     box_card = plausible(box, aspect, typical_area, p)
-    for hyp in index.hypotheses(grey, box):
+    for hyp in index.hypotheses(grey, box, extra=hints):
         if hyp.index in tried:
             continue
         c = hyp.corners

@@ -114,6 +114,10 @@ _KP_GROWN = 1.25
 #: ... or one with paper sticking out of it all round for at least this fraction of a thin
 #: ring outside it (``vision.keypoints.paper_beyond``: the card below a pile's top card).
 _KP_BEYOND = 0.3
+#: Such a search tries, besides the cards the keypoints vote for, the matcher's best this many
+#: for each unknown outline there (the vote misses the top card of a pile now and then; a
+#: misfit outline of it still ranks it among its best few).
+_KP_HINTS = 5
 #: How far a printed frame's inner edge lies inside the card: a fraction of the short side.
 _FRAME_INSETS = (0.05,)
 
@@ -133,7 +137,8 @@ def expand_quad(corners: FloatArray, by: float) -> FloatArray:
 
 def recognise(finder: CardFinder, matcher: DeckMatcher, image: Image,
               region: tuple[int, int, int, int] | None = None,
-              known: Sequence[FloatArray] = ()) -> list[tuple[FoundCard, Match]]:
+              known: Sequence[FloatArray] = (),
+              card_area: float = 0.0) -> list[tuple[FoundCard, Match]]:
     """Find and match every card of ``image`` (only those wholly inside ``region`` = (x0,
     y0, x1, y1) px, if given, where the cards at ``known`` lie already:
     :meth:`CardFinder.find`).
@@ -147,6 +152,10 @@ def recognise(finder: CardFinder, matcher: DeckMatcher, image: Image,
     ``ALIGNED_MIN_SCORE``, and then instead of the loose box. Every card recognised with a
     score below the matcher's ``min_aligned`` is verified (:meth:`DeckMatcher.verify`: it
     must fit its card once aligned; a card from no deck that looks like one does not).
+
+    ``card_area``: the area (px²) of the deck's cards as seen lately (``CardWatcher``
+    remembers it), for a frame in which no card is recognised as found: a loose box well
+    bigger than that, around a pile, is searched by keypoints too.
     """
     grey = to_grey(check_image(image))  # (once: the finder, refining and aligning use it)
     found = finder.find(grey) if region is None else finder.find(grey, region, known)
@@ -201,12 +210,13 @@ def recognise(finder: CardFinder, matcher: DeckMatcher, image: Image,
     if unknown or kp_boxes:
         areas = [c.area for c, m in out if m.card_id is not None]
         typical = float(np.median(areas)) if areas else 0.0
+        size = typical if typical > 0.0 else card_area
         # An unknown card the size of the others, table all round it, is most often a card
         # from no deck; a pile's loose box is bigger than one card, has outlines that gave
         # way to it, or has another card sticking out of it.
         table = _median(grey)
         kp_boxes[:0] = [c.corners for c in unknown
-                        if c.others or (typical > 0.0 and c.area >= _KP_GROWN * typical)
+                        if c.others or (size > 0.0 and c.area >= _KP_GROWN * size)
                         or paper_beyond(grey, c.corners, table) >= _KP_BEYOND]
         if kp_boxes:
             out = _by_keypoints(matcher, image, grey, out, kp_boxes, typical)
@@ -258,8 +268,16 @@ def _by_keypoints(matcher: DeckMatcher, image: Image, grey: Image,
     frame's recognised cards, 0 if none): the top card of a pile whose outline runs into
     the card below. A card recovered so replaces the unknown box it was found in."""
     known = [c.corners for c, m in out if m.card_id is not None]
+    # The matcher's best few guesses for each unknown outline: the keypoints' vote misses the
+    # top card of a pile now and then, and a misfit outline of it still ranks it among them.
+    guesses = [(c.corners, [i for i, _ in matcher.candidates_in(image, c.corners, 1.0,
+                                                                 _KP_HINTS)])
+               for c, m in out if m.card_id is None and _KP_HINTS > 0]
     for box in boxes:
-        got = recover(matcher, image, grey, box, typical, known)
+        hints = [i for corners, best in guesses
+                 if corners is box or contains(box, corners) or contains(corners, box)
+                 for i in best]
+        got = recover(matcher, image, grey, box, typical, known, hints=hints)
         if got is None:
             continue
         # The unknown box it came from (if it was one) gives way to it.
@@ -446,6 +464,10 @@ class CardWatcher:
         self._refreshing = False
         #: See :data:`REFRESH_MAX_FRAMES` (``REFRESH_FRAMES``: no back-off).
         self.refresh_max = REFRESH_MAX_FRAMES
+        #: The area (px²) of the cards recognised in the last search that recognised any
+        #: (0: none yet): a loose box around a pile is told by it where no card in the frame
+        #: is recognised (``recognise``'s ``card_area``).
+        self.card_area = 0.0
 
     def reset(self) -> None:
         """Forget every card (a new game: the same cards will be played again)."""
@@ -516,7 +538,11 @@ class CardWatcher:
         ``region`` (x0, y0, x1, y1) px, if given, where the cards at ``known`` lie already
         (:meth:`CardFinder.find`)."""
         out = []
-        for card, m in recognise(self.finder, self.matcher, image, region, known):
+        found = recognise(self.finder, self.matcher, image, region, known, self.card_area)
+        areas = [c.area for c, m in found if m.card_id is not None]
+        if areas:
+            self.card_area = float(np.median(areas))
+        for card, m in found:
             # Report corners in the card's own orientation: its printed top-left first.
             corners = np.roll(card.corners, -m.rotation, axis=0).astype(np.float32)
             cx, cy = card.centre

@@ -4,18 +4,23 @@ that gave way to a loose box, and paper that no card found covers, are searched 
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import cv2
 import numpy as np
 import numpy.typing as npt
+import pytest
 
+from vision import tracker
 from vision.bench import BenchFrame, generate_frames
 from vision.deck import Deck
 from vision.find import CardFinder
 from vision.match import DeckMatcher
-from vision.tracker import recognise
+from vision.simtable import Conditions, Pose, SimulatedTable
+from vision.tracker import CardWatcher, recognise
 
 DemoDecks = Callable[[str], Deck]
+DATA = Path(__file__).parent / "data"
 
 
 def _bench_frame(deck: Deck, index: int, seed: int = 1000) -> BenchFrame:
@@ -188,3 +193,64 @@ def test_a_loose_box_that_looks_like_no_card_still_tries_its_other_outlines(
     # of a fourth tuning run, seed 1003).
     deck = demo_decks("something-missing-scenes")
     assert _found(deck, _bench_frame(deck, 53, seed=1003), "s13")
+
+
+def _image(name: str) -> npt.NDArray[np.uint8]:
+    image = cv2.imread(str(DATA / name))
+    assert image is not None, f"{DATA / name} is missing or unreadable"
+    return np.asarray(image, dtype=np.uint8)
+
+
+def _recognised(deck: Deck, image: npt.NDArray[np.uint8],
+                card_area: float = 0.0) -> list[tuple[str | None, float]]:
+    finder, matcher = CardFinder(deck.size), DeckMatcher.from_deck(deck)
+    return [(m.card_id, m.score) for _, m in recognise(finder, matcher, image,
+                                                       card_area=card_area)]
+
+
+# Two frames of the centre-pile trial (tuning seeds) as OpenCV 4.11 renders the simulated
+# table (the Pi's OpenCV; 5.0 renders them a little otherwise), cut to the pile. Recognition
+# is the same on both versions for the same image; these failed on both.
+
+
+def test_the_matchers_guesses_are_tried_where_the_keypoints_vote_misses_the_top_card(
+        demo_decks: DemoDecks, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Seed 1002, pile 6, the fifth card (i36): its outline is found a few pixels inside on
+    # two sides (0.64, best i30) and its keypoints vote for three other cards. The matcher
+    # ranks i36 4th for that outline; tried, the keypoints place it (17 inliers), 0.99.
+    deck = demo_decks("something-missing-items")
+    image = _image("pile-vote-misses-top-card.png")
+    got = _recognised(deck, image)
+    assert [c for c, _ in got] == ["i36"] and got[0][1] >= 0.95
+    monkeypatch.setattr(tracker, "_KP_HINTS", 0)  # the vote alone
+    assert "i36" not in [c for c, _ in _recognised(deck, image)]
+
+
+def test_a_loose_box_around_a_pile_is_told_by_the_size_of_the_cards_seen_before(
+        demo_decks: DemoDecks) -> None:
+    # Seed 1003, pile 10, the fifth card (i59): only a loose box around the whole pile is
+    # found (0.27), with table all round it and no other card recognised in the frame to
+    # compare its size with. The cards seen before on this table were about 12000 px².
+    deck = demo_decks("something-missing-items")
+    image = _image("pile-loose-box-alone.png")
+    assert [c for c, _ in _recognised(deck, image)] == [None]
+    got = _recognised(deck, image, card_area=12000.0)
+    assert [c for c, _ in got] == ["i59"] and got[0][1] >= 0.95
+
+
+def test_the_watcher_remembers_the_size_of_the_cards_it_recognised(
+        demo_decks: DemoDecks) -> None:
+    deck = demo_decks("something-missing-items")
+    table = SimulatedTable(deck, seed=3, conditions=Conditions.clean("wood"))
+    watcher = CardWatcher(deck)
+    watcher.process(table.capture())
+    assert watcher.card_area == 0.0  # nothing recognised yet
+    table.place("i10", Pose(200, 240, angle=20, width=100))
+    table.place("i20", Pose(440, 240, angle=-10, width=110))
+    watcher.process(table.capture())
+    areas = [abs(cv2.contourArea(t.corners)) for t in table.truth()]
+    assert min(areas) * 0.95 <= watcher.card_area <= max(areas) * 1.05
+    table.clear()
+    for _ in range(3):
+        watcher.process(table.capture())
+    assert watcher.card_area > 0.0  # (kept while no card is recognised)
