@@ -33,7 +33,9 @@ anyway, less and less often while those searches find the same cards at the same
 to :data:`REFRESH_MAX_FRAMES`). Where only part of the table changed (a card laid, a hand
 reaching in), only that part is searched, with the cards it touches and widened by half a
 card (unless that is more than :data:`PART_MAX` of the frame); the cards clear of it are the
-last frame's.
+last frame's. Where such a search leaves a card found but not recognised (the top card of
+a pile whose outline came out wrong), that part is searched again in the next
+:data:`RETRY_FRAMES` frames though nothing moves: another frame's noise often brings it out.
 
 Zones: an event's ``zone`` is the name of the first configured zone containing the card's
 centre, or None when it lies in none (or no zones are configured).
@@ -84,6 +86,9 @@ REFRESH_FRAMES = 15
 #: deck knows, a phone, a mug) is not searched twice a second all game long. Any change
 #: starts again from ``REFRESH_FRAMES``.
 REFRESH_MAX_FRAMES = 240
+#: Where a change left a card found but not recognised, the part that changed is searched
+#: again in this many frames that follow, though nothing moves.
+RETRY_FRAMES = 2
 #: Where only part of the table changed (a card laid, a hand), only that part is searched
 #: (with the cards it touches, widened by half a card), unless that is more than this
 #: fraction of the frame.
@@ -462,12 +467,18 @@ class CardWatcher:
         #: while they find the same table), and whether the search under way is one.
         self.refresh_frames = REFRESH_FRAMES
         self._refreshing = False
+        self._retrying = False
         #: See :data:`REFRESH_MAX_FRAMES` (``REFRESH_FRAMES``: no back-off).
         self.refresh_max = REFRESH_MAX_FRAMES
         #: The area (px²) of the cards recognised in the last search that recognised any
         #: (0: none yet): a loose box around a pile is told by it where no card in the frame
         #: is recognised (``recognise``'s ``card_area``).
         self.card_area = 0.0
+        #: Frames in which the part that changed last is searched again although nothing
+        #: moved since: it held something found but not recognised (a pile's top card whose
+        #: outline came out wrong: another frame's noise may bring it out right).
+        self._retries = 0
+        self._retry_box: tuple[int, int, int, int] | None = None
 
     def reset(self) -> None:
         """Forget every card (a new game: the same cards will be played again)."""
@@ -489,7 +500,7 @@ class CardWatcher:
                             dtype=np.int16)
         ref = self._still_ref
         self._still_ref = blocks
-        self._refreshing = False
+        self._refreshing = self._retrying = False
         if ref is None or ref.shape != blocks.shape:
             self._since_search = 0
             return "all"
@@ -501,6 +512,10 @@ class CardWatcher:
         moved = np.abs(blocks - ref) >= STILL_LEVELS
         if not moved.any():
             self._still_ref = ref  # (compared with the frame searched, not the last one)
+            if self._retries > 0 and self._retry_box is not None:
+                self._retries -= 1
+                self._retrying = True
+                return self._retry_box
             return "nothing"
         ys, xs = np.nonzero(moved)
         return (int(xs.min()) * w // bw, int(ys.min()) * h // bh,
@@ -568,6 +583,14 @@ class CardWatcher:
         elif part is not None:
             obs = part
             self.searched_part += 1
+        if isinstance(change, tuple):
+            unknown = any(o.card_id is None and _overlaps(o.corners, change) for o in obs)
+            if not unknown:
+                self._retries = 0
+            elif not self._retrying:
+                self._retry_box, self._retries = change, RETRY_FRAMES
+        elif change == "all":
+            self._retries = 0
         if change != "nothing":
             self.refresh_frames = (
                 min(2 * self.refresh_frames, self.refresh_max)
