@@ -486,13 +486,16 @@ class CardWatcher:
         self.last = []
         self._still_ref = None
         self.refresh_frames = REFRESH_FRAMES
+        self._retries = 0
 
     def _change(self, image: Image) -> tuple[int, int, int, int] | str:
         """What changed since the last frame searched: ``"nothing"`` (the same table),
         ``"all"`` (search the whole frame), or the box (x0, y0, x1, y1) px around the parts
         that changed. Compared by the mean grey of 8x8 blocks (camera noise moves them by a
         few levels; a card laid, moved or taken, or a hand, by tens). Every
-        :attr:`refresh_frames`-th frame counts as changed all over."""
+        :attr:`refresh_frames`-th frame counts as changed all over; in the
+        :data:`RETRY_FRAMES` frames after a change that left a card unknown, the box that
+        changed counts as changed again."""
         grey = to_grey(image)
         h, w = grey.shape
         bw, bh = max(1, w // 8), max(1, h // 8)
