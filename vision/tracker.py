@@ -84,7 +84,7 @@ REFRESH_FRAMES = 15
 #: ... and each time such a search finds the table as it was, the wait before the next one
 #: doubles, up to this many frames (8 s at 30 fps): a table that stays the same (a card no
 #: deck knows, a phone, a mug) is not searched twice a second all game long. Any change
-#: starts again from ``REFRESH_FRAMES``.
+#: starts again from ``REFRESH_FRAMES`` (the first one after such a wait: counted from it).
 REFRESH_MAX_FRAMES = 240
 #: Where a change left a card found but not recognised, the part that changed is searched
 #: again in this many frames that follow, though nothing moves.
@@ -595,9 +595,15 @@ class CardWatcher:
         elif change == "all":
             self._retries = 0
         if change != "nothing":
-            self.refresh_frames = (
-                min(2 * self.refresh_frames, self.refresh_max)
-                if self._refreshing and _same_cards(obs, self.last) else REFRESH_FRAMES)
+            if self._refreshing and _same_cards(obs, self.last):
+                self.refresh_frames = min(2 * self.refresh_frames, self.refresh_max)
+            else:
+                if part is not None and self.refresh_frames > REFRESH_FRAMES:
+                    # The first change after a still spell: the table was the one last
+                    # searched whole until now, so the wait for the next whole search
+                    # starts now (else it would be overdue, and searched in the next frame).
+                    self._since_search = 0
+                self.refresh_frames = REFRESH_FRAMES
         self.last = obs
         t_ns, seq = int(frame.t_ns), int(frame.seq)
         events: list[CardEvent] = []

@@ -257,13 +257,16 @@ def test_a_table_that_stays_the_same_is_searched_less_and_less_often(wink: Deck)
     assert watcher.refresh_frames == REFRESH_MAX_FRAMES
     assert watcher.still > 400 and [e.card_id for e in watcher.process(table.capture())] == []
     # A card laid: the part of the table that changed is searched, and the waits start again
-    # from REFRESH_FRAMES (counted, as always, from the last whole search).
-    part = watcher.searched_part
+    # from REFRESH_FRAMES, counted from that change (the table was the one searched whole
+    # until then): not a whole search in the very next frame, as an overdue one would be.
+    part, searched = watcher.searched_part, watcher.searched
     table.place("w21", Pose(90, 370, angle=0, width=100))
     assert [e.card_id for e in _flat(_run(watcher, table, 3))] == ["w21"]
-    assert watcher.searched_part > part
+    assert watcher.searched_part > part and watcher.searched == searched
     first, second = gaps(2)
-    assert first <= REFRESH_FRAMES + 1 and second == 2 * REFRESH_FRAMES + 1
+    # (The change's frame is the first of the 3 run; the whole search comes REFRESH_FRAMES + 1
+    # frames after it, as after a whole search.)
+    assert 3 + first == 1 + REFRESH_FRAMES + 1 and second == 2 * REFRESH_FRAMES + 1
     watcher.reset()
     assert watcher.refresh_frames == REFRESH_FRAMES
 
