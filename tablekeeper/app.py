@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from engine.something_missing import Phase, is_over, next_deadline
@@ -92,6 +92,9 @@ class Loop:
     stopped: bool = False
     ticks: int = 0
     host_inputs: list[Any] = field(default_factory=list)
+    #: When the game last entered the phases in which cards are revealed (None outside them):
+    #: no card counts as seen before that (:meth:`_in_spell`).
+    watched_since: int | None = field(default=None, init=False)
 
     def step(self) -> None:
         now = self.clock.now_ns()
@@ -109,9 +112,13 @@ class Loop:
                     self.referee.note_press(item.seat, item.t_ns)
             else:
                 self.host_inputs.append(item)
+        if self.referee.state.phase not in WATCHED:
+            self.watched_since = None
+        elif self.watched_since is None:
+            self.watched_since = now
         if self.cards is not None and self.watching(now):
             for seen in self.cards.poll(now):
-                self.referee.card_seen(seen)
+                self.referee.card_seen(self._in_spell(seen))
         self.referee.tick(now)
         if self.table is not None:
             self.table.plan(now)
@@ -119,6 +126,20 @@ class Loop:
             self.screen.render(self, now)
         if self.watchdog is not None:
             self.watchdog()
+
+    def _in_spell(self, seen: CardSeen) -> CardSeen:
+        """``seen`` as seen no earlier than the cards began to be revealed. At the table the
+        camera thread may recognise a card in the last frames it took as the game left the
+        revealing phases; it reaches the loop at the next poll, when cards are revealed
+        again, stamped with that older frame's time. Arming the buzzers then would count
+        presses made before this spell began (while a bet was placed, say), so its time
+        becomes the spell's start, as if seen in its first frame."""
+        since = self.watched_since
+        if since is None or seen.t_ns >= since:
+            return seen
+        log.info("card %s was seen %.3f s before cards were revealed again; counted as seen "
+                 "when they were", seen.card_id, (since - seen.t_ns) / 1e9)
+        return replace(seen, t_ns=since)
 
     def watching(self, now_ns: int) -> bool:
         """Whether the camera is read now: cards are being revealed (and, in the demo, the

@@ -200,3 +200,48 @@ def test_a_slower_runner_up_is_shown_with_its_margin(referee: Referee, clock: Fa
     assert referee.last_buzz.margin_us == 212_000
     # the journal keeps what the arbiter knew when it decided
     assert referee.state.buzz is not None and referee.state.buzz.margin_us == 0
+
+
+class _Queued:
+    """A card source holding one card recognised before the loop polls it (as the camera
+    thread holds a card from the last frames it took before the game stopped watching)."""
+
+    status: str | None = None
+
+    def __init__(self, card: str, before_ns: int) -> None:
+        self.card, self.before_ns, self.polls = card, before_ns, 0
+
+    def poll(self, now_ns: int) -> list[CardSeen]:
+        self.polls += 1
+        return [CardSeen(self.card, now_ns - self.before_ns)] if self.polls == 1 else []
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_card_seen_before_cards_are_revealed_again_counts_from_then(
+        referee: Referee, clock: FakeClock, firmware: Firmware, factory: Any) -> None:
+    from tablekeeper.app import Loop
+
+    start(referee, clock)
+    # The loop comes to the revealing phase (say from a bet); the camera thread hands over a
+    # card it recognised 500 ms ago, before that. Seat 1 pressed 300 ms ago (while betting).
+    pins = [factory.pin(p) for p in firmware.config.pins.seats]
+    t0 = clock.now_ns()
+    pins[0].press(t0 - 300 * MS)
+    pins[0].release(t0 - 250 * MS)
+    loop = Loop(referee, clock, cards=_Queued("i05", 500 * MS))
+    loop.step()
+    assert loop.watched_since == t0 and referee.state.phase is Phase.BUZZ
+    # The buzzers are armed from when cards were revealed again, not from the older frame:
+    # seat 1's press before then does not win the race; seat 2's after it does.
+    assert firmware.arbiter.armed_ns == t0
+    pins[1].press(t0 + 300 * MS)
+    clock.advance_ms(400)
+    loop.step()
+    state = referee.state
+    assert state.buzz is not None and state.buzz.seat == 1  # (0-based: seat 2)
+    # Outside the revealing phases nothing is watched, and the spell starts again after.
+    assert state.phase is Phase.BET
+    loop.step()
+    assert loop.watched_since is None
