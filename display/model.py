@@ -43,7 +43,8 @@ class PlayerInfo:
 
 @dataclass(frozen=True)
 class CardView:
-    """The item card the camera just recognised.
+    """The item card the camera just recognised (:meth:`unnamed`: one turned over by hand,
+    that nobody named).
 
     ``image`` is the card's template (a ``pygame.Surface``, or an RGB/greyscale ``numpy`` array);
     it is not part of equality: ``card_id`` identifies the card.
@@ -56,6 +57,15 @@ class CardView:
 
     def name(self, lang: str) -> str:
         return self.name_en if lang == "en" else self.name_zh
+
+    @classmethod
+    def unnamed(cls) -> CardView:
+        """A card the host said is up, which the camera did not recognise."""
+        return cls("", "", "")
+
+    @property
+    def is_unnamed(self) -> bool:
+        return not self.card_id
 
 
 @dataclass(frozen=True)

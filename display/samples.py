@@ -83,6 +83,8 @@ def snapshots(lang: str = "zh-TW") -> list[tuple[str, Snapshot]]:
     add("reveal-camera-problem", replace(s, state=reveal, last_card=CARD,
                                          camera_status="camera_disconnected",
                                          notices=(Notice("status.button_stuck", seat=1),)))
+    add("reveal-by-hand", replace(s, state=reveal, last_card=CardView.unnamed(),
+                                  camera_status="vision_error"))
     add("buzz", replace(s, state=reveal, last_card=CARD,
                         buzz=BuzzView(winner=1, at_ms=T0 - 200, margin_us=3200)))
     add("buzz-alone", replace(s, state=reveal, buzz=BuzzView(winner=3, at_ms=T0 - 200)))

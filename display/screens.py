@@ -165,6 +165,12 @@ def card_panel(p: Painter, f: Frame, box: pygame.Rect) -> None:
     name_h = box.height // 5
     img_box = pygame.Rect(box.x, box.y, box.width, box.height - name_h).inflate(
         -p.px(0.04), -p.px(0.04))
+    if card.is_unnamed:  # turned over by hand: a face-down card's outline and a question mark
+        p.fill(img_box, C.PANEL_HI, 0.015)
+        p.text("?", img_box, size=0.3, colour=C.TEXT_DIM)
+        name_box = pygame.Rect(box.x, box.bottom - name_h, box.width, name_h)
+        p.text(p.tr("card.unnamed"), name_box, size=0.07, colour=C.TEXT_DIM, pad=0.01)
+        return
     image = f.card_image
     if image is not None and image.get_width() > 0 and image.get_height() > 0:
         scale = min(img_box.width / image.get_width(), img_box.height / image.get_height())
@@ -362,8 +368,11 @@ def draw_reveal(p: Painter, f: Frame) -> None:
         p.text(p.tr("reveal.waiting"), panel, size=0.06, colour=C.TEXT_DIM, pad=0.03)
     turn = view.revealer if view.awaiting_buzz else view.actor
     player_strip(p, f, strip_box(p), highlight=turn)
+    # Waiting for a card, the host may say one is up that the camera did not recognise (or
+    # while the camera is not working): it plays unnamed.
     footer(p, [(HostAction("next"), p.tr("btn.nobody"), None, C.PANEL_HI, True)]
-           if view.awaiting_buzz else [])
+           if view.awaiting_buzz else
+           [(HostAction("by_hand"), p.tr("btn.by_hand"), pygame.K_m, C.PANEL_HI, True)])
 
 
 def strip_box(p: Painter) -> pygame.Rect:

@@ -12,9 +12,10 @@ Modules:
 - :mod:`engine.something_missing` -- 什麼不見啦. ``Rules`` (static facts, timings, the scoring
   table, ``Interpretations``), ``initial_state(rules)``, ``apply(state, event)``,
   ``legal_actions``, ``next_deadline``, ``next_revealer``, ``is_over``, ``outcome``,
-  ``summary``; events ``NewGame``, ``ViewingTimeUp``, ``CardRevealed``, ``BuzzWon``,
-  ``NoBuzz``, ``Bet``, ``Pass``, ``CheckResult``, ``CheckTimeUp``, ``SwapScenes``,
-  ``DeclineSwap``, ``ReplaceScene``, ``DeclineReplacement``, ``EndGame`` (all in ``EVENTS``).
+  ``summary``; events ``NewGame``, ``ViewingTimeUp``, ``CardRevealed``,
+  ``CardTurnedByHand``, ``BuzzWon``, ``NoBuzz``, ``Bet``, ``Pass``, ``CheckResult``,
+  ``CheckTimeUp``, ``SwapScenes``, ``DeclineSwap``, ``ReplaceScene``, ``DeclineReplacement``,
+  ``EndGame`` (all in ``EVENTS``).
 
 The app loop: keep a ``State``; for every event from the host buttons, the buzzer arbiter, the
 camera or the clock, call ``apply``; on a ``Rejection`` show its reason and keep the old state;

@@ -311,6 +311,18 @@ class CardRevealed(Event):
 
 @EVENTS.register
 @dataclass(frozen=True, kw_only=True)
+class CardTurnedByHand(Event):
+    """The host: a card is up that nobody named (the camera did not recognise it, or is not
+    working). It plays as any revealed card -- the item matters only to the players, who
+    remember the scenes -- and lies on the pile unnamed (None)."""
+
+    type_name = "card_turned_by_hand"
+    source = Source.HOST
+    seat: int | None = None
+
+
+@EVENTS.register
+@dataclass(frozen=True, kw_only=True)
 class BuzzWon(Event):
     """The firmware arbiter's verdict: the first press after the card appeared."""
 
@@ -521,7 +533,7 @@ class State:
     deadline_ms: int | None = None  # the running timer's deadline, if any
     viewing_pass: int = 0  # 0-based pass in progress (VIEWING)
     viewing_passes: int = 0
-    pile: tuple[int, ...] = ()  # revealed item cards, the top one last
+    pile: tuple[int | None, ...] = ()  # revealed item cards, the top one last (None: unnamed)
     revealer: int | None = None  # who flipped the top card
     last_taker: int | None = None  # who took the hourglass in the previous round
     buzz: Buzz | None = None  # this round's hourglass taker
@@ -555,6 +567,7 @@ class State:
 
     @property
     def top_card(self) -> int | None:
+        """The item card on top of the central pile (None: none, or one nobody named)."""
         return self.pile[-1] if self.pile else None
 
     @property
@@ -631,14 +644,16 @@ def legal_actions(state: State) -> tuple[Event, ...]:
         assert state.deadline_ms is not None
         return (ViewingTimeUp(at_ms=max(now, state.deadline_ms)),)
     if p is Phase.REVEAL:
-        return tuple(CardRevealed(at_ms=now, card=c, seat=state.to_act)
-                     for c in _unrevealed(state))
+        return (*(CardRevealed(at_ms=now, card=c, seat=state.to_act)
+                  for c in _unrevealed(state)),
+                CardTurnedByHand(at_ms=now, seat=state.to_act))
     if p is Phase.BUZZ:
         out: list[Event] = [BuzzWon(at_ms=now, seat=s) for s in range(state.n_players)]
         out.append(NoBuzz(at_ms=now))
         nxt = next_revealer(state)
         if state.rules.interpretations.reveal_implies_no_buzz and nxt is not None:
             out.extend(CardRevealed(at_ms=now, card=c, seat=nxt) for c in _unrevealed(state))
+            out.append(CardTurnedByHand(at_ms=now, seat=nxt))
         return tuple(out)
     if p is Phase.BET:
         seat = state.to_act
@@ -794,7 +809,8 @@ def _unrevealed(state: State) -> list[int]:
 
 
 def _card_revealed(state: State, ev: Event) -> State | Rejection:
-    assert isinstance(ev, CardRevealed)
+    assert isinstance(ev, CardRevealed | CardTurnedByHand)
+    card = ev.card if isinstance(ev, CardRevealed) else None
     if state.phase is Phase.BUZZ:
         if not state.rules.interpretations.reveal_implies_no_buzz:
             return Rejection("wrong_phase", "a card is waiting for a buzz; send NoBuzz first")
@@ -805,17 +821,17 @@ def _card_revealed(state: State, ev: Event) -> State | Rejection:
         state = after
     seat = state.to_act
     assert seat is not None
-    if not 0 <= ev.card < state.rules.item_cards:
-        return Rejection("bad_card", f"item card {ev.card} does not exist "
+    if card is not None and not 0 <= card < state.rules.item_cards:
+        return Rejection("bad_card", f"item card {card} does not exist "
                                      f"(0-{state.rules.item_cards - 1})")
-    if ev.card in state.pile:
-        return Rejection("card_already_revealed", f"item card {ev.card} is already on the pile")
+    if card is not None and card in state.pile:
+        return Rejection("card_already_revealed", f"item card {card} is already on the pile")
     if ev.seat is not None and ev.seat != seat:
         return Rejection("not_your_turn", f"it is seat {seat}'s turn to reveal, not {ev.seat}'s")
     players = list(state.players)
     players[seat] = dataclasses.replace(players[seat], cards_left=players[seat].cards_left - 1)
     st = _evolve(state, phase=Phase.BUZZ, players=tuple(players),
-                 pile=(*state.pile, ev.card), revealer=seat, to_act=None)
+                 pile=(*state.pile, card), revealer=seat, to_act=None)
     if players[seat].cards_left == 0:
         if st.variant is Variant.ADVANCED:
             st = _evolve(st, replacements_due=st.replacements_due + 1)
@@ -1067,6 +1083,8 @@ _HANDLERS: dict[tuple[Phase, type[Event]], Callable[[State, Event], State | Reje
     (Phase.VIEWING, ViewingTimeUp): _viewing_time_up,
     (Phase.REVEAL, CardRevealed): _card_revealed,
     (Phase.BUZZ, CardRevealed): _card_revealed,
+    (Phase.REVEAL, CardTurnedByHand): _card_revealed,
+    (Phase.BUZZ, CardTurnedByHand): _card_revealed,
     (Phase.BUZZ, BuzzWon): _buzz_won,
     (Phase.BUZZ, NoBuzz): _no_buzz,
     (Phase.BET, Bet): _bet,

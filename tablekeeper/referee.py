@@ -6,6 +6,8 @@ acknowledged, the log names it. Inputs:
 
 - a card the camera saw (:meth:`card_seen`): ``CardRevealed``; when the engine accepts it, the
   buzzer arbiter is armed at the *frame's* timestamp (the instant the card became visible);
+- a card the camera did not recognise, or while it is not working, which the host says is up
+  (:meth:`reveal_by_hand`): ``CardTurnedByHand``, armed from the host's press;
 - the arbiter's decision (polled in :meth:`tick`): ``BuzzWon`` with the margin to the
   runner-up;
 - the running timer's deadline (checked in :meth:`tick`): ``ViewingTimeUp`` / ``CheckTimeUp``;
@@ -29,6 +31,7 @@ from engine.core import Event, Rejection
 from engine.something_missing import (
     BuzzWon,
     CardRevealed,
+    CardTurnedByHand,
     CheckTimeUp,
     Phase,
     State,
@@ -99,6 +102,7 @@ class Referee:
         self.last_buzz: BuzzInfo | None = None
         self.last_rejection: Rejection | None = None
         self._armed_for: int | None = None  # len(pile) the arbiter is armed for
+        self._by_hand: int | None = None  # len(pile) when the host last turned a card by hand
         self._sync_arbiter(now_ns)
 
     @property
@@ -146,13 +150,37 @@ class Referee:
             log.warning("%s", rejection.reason)
             return rejection
         state = self.state
+        if state.phase is Phase.BUZZ and self._by_hand == len(state.pile):
+            # The card the host said was up is still the one being buzzed for: a card the
+            # camera sees now is most likely that one, recognised late (the camera reports a
+            # card once, so it will not come again as the next one).
+            rejection = Rejection("turned_by_hand", f"card {seen.card_id!r} is taken to be the "
+                                                    "card turned over by hand, recognised late")
+            self.last_rejection = rejection
+            log.info("%s", rejection.reason)
+            return rejection
         seat = None
         if state.phase is Phase.REVEAL:
             seat = state.to_act
-        return self._submit_card(CardRevealed(at_ms=self.at_ms(seen.t_ns), card=card, seat=seat),
-                                 seen.t_ns)
+        result = self._submit_card(
+            CardRevealed(at_ms=self.at_ms(seen.t_ns), card=card, seat=seat), seen.t_ns)
+        if not isinstance(result, Rejection):
+            self._by_hand = None
+        return result
 
-    def _submit_card(self, event: CardRevealed, frame_ns: int) -> State | Rejection:
+    def reveal_by_hand(self, now_ns: int) -> State | Rejection:
+        """The host says the card just turned over is up, unnamed: the camera did not
+        recognise it (or is not working). It plays as any card; the buzzers are armed from
+        now."""
+        state = self.state
+        seat = state.to_act if state.phase is Phase.REVEAL else None
+        result = self._submit_card(CardTurnedByHand(at_ms=self.at_ms(now_ns), seat=seat), now_ns)
+        if not isinstance(result, Rejection):
+            self._by_hand = len(result.pile)
+        return result
+
+    def _submit_card(self, event: CardRevealed | CardTurnedByHand,
+                     frame_ns: int) -> State | Rejection:
         result = self.submit(event)
         if not isinstance(result, Rejection) and result.phase is Phase.BUZZ:
             # Arm at the frame's own timestamp: presses after the card became visible count,
@@ -173,6 +201,7 @@ class Referee:
             self.last_rejection = result
             return result
         log.info("undo", extra={"GAME_ID": self.game_id, "EVENT": "undo"})
+        self._by_hand = None
         self._sync_arbiter_state(result, None)
         self.last_buzz = None
         if self.on_change is not None:
@@ -222,6 +251,6 @@ class Referee:
     def _sync_arbiter_state(self, state: State, event: Event | None) -> None:
         if state.phase is not Phase.BUZZ or (
                 self._armed_for is not None and self._armed_for != len(state.pile)
-                and not isinstance(event, CardRevealed)):
+                and not isinstance(event, CardRevealed | CardTurnedByHand)):
             self.firmware.arbiter.disarm()
             self._armed_for = None

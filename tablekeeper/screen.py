@@ -177,6 +177,11 @@ class PygameScreen:
             if choices:
                 chosen = choices[self.focus % len(choices)]
                 name, arg = chosen.name, chosen.arg
+        if name == "by_hand":
+            if state.phase is Phase.REVEAL:
+                self._show(referee.reveal_by_hand(now_ns), now_ns)
+                self.focus = 0
+            return
         event = host.event_for(state, name, arg, referee.at_ms(now_ns), self.rng)
         if event is None:
             return
@@ -215,6 +220,8 @@ class PygameScreen:
         if state.top_card is not None:
             last_card = self._card_view(referee.deck_ids.get(state.top_card,
                                                              f"#{state.top_card + 1}"))
+        elif state.pile:  # turned over by hand: nobody named it
+            last_card = CardView.unnamed()
         buzz = None
         if referee.last_buzz is not None and state.buzz is not None:
             info = referee.last_buzz

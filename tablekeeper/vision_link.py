@@ -132,7 +132,9 @@ class CameraThread:
     logged) -- the loop only stops draining when it stops watching, and then the thread idles.
     """
 
-    ERROR_STATUS = "辨識出錯 Vision error: {error}"
+    #: :attr:`status` while the thread's last frame failed: the screen says so in its language
+    #: (``status.vision_error``); what failed is in the log and in :attr:`error`.
+    ERROR_STATUS = "status.vision_error"
 
     def __init__(self, camera: Any, watcher: Any, *, frame_ns: int = FRAME_NS,
                  zone: str | None = None, idle_after_ns: int | None = None,
@@ -167,7 +169,8 @@ class CameraThread:
         self._closed = False
         self._thread: threading.Thread | None = None
         self._camera_status: str | None = None
-        self._error: str | None = None
+        #: What the last frame failed with ("RuntimeError: ..."), None once one is recognised.
+        self.error: str | None = None
 
     # --- the loop's side -----------------------------------------------------------------
 
@@ -197,7 +200,7 @@ class CameraThread:
 
     @property
     def status(self) -> str | None:
-        return self._error or self._camera_status
+        return self.ERROR_STATUS if self.error is not None else self._camera_status
 
     @property
     def alive(self) -> bool:
@@ -237,7 +240,7 @@ class CameraThread:
                     continue
                 if seen is None:
                     continue
-                self._error = None
+                self.error = None
                 backoff = self.error_backoff_s
                 if seen:
                     self._put(seen)
@@ -285,7 +288,7 @@ class CameraThread:
 
     def _failed(self, exc: Exception, backoff: float) -> float:
         log.error("camera thread: %s; trying again in %g s", exc, backoff, exc_info=exc)
-        self._error = self.ERROR_STATUS.format(error=f"{type(exc).__name__}: {exc}"[:120])
+        self.error = f"{type(exc).__name__}: {exc}"[:200]
         with self._cond:
             self._cond.wait_for(lambda: self._stopping, timeout=backoff)
         return min(self.max_backoff_s, backoff * 2)

@@ -7,13 +7,13 @@ literal in the demo decks' generator ``vision/demo_decks.py`` (card and deck nam
 not imported), and the names in any deck manifests given on the command line (every JSON string
 value in them).
 
-Re-run it whenever UI strings or deck names change (``tests/display/test_fonts.py`` fails when
-the subset misses a character). It needs fontTools (a build-time tool, not a runtime
-dependency) and the system collection::
+Re-run it whenever UI strings or deck names change (``tests/display/test_display_fonts.py``
+fails when the subset misses a character). It needs fontTools (a build-time tool, not a
+runtime dependency) and the system collection::
 
     apt-get install fonts-noto-cjk
     .venv/bin/pip install fonttools
-    .venv/bin/python -m display.fonts.make_subset [path/to/deck/manifest.json ...]
+    PYTHONPATH=. .venv/bin/python display/fonts/make_subset.py [path/to/deck/manifest.json ...]
 """
 
 from __future__ import annotations

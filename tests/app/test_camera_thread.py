@@ -175,15 +175,16 @@ def test_an_unexpected_error_is_shown_and_the_thread_carries_on(
         source.poll(0)
         camera.frames.put(first)
         camera.wait_asked(2)  # after the error and its back-off
+        assert source.status == "status.vision_error"  # (the screen's words for it)
         if where == "event":
-            assert str(source.status).startswith("辨識出錯 Vision error: AttributeError: ")
+            assert str(source.error).startswith("AttributeError: ")
         else:
-            assert source.status == "辨識出錯 Vision error: RuntimeError: the matcher broke"
+            assert source.error == "RuntimeError: the matcher broke"
         assert source.alive
         camera.frames.put(frame(2, 200))
         camera.wait_asked(3)
     assert source.poll(1) == [CardSeen("i11", 200, 0.9, 0.3)]
-    assert source.status is None  # a frame recognised again clears it
+    assert source.status is None and source.error is None  # a frame recognised clears it
     errors = [r for r in caplog.records if r.levelno == logging.ERROR]
     assert len(errors) == 1 and errors[0].exc_info is not None  # with its traceback
     if where != "event":

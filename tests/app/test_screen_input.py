@@ -107,3 +107,51 @@ def test_a_seat_button_on_the_setup_screen_picks_the_start_player(tmp_path: Path
     assert state.phase is Phase.VIEWING and state.start_seat == 2
     parts.firmware.close()
     screen.close()
+
+
+def test_a_card_the_camera_missed_is_turned_over_by_hand(tmp_path: Path) -> None:
+    # The camera does not recognise the card just turned over (or is not working): the host
+    # says it is up. It plays unnamed; the buzzers are armed from then.
+    from tablekeeper.referee import CardSeen
+
+    screen = PygameScreen(size=(800, 480), png_dir=tmp_path, rng=random.Random(1))
+    parts = build_demo(tmp_path, seed=4, players=4, variant="standard", clock=FakeClock(),
+                       camera=False, screen=screen)
+    loop = parts.loop
+    try:
+        loop.run_simulated(until=lambda lp: lp.referee.state.phase is Phase.REVEAL)
+        loop.table = None  # (the simulated players lay no card)
+        screen.render(loop, loop.clock.now_ns())
+        assert screen.renderer.screen == "reveal"
+        assert [c.name for c in screen._choices()] == ["by_hand"]  # the only choice here
+        before = loop.referee.state
+        seat = before.to_act
+        assert seat is not None
+        now = loop.clock.now_ns()
+        screen.gpio_button(loop, GpioAction.CONFIRM, now)  # the highlight's on it: take it
+        state = loop.referee.state
+        assert state.phase is Phase.BUZZ and state.pile == (*before.pile, None)
+        assert state.revealer == seat and loop.referee.firmware.arbiter.armed_ns == now
+        shot = screen.snapshot(loop, now)
+        assert shot.last_card is not None and shot.last_card.is_unnamed
+        # The camera recognising that card late, while it is buzzed for, is not a new card.
+        assert isinstance(loop.clock, FakeClock)
+        loop.clock.advance_ms(500)
+        loop.referee.card_seen(CardSeen("i07", loop.clock.now_ns()))
+        assert loop.referee.state == state
+        assert loop.referee.last_rejection is not None
+        assert loop.referee.last_rejection.code == "turned_by_hand"
+        # The host undoes it (back): the turn is as it was.
+        screen.gpio_button(loop, GpioAction.BACK, loop.clock.now_ns())
+        assert loop.referee.state == before
+        # Once the card is out of the way (nobody buzzed), the camera names cards again.
+        screen.host_action(loop, HostAction("by_hand"), loop.clock.now_ns())
+        screen.host_action(loop, HostAction("next"), loop.clock.now_ns())  # nobody buzzed
+        assert loop.referee.state.phase is Phase.REVEAL
+        loop.referee.card_seen(CardSeen("i07", loop.clock.now_ns()))
+        named = loop.referee.state
+        assert named.phase is Phase.BUZZ and named.top_card == loop.referee.card_ids["i07"]
+        assert named.pile[-2:] == (None, named.top_card)
+    finally:
+        parts.firmware.close()
+        screen.close()

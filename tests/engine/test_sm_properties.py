@@ -24,6 +24,7 @@ from engine.something_missing import (
     Bet,
     BuzzWon,
     CardRevealed,
+    CardTurnedByHand,
     CheckResult,
     CheckTimeUp,
     DeclineSwap,
@@ -65,7 +66,8 @@ def check_invariants(before: State, after: State) -> None:
     assert after.now_ms >= before.now_ms
     assert all(p.score >= rules.min_score for p in after.players)
     assert all(p.cards_left >= 0 for p in after.players)
-    assert len(set(after.pile)) == len(after.pile)
+    named = [c for c in after.pile if c is not None]  # (None: turned over, nobody named it)
+    assert len(set(named)) == len(named)
     if after.players:
         assert sum(p.cards_left for p in after.players) + len(after.pile) == rules.item_cards
         assert all(len(row) == after.n_players for row in after.score_history)
@@ -105,6 +107,7 @@ def mutate(rng: random.Random, state: State) -> Event:
     pos = rng.randrange(-1, 7)
     return rng.choice([
         CardRevealed(at_ms=now, card=rng.randrange(-1, 67), seat=rng.choice([None, seat])),
+        CardTurnedByHand(at_ms=now, seat=rng.choice([None, seat])),
         BuzzWon(at_ms=now, seat=seat, margin_us=rng.choice([-1, 0, 500]), tie=False),
         NoBuzz(at_ms=now),
         Bet(at_ms=now, seat=seat, position=pos),
@@ -121,7 +124,7 @@ def mutate(rng: random.Random, state: State) -> Event:
 
 def normalise(state: State, ev: Event) -> Event:
     """A reveal without a seat means the seat whose turn it is."""
-    if isinstance(ev, CardRevealed) and ev.seat is None:
+    if isinstance(ev, CardRevealed | CardTurnedByHand) and ev.seat is None:
         return dataclasses.replace(ev, seat=next_revealer(state))
     if isinstance(ev, BuzzWon) and ev.margin_us >= 0:  # legal_actions lists margin 0 only
         return dataclasses.replace(ev, margin_us=0)

@@ -14,6 +14,7 @@ from engine.something_missing import (
     Bet,
     BuzzWon,
     CardRevealed,
+    CardTurnedByHand,
     ChangeReason,
     CheckResult,
     CheckTimeUp,
@@ -76,6 +77,23 @@ def test_reveal_by_the_wrong_player_or_a_seen_card_is_rejected() -> None:
     rejected(state, CardRevealed(at_ms=state.now_ms, card=66, seat=0), "bad_card")
     state = ok(state, CardRevealed(at_ms=state.now_ms, card=1), NoBuzz(at_ms=state.now_ms))
     rejected(state, CardRevealed(at_ms=state.now_ms, card=1), "card_already_revealed")
+
+
+def test_a_card_nobody_named_plays_as_any_card() -> None:
+    # The host says a card is up that the camera did not recognise: it takes the turn and
+    # the revealer's card like any other, and it may come again (nobody knows which it was).
+    state = started(4)
+    before = state.players[0].cards_left
+    state = ok(state, CardTurnedByHand(at_ms=state.now_ms, seat=0))
+    assert state.phase is Phase.BUZZ and state.revealer == 0 and state.pile == (None,)
+    assert state.top_card is None and state.players[0].cards_left == before - 1
+    rejected(state, CardTurnedByHand(at_ms=state.now_ms, seat=3), "not_your_turn")
+    assert CardTurnedByHand.source is Source.HOST  # (the host's to undo)
+    state = ok(state, CardTurnedByHand(at_ms=state.now_ms), NoBuzz(at_ms=state.now_ms))
+    assert state.phase is Phase.REVEAL and state.pile == (None, None)
+    state = ok(state, CardRevealed(at_ms=state.now_ms, card=5))
+    assert state.top_card == 5 and state.pile == (None, None, 5)
+    rejected(state, CardRevealed(at_ms=state.now_ms, card=5), "card_already_revealed")
 
 
 def test_nobody_buzzes_the_next_player_reveals() -> None:
