@@ -102,7 +102,10 @@ class Referee:
         self.last_buzz: BuzzInfo | None = None
         self.last_rejection: Rejection | None = None
         self._armed_for: int | None = None  # len(pile) the arbiter is armed for
-        self._by_hand: int | None = None  # len(pile) when the host last turned a card by hand
+        # len(pile) when the host last turned a card by hand (also as resumed, mid-buzz)
+        pile = self.state.pile
+        self._by_hand: int | None = (len(pile) if self.state.phase is Phase.BUZZ and pile
+                                     and pile[-1] is None else None)
         self._sync_arbiter(now_ns)
 
     @property

@@ -182,6 +182,23 @@ def test_resume_carries_the_game_clock_on(tmp_path: Any, firmware: Firmware) -> 
     assert firmware.arbiter.armed_ns == later.now_ns()
 
 
+def test_a_card_turned_by_hand_survives_a_power_cut(tmp_path: Any, firmware: Firmware) -> None:
+    first = FakeClock()
+    ids = {card_id(i): i for i in range(66)}
+    ref = Referee(JournaledGame.create(tmp_path / "g.jsonl"), firmware, first.now_ns(),
+                  card_ids=ids)
+    start(ref, first)
+    assert isinstance(ref.reveal_by_hand(first.now_ns()), State)
+    # power cut mid-buzz: the unnamed card is still the one buzzed for, so a camera card is
+    # still taken to be it, recognised late
+    later = FakeClock(start_ns=5_000_000_000)
+    resumed = Referee(JournaledGame.open(tmp_path / "g.jsonl"), firmware, later.now_ns(),
+                      card_ids=ids)
+    assert resumed.state == ref.state and resumed.state.pile[-1] is None
+    result = resumed.card_seen(CardSeen("i09", later.now_ns()))
+    assert isinstance(result, Rejection) and result.code == "turned_by_hand"
+
+
 def test_a_slower_runner_up_is_shown_with_its_margin(referee: Referee, clock: FakeClock,
                                                      firmware: Firmware, factory: Any) -> None:
     start(referee, clock)
