@@ -19,6 +19,24 @@ def _size(text: str) -> tuple[int, int]:
     return w, h
 
 
+#: The windowed demo's fastest pace. The camera thread recognises a card a few frames after
+#: it shows, in real time; sped up, that is longer on the game clock, and the buzzers keep
+#: presses for 2 s of it (firmware.arbiter.MAX_ARM_AGE_NS): at more than this, a card's frame
+#: could be too old to arm at.
+MAX_SPEED = 8.0
+
+
+def _speed(text: str) -> float:
+    try:
+        speed = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, e.g. 2; got {text!r}") from None
+    if not 0.1 <= speed <= MAX_SPEED:
+        raise argparse.ArgumentTypeError(
+            f"{text} is not a pace the demo can keep: 0.1 to {MAX_SPEED:g} times real time")
+    return speed
+
+
 def register(commands: Any, benches: Any) -> None:
     demo = commands.add_parser(
         "demo", help="play a complete simulated game of 什麼不見啦 (window, or PNGs headless)",
@@ -36,8 +54,9 @@ def register(commands: Any, benches: Any) -> None:
     demo.add_argument("--lang", choices=("zh-TW", "en"), default="zh-TW")
     demo.add_argument("--size", type=_size, default=(1280, 720), metavar="WxH",
                       help="window / PNG size (default 1280x720)")
-    demo.add_argument("--speed", type=float, default=1.0,
-                      help="with a window: play this many times faster than real time")
+    demo.add_argument("--speed", type=_speed, default=1.0,
+                      help=f"with a window: play this many times faster than real time "
+                           f"(0.1-{MAX_SPEED:g})")
     demo.add_argument("--no-camera", action="store_true",
                       help="skip the camera simulation and recognition (cards are reported "
                            "as seen directly)")
@@ -73,7 +92,7 @@ def register(commands: Any, benches: Any) -> None:
                        help="cards to recognise in each mode (10)")
     bench.add_argument("--seconds", type=float, default=120.0,
                        help="at most this long a mode (120)")
-    bench.add_argument("--speed", type=float, default=3.0,
+    bench.add_argument("--speed", type=_speed, default=3.0,
                        help="the demo table's speed against real time (3)")
     bench.add_argument("--seed", type=int, default=1)
     bench.add_argument("--players", type=players_arg, default=5)

@@ -46,3 +46,13 @@ def test_screen_card_pictures_are_the_templates_as_rgb_read_on_use(tmp_path: Pat
     assert picture.shape == (300, 200, 3) and picture.dtype == np.uint8
     assert np.array_equal(picture, deck.template("i11")[..., ::-1])
     assert np.asarray(cards["i11"].image, dtype=np.float32).dtype == np.float32
+
+
+@pytest.mark.parametrize("speed", ["0", "-2", "50", "fast"])
+def test_a_demo_pace_it_cannot_keep_is_refused_with_a_reason(
+        speed: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["demo", "--speed", speed])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "--speed" in err and ("times real time" in err or "expected a number" in err)
