@@ -154,7 +154,6 @@ class KeypointIndex:
             labels.append(np.full(len(strongest), i, dtype=np.int32))
         self._votes = np.ascontiguousarray(np.vstack(votes))
         self._labels = np.concatenate(labels)
-        self._bf = cv2.BFMatcher(cv2.NORM_HAMMING)
 
     def __len__(self) -> int:
         return len(self._descriptors)
@@ -182,9 +181,15 @@ class KeypointIndex:
         pts = np.array([k.pt for k in kps], dtype=np.float32) + np.array([x0, y0], np.float32)
         if candidates is None:
             votes = np.zeros(len(self), dtype=np.int32)
+            if len(self._votes) == 0:  # (no template has keypoints)
+                return []
             strongest = np.argsort([-k.response for k in kps])[:p.region_votes]
-            for pair in self._bf.knnMatch(des[strongest], self._votes, k=2):
-                votes[np.unique(self._labels[[m.trainIdx for m in pair]])] += 1
+            # Each keypoint votes once for each template among its two nearest descriptors.
+            _, nearest = _two_nearest(des[strongest], self._votes)
+            labels = self._labels[nearest]  # (keypoints, 2)
+            np.add.at(votes, labels[:, 0], 1)
+            second = labels[:, 1][(nearest[:, 1] >= 0) & (labels[:, 1] != labels[:, 0])]
+            np.add.at(votes, second, 1)
             order = [int(i) for i in np.argsort(-votes, kind="stable")[:p.shortlist]
                      if votes[i] >= p.min_inliers]
             order += [int(i) for i in dict.fromkeys(extra) if int(i) not in order]
@@ -196,13 +201,12 @@ class KeypointIndex:
                 raise ValueError(f"candidates: {i} is not a template index (0..{len(self) - 1})")
             if len(self._descriptors[i]) < p.min_inliers:
                 continue
-            good = [a for a, b in (pair for pair in self._bf.knnMatch(
-                        self._descriptors[i], des, k=2) if len(pair) == 2)
-                    if a.distance < p.ratio * b.distance]
+            dist, nearest = _two_nearest(self._descriptors[i], des)
+            good = np.nonzero((nearest[:, 1] >= 0) & (dist[:, 0] < p.ratio * dist[:, 1]))[0]
             if len(good) < p.min_inliers:
                 continue
-            src = self._points[i][[g.queryIdx for g in good]]
-            dst = pts[[g.trainIdx for g in good]]
+            src = self._points[i][good]
+            dst = pts[nearest[good, 0]]
             homography, mask = cv2.findHomography(src, dst, cv2.USAC_FAST, p.ransac_px)
             if homography is None or mask is None or int(mask.sum()) < p.min_inliers:
                 continue
@@ -213,6 +217,16 @@ class KeypointIndex:
                                       int(mask.sum())))
         out.sort(key=lambda h: -h.inliers)
         return out
+
+
+def _two_nearest(query: cv2.typing.MatLike, train: cv2.typing.MatLike
+                 ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
+    """(Hamming distances, indexes into ``train``) of the two nearest descriptors of ``train``
+    to each row of ``query``, nearest first (index -1: none). The brute force of
+    ``cv2.BFMatcher.knnMatch`` (the same ``cv2.batchDistance``), without a ``DMatch`` object
+    per match, which cost more than the matching itself for a template's 500 keypoints."""
+    dist, nearest = cv2.batchDistance(query, train, cv2.CV_32S, normType=cv2.NORM_HAMMING, K=2)
+    return np.asarray(dist, dtype=np.int32), np.asarray(nearest, dtype=np.int32)
 
 
 _INDEXES: weakref.WeakKeyDictionary[DeckMatcher, KeypointIndex] = weakref.WeakKeyDictionary()
