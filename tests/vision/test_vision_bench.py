@@ -29,6 +29,11 @@ def test_accuracy_on_held_out_frames(name: str, demo_decks: DemoDecks) -> None:
     assert s.foreign_accepted + s.spurious_accepted == 0  # never a card from no deck
     assert s.in_deck >= 5
     assert s.accuracy >= 0.6, (s.correct, s.unknown, s.missed)  # see the README for figures
+    # Where each frame's time went: finding and the first matching timed apart, and which
+    # frames also searched unknown cards (a card from no deck, in about half the frames).
+    assert len(s.find_ms) == len(s.match_ms) == len(s.searched) == len(s.cpu_ms) == 6
+    assert all(t > 0 for t in s.find_ms)
+    assert (s.foreign == 0) or any(s.searched)
 
 
 def test_frames_are_deterministic(demo_decks: DemoDecks) -> None:
@@ -72,7 +77,7 @@ def test_centre_pile_cards_are_seen_as_they_are_laid(demo_decks: DemoDecks) -> N
 def test_bench_command_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "vision", "--frames", "2", "--deck", "wink", "--seed", "1"]) == 0
     out = capsys.readouterr().out
-    for figure in ("top-1 accuracy", "false accepts", "time per frame", "faster",
+    for figure in ("top-1 accuracy", "false accepts", "time per frame", "where it goes", "faster",
                    "card placed -> event", "centre pile", "camera stream"):
         assert figure in out
     assert main(["bench", "vision", "--deck", "poker"]) == 2
