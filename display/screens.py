@@ -369,10 +369,11 @@ def draw_reveal(p: Painter, f: Frame) -> None:
     turn = view.revealer if view.awaiting_buzz else view.actor
     player_strip(p, f, strip_box(p), highlight=turn)
     # Waiting for a card, the host may say one is up that the camera did not recognise (or
-    # while the camera is not working): it plays unnamed.
+    # while the camera is not working, when the banner says so: then it stands out).
+    by_hand = C.ACCENT if f.snap.camera_status else C.PANEL_HI
     footer(p, [(HostAction("next"), p.tr("btn.nobody"), None, C.PANEL_HI, True)]
            if view.awaiting_buzz else
-           [(HostAction("by_hand"), p.tr("btn.by_hand"), pygame.K_m, C.PANEL_HI, True)])
+           [(HostAction("by_hand"), p.tr("btn.by_hand"), pygame.K_m, by_hand, True)])
 
 
 def strip_box(p: Painter) -> pygame.Rect:

@@ -9,7 +9,7 @@ import pygame
 import pytest
 from display_testing import SIZES, book
 
-from display.colours import PLAYER_COLOURS, WARN
+from display.colours import ACCENT, PLAYER_COLOURS, WARN
 from display.fonts import FontBook
 from display.i18n import LANGS
 from display.input import GLOBAL_KEYS
@@ -133,6 +133,26 @@ def test_status_banner_shows_problems(fonts: FontBook) -> None:
     texts = [r.text for r in renderer.texts]
     assert "相機未連線" in texts
     assert "阿美 的按鈕卡住了" in texts
+
+
+def test_a_card_can_be_turned_by_hand_and_shows_unnamed(fonts: FontBook) -> None:
+    # Waiting for a card, the host may say one is up; with the camera down that choice stands
+    # out. The card then shows as not recognised.
+    def by_hand(sample: str) -> tuple[Renderer, pygame.Rect]:
+        renderer = _render(fonts, (800, 480), SAMPLES[sample])
+        (button,) = [b for b in renderer.buttons if b.action.name == "by_hand"]
+        return renderer, pygame.Rect(button.rect)
+
+    quiet, rect = by_hand("reveal-waiting")
+    loud, rect2 = by_hand("reveal-no-camera")
+    assert rect == rect2
+    assert _share(loud.surface.subsurface(rect), ACCENT) > 0.5
+    assert _share(quiet.surface.subsurface(rect), ACCENT) < 0.05
+    shown = _render(fonts, (800, 480), SAMPLES["reveal-by-hand"])
+    texts = [r.text for r in shown.texts]
+    assert "沒認出的卡" in texts and "?" in texts
+    assert "辨識卡牌出錯（詳見記錄）" in texts  # (the camera thread's error, in its words)
+    assert not [b for b in shown.buttons if b.action.name == "by_hand"]  # one is up already
 
 
 def test_margin_digits() -> None:
