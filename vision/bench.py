@@ -10,7 +10,10 @@ on another). The seeds of these frames are disjoint from anything the thresholds
   counts against it); wrong ids are reported separately (the thing that must not happen);
 * false accepts: cards from no deck, and found shapes that are no card at all, that were given a
   deck card's id;
-* time per frame of finding + matching at 640x480 (median and 95th percentile) per deck;
+* time per frame of finding + matching at 640x480 (median and 95th percentile) per deck; for
+  the largest deck, where it goes, and this design's floor (:func:`floor`: the finder's fixed
+  OpenCV work and the matching of the cards found) at 640x480 and at 320x240 (with the
+  accuracy and time of finding at 320x240);
 * the one-step deck match against a loop of ``cv2.matchTemplate`` over the same warped cards
   and the same templates and orientations, in this process: the speed ratio;
 * frames from a card placed to its ``CardEvent`` (the tracker), with hands passing over;
@@ -24,8 +27,8 @@ from __future__ import annotations
 import random
 import statistics
 import time
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -267,6 +270,65 @@ def speed_ratio(deck: Deck, patches: Sequence[Image], match: MatchParams | None 
                 best = max(best, s)
         best_loop = min(best_loop, (time.perf_counter() - t0) / len(patches))
     return best_one * 1e3, best_loop * 1e3, best_loop / best_one
+
+
+@dataclass(frozen=True)
+class Floor:
+    """What this design costs per frame before it decides anything about one outline (CPU ms,
+    per frame the least of 3 runs, median over the frames): :func:`floor`."""
+
+    fixed_ms: float  # the finder's masks and their contours, at the frame's width
+    fixed_lores_ms: float  # the same on the frame halved (picamera2's lores stream)
+    match_ms_per_card: float  # the one-step deck match of the cards the finder found
+    cards_per_frame: float
+
+    @property
+    def total_ms(self) -> float:
+        return self.fixed_ms + self.match_ms_per_card * self.cards_per_frame
+
+
+def fixed_work(finder: CardFinder, grey: Image) -> int:
+    """The finder's fixed work on one grey frame: its masks (blurs, two Canny passes, the paper
+    mask) and their contours (:meth:`CardFinder.masks`); the number of contours."""
+    masks, _ = finder.masks(grey)
+    return sum(len(cv2.findContours(m, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)[0])
+               for m in masks)
+
+
+def floor(deck: Deck, frames: Iterator[BenchFrame] | Sequence[BenchFrame],
+          find: FindParams | None = None, match: MatchParams | None = None) -> Floor:
+    """The fixed per-frame cost of finding (at the frame's width and at half of it) and the
+    cost per card of matching the cards found: what no amount of work on the decisions per
+    outline can take away."""
+    finder = CardFinder(deck.size, find)
+    matcher = DeckMatcher.from_deck(deck, match)
+
+    def least(fn: Callable[..., object], *args: object) -> float:
+        best = float("inf")
+        for _ in range(3):
+            c0 = time.process_time()
+            fn(*args)
+            best = min(best, time.process_time() - c0)
+        return 1e3 * best
+
+    fixed: list[float] = []
+    lores: list[float] = []
+    match_ms = 0.0
+    cards = frames_seen = 0
+    for bf in frames:
+        grey = np.asarray(cv2.cvtColor(bf.image, cv2.COLOR_BGR2GRAY), dtype=np.uint8)
+        h, w = grey.shape
+        half = np.asarray(cv2.resize(grey, (w // 2, h // 2), interpolation=cv2.INTER_AREA),
+                          dtype=np.uint8)
+        fixed.append(least(fixed_work, finder, grey))
+        lores.append(least(fixed_work, finder, half))
+        quads = [c.corners for c in finder.find(grey)]
+        if quads:
+            match_ms += least(matcher.match_quads, bf.image, quads)
+        cards += len(quads)
+        frames_seen += 1
+    return Floor(median(fixed), median(lores), match_ms / max(cards, 1),
+                 cards / max(frames_seen, 1))
 
 
 def percentile(values: Sequence[float], q: float) -> float:
@@ -561,6 +623,19 @@ def main(frames: int = 1000, seed: int = 7, decks: Sequence[str] | None = None,
           f"{big.frames} frames also search unknown cards or paper left over (aligning, "
           f"around, by keypoints): {median(searched):.2f} ms per frame, against "
           f"{median(plain):.2f} ms for the others")
+    fl = floor(largest, generate_frames(largest, per, seed), config.find,
+               config.match_params(largest.id))
+    lores = evaluate(largest, generate_frames(largest, per, seed),
+                     replace(config.find, work_width=config.find.work_width // 2),
+                     config.match_params(largest.id))
+    print(f"  the floor of this design at 640x480 (CPU, least of 3 runs, median): the "
+          f"finder's fixed OpenCV work (blurs, two Canny passes, paper mask, three contour "
+          f"passes) {fl.fixed_ms:.2f} ms + matching {fl.match_ms_per_card:.2f} ms per card x "
+          f"{fl.cards_per_frame:.2f} cards found per frame = {fl.total_ms:.2f} ms, before "
+          f"anything is decided about one outline. Finding at 320x240 instead (the lores "
+          f"stream): fixed work {fl.fixed_lores_ms:.2f} ms, but top-1 "
+          f"{100 * lores.accuracy:.2f} % (against {100 * big.accuracy:.2f} %) and "
+          f"{median(lores.cpu_ms):.2f} ms CPU median per frame")
     patches = _patches(largest, seed, 12)
     if patches:
         one, loop, ratio = speed_ratio(largest, patches, config.match_params(largest.id))

@@ -384,24 +384,11 @@ class CardFinder:
         h, w = small.shape
         area_min, area_max = area or (p.min_area_frac * w * h, p.max_area_frac * w * h)
         self._area_min = area_min
-        blurred, edges = self._edge_mask(small)
-        thin = self._thin_edges(small)
-        masks = [edges, thin]
-        bright: Image | None = None
-        table, paper = levels or _levels(blurred)
+        masks, cut_at = self.masks(small, levels)
         if levels is None:
-            self._last_levels = (table, paper)
-        if paper - table >= p.min_paper_contrast:
-            bright = _paper_mask(blurred, table, paper)
-            masks.append(bright)
-        self._last_paper = bright
-        if p.dark_cards:
-            hist = cv2.calcHist([blurred], [0], None, [256], [0, 256]).ravel().cumsum()
-            dark = float(np.searchsorted(hist, 0.02 * hist[-1]))
-            if table - dark >= p.min_paper_contrast:
-                _, dim = cv2.threshold(blurred, (table + dark) / 2, 255, cv2.THRESH_BINARY_INV)
-                masks.append(np.asarray(dim, dtype=np.uint8))
-        edge_mask = edges
+            self._last_levels = cut_at
+        edge_mask, thin = masks[0], masks[1]
+        bright = self._last_paper
         out: list[tuple[FloatArray, float]] = []
         self._straight = set()  # ids of the quads from straight edges
         rough: list[FloatArray] = []
@@ -452,6 +439,31 @@ class CardFinder:
                     out.append((q, support))
                     self._straight.add(id(q))
         return out
+
+    def masks(self, small: Image, levels: tuple[float, float] | None = None
+              ) -> tuple[list[Image], tuple[float, float]]:
+        """The masks whose contours are the candidate outlines of ``small`` (uint8 grey, at
+        the work width): edges, thin edges, and paper where it stands out from the table
+        (and dark cards, with ``dark_cards``); and the (table, paper) grey levels they were
+        cut at (``levels``, if given: a part of a frame). This is the finder's fixed work per
+        frame, whatever lies on the table (``tablekeeper bench vision`` times it)."""
+        p = self.params
+        blurred, edges = self._edge_mask(small)
+        thin = self._thin_edges(small)
+        masks = [edges, thin]
+        bright: Image | None = None
+        table, paper = levels or _levels(blurred)
+        if paper - table >= p.min_paper_contrast:
+            bright = _paper_mask(blurred, table, paper)
+            masks.append(bright)
+        self._last_paper = bright
+        if p.dark_cards:
+            hist = cv2.calcHist([blurred], [0], None, [256], [0, 256]).ravel().cumsum()
+            dark = float(np.searchsorted(hist, 0.02 * hist[-1]))
+            if table - dark >= p.min_paper_contrast:
+                _, dim = cv2.threshold(blurred, (table + dark) / 2, 255, cv2.THRESH_BINARY_INV)
+                masks.append(np.asarray(dim, dtype=np.uint8))
+        return masks, (table, paper)
 
     def _edge_mask(self, small: Image) -> tuple[Image, Image]:
         """(a 5x5-blurred copy of ``small``, its Canny edges closed by a 3x3 dilation)."""

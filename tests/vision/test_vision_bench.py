@@ -4,15 +4,26 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 import pytest
 
 from tablekeeper.cli import main
-from vision.bench import _place_in_view, evaluate, generate_frames, latency, pile, still_table
+from vision.bench import (
+    _place_in_view,
+    evaluate,
+    fixed_work,
+    floor,
+    generate_frames,
+    latency,
+    pile,
+    still_table,
+)
 from vision.config import VisionConfig
 from vision.deck import Deck
 from vision.demo_decks import DEMO_DECKS
+from vision.find import CardFinder
 from vision.simtable import SimulatedTable
 
 DemoDecks = Callable[[str], Deck]
@@ -77,11 +88,28 @@ def test_centre_pile_cards_are_seen_as_they_are_laid(demo_decks: DemoDecks) -> N
 def test_bench_command_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "vision", "--frames", "2", "--deck", "wink", "--seed", "1"]) == 0
     out = capsys.readouterr().out
-    for figure in ("top-1 accuracy", "false accepts", "time per frame", "where it goes", "faster",
+    for figure in ("top-1 accuracy", "false accepts", "time per frame", "where it goes",
+                   "the floor of this design", "faster",
                    "card placed -> event", "centre pile", "camera stream"):
         assert figure in out
     assert main(["bench", "vision", "--deck", "poker"]) == 2
     assert "unknown demo deck" in capsys.readouterr().err
+
+
+def test_the_floor_counts_the_fixed_work_and_the_cards_found(demo_decks: DemoDecks) -> None:
+    deck = demo_decks("eselsbruecke")
+    frames = list(generate_frames(deck, 3, seed=1))
+    fl = floor(deck, frames)
+    finder = CardFinder(deck.size)
+    found = [len(finder.find(bf.image)) for bf in frames]
+    assert fl.cards_per_frame == pytest.approx(sum(found) / 3) and sum(found) > 0
+    assert fl.fixed_ms > 0 and fl.fixed_lores_ms > 0 and fl.match_ms_per_card > 0
+    assert fl.total_ms == pytest.approx(fl.fixed_ms + fl.match_ms_per_card * fl.cards_per_frame)
+    grey = np.asarray(cv2.cvtColor(frames[0].image, cv2.COLOR_BGR2GRAY), dtype=np.uint8)
+    # The fixed work is the masks the finder cuts its outlines from: a frame with cards on it
+    # has contours in them, an empty grey frame none.
+    assert fixed_work(finder, grey) > 0
+    assert fixed_work(finder, np.full(grey.shape, 90, dtype=np.uint8)) == 0
 
 
 def test_photo_check_without_the_photos(tmp_path: object,
