@@ -15,12 +15,14 @@ from __future__ import annotations
 import logging
 import queue
 import time
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
 from gpiozero import Device, DigitalInputDevice
+from gpiozero.exc import PinFactoryFallback
 
 from firmware.arbiter import Arbiter
 from firmware.config import FirmwareConfig
@@ -88,16 +90,18 @@ def to_monotonic_ns(t_ns: int) -> int:
 GOOD_FACTORIES = ("LGPIOFactory", "MockFactory")
 
 
-def check_pin_factory(factory: Any) -> Any:
+def check_pin_factory(factory: Any, tried: str = "") -> Any:
     """Return ``factory`` if it gives kernel edge timestamps (lgpio) or is gpiozero's mock.
 
     Raise RuntimeError otherwise: RPi.GPIO, pigpio and the native factory stamp edges with the
-    callback time or on another clock, which would make the buzzer unfair.
+    callback time or on another clock, which would make the buzzer unfair. ``tried``: why
+    gpiozero passed over the factories before it (said in the message).
     """
     names = {cls.__name__ for cls in type(factory).__mro__}
     if not names & set(GOOD_FACTORIES):
         raise RuntimeError(
-            f"gpiozero's pin factory is {type(factory).__name__}; tablekeeper needs lgpio "
+            f"gpiozero's pin factory is {type(factory).__name__}"
+            f"{f' ({tried})' if tried else ''}; tablekeeper needs lgpio "
             "(LGPIOFactory), whose edge timestamps come from the kernel. On Raspberry Pi OS: "
             "`sudo apt install python3-lgpio`, use a venv made with --system-site-packages, and "
             "unset GPIOZERO_PIN_FACTORY (or set it to lgpio).")
@@ -105,16 +109,34 @@ def check_pin_factory(factory: Any) -> Any:
 
 
 def default_pin_factory() -> Any:
-    """gpiozero's default pin factory (``Device.pin_factory``), checked to be lgpio or mock."""
+    """gpiozero's default pin factory (``Device.pin_factory``), checked to be lgpio or mock.
+
+    gpiozero warns (``PinFactoryFallback``) for each factory it cannot load before the one it
+    takes; those reasons go into the message when none will do (and into the debug log),
+    instead of a screenful of warnings before it."""
+    tried = ""
     if Device.pin_factory is None:
-        try:
-            Device.ensure_pin_factory()
-        except Exception as exc:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", PinFactoryFallback)
+            try:
+                Device.ensure_pin_factory()
+                failed: Exception | None = None
+            except Exception as exc:
+                failed = exc
+        fallbacks = []
+        for w in caught:
+            if issubclass(w.category, PinFactoryFallback):
+                fallbacks.append(str(w.message).removeprefix("Falling back from "))
+                log.debug("%s", w.message)
+            else:
+                warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        tried = "; ".join(fallbacks)
+        if failed is not None:
             raise RuntimeError(
-                f"no GPIO here ({exc}). On a Raspberry Pi install python3-lgpio; on a laptop "
-                "use backend = \"keyboard\" in [firmware], or GPIOZERO_PIN_FACTORY=mock "
-                "for simulated pins.") from exc
-    return check_pin_factory(Device.pin_factory)
+                f"no GPIO here ({failed}{f' Tried {tried}' if tried else ''}). On a Raspberry "
+                "Pi install python3-lgpio; on a laptop use backend = \"keyboard\" in "
+                "[firmware], or GPIOZERO_PIN_FACTORY=mock for simulated pins.") from failed
+    return check_pin_factory(Device.pin_factory, tried)
 
 
 def resolve_pin_factory(pin_factory: Any | None) -> Any:

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import logging
 import os
+import warnings
 from pathlib import Path
 
 import pytest
+from gpiozero.exc import PinFactoryFallback
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -51,6 +53,13 @@ def test_without_gpio_the_kiosk_says_what_to_do(tmp_path: Path,
                                                 capsys: pytest.CaptureFixture[str]) -> None:
     config = tmp_path / "tablekeeper.toml"
     config.write_text(f'[table]\nstate_dir = "{tmp_path / "state"}"\n', encoding="utf-8")
-    code = main(["kiosk", "--config", str(config), "--window", "--run-for", "0.1"])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        code = main(["kiosk", "--config", str(config), "--window", "--run-for", "0.1"])
     assert code == 2
-    assert "--keyboard" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "--keyboard" in err
+    # Why each of gpiozero's pin factories would not load is said once, in the message, not
+    # as a warning per factory printed before it.
+    assert "Tried lgpio: No module named 'lgpio'" in err
+    assert not [w for w in caught if issubclass(w.category, PinFactoryFallback)]
