@@ -290,9 +290,8 @@ class Floor:
 def fixed_work(finder: CardFinder, grey: Image) -> int:
     """The finder's fixed work on one grey frame: its masks (blurs, two Canny passes, the paper
     mask) and their contours (:meth:`CardFinder.masks`); the number of contours."""
-    masks, _ = finder.masks(grey)
     return sum(len(cv2.findContours(m, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)[0])
-               for m in masks)
+               for m in finder.masks(grey).all)
 
 
 def floor(deck: Deck, frames: Iterator[BenchFrame] | Sequence[BenchFrame],

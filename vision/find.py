@@ -37,6 +37,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -86,6 +87,20 @@ class FindParams:
             raise ValueError(f"aspect_tolerance: {self.aspect_tolerance} is not in (0, 1)")
         if not 0 < self.min_rectangularity <= 1:
             raise ValueError(f"min_rectangularity: {self.min_rectangularity} is not in (0, 1]")
+
+
+class Masks(NamedTuple):
+    """:meth:`CardFinder.masks`: the masks of one frame whose contours are candidate outlines."""
+
+    edges: Image  # Canny on a 5x5-blurred copy, closed by a 3x3 dilation
+    thin: Image  # Canny on a 3x3-blurred copy, undilated
+    paper: Image | None  # brighter than halfway from table to paper (None: too little contrast)
+    dark: Image | None  # darker than the table (``dark_cards``)
+    levels: tuple[float, float]  # the (table, paper) grey levels they were cut at
+
+    @property
+    def all(self) -> list[Image]:
+        return [m for m in (self.edges, self.thin, self.paper, self.dark) if m is not None]
 
 
 @dataclass(frozen=True)
@@ -384,16 +399,16 @@ class CardFinder:
         h, w = small.shape
         area_min, area_max = area or (p.min_area_frac * w * h, p.max_area_frac * w * h)
         self._area_min = area_min
-        masks, cut_at = self.masks(small, levels)
+        cut = self.masks(small, levels)
         if levels is None:
-            self._last_levels = cut_at
-        edge_mask, thin = masks[0], masks[1]
-        bright = self._last_paper
+            self._last_levels = cut.levels
+        edge_mask, thin, bright = cut.edges, cut.thin, cut.paper
+        self._last_paper = bright
         out: list[tuple[FloatArray, float]] = []
         self._straight = set()  # ids of the quads from straight edges
         rough: list[FloatArray] = []
         points: list[FloatArray] = []
-        for mask in masks:
+        for mask in cut.all:
             contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
             for c in contours:
                 _, _, bw, bh = cv2.boundingRect(c)
@@ -440,30 +455,27 @@ class CardFinder:
                     self._straight.add(id(q))
         return out
 
-    def masks(self, small: Image, levels: tuple[float, float] | None = None
-              ) -> tuple[list[Image], tuple[float, float]]:
+    def masks(self, small: Image, levels: tuple[float, float] | None = None) -> Masks:
         """The masks whose contours are the candidate outlines of ``small`` (uint8 grey, at
-        the work width): edges, thin edges, and paper where it stands out from the table
-        (and dark cards, with ``dark_cards``); and the (table, paper) grey levels they were
-        cut at (``levels``, if given: a part of a frame). This is the finder's fixed work per
-        frame, whatever lies on the table (``tablekeeper bench vision`` times it)."""
+        the work width), cut at the table's and the paper's grey ``levels`` (measured on
+        ``small`` if not given: a part of a frame is cut at the whole frame's). This is the
+        finder's fixed work per frame, whatever lies on the table (``tablekeeper bench
+        vision`` times it)."""
         p = self.params
         blurred, edges = self._edge_mask(small)
         thin = self._thin_edges(small)
-        masks = [edges, thin]
         bright: Image | None = None
+        dim: Image | None = None
         table, paper = levels or _levels(blurred)
         if paper - table >= p.min_paper_contrast:
             bright = _paper_mask(blurred, table, paper)
-            masks.append(bright)
-        self._last_paper = bright
         if p.dark_cards:
             hist = cv2.calcHist([blurred], [0], None, [256], [0, 256]).ravel().cumsum()
             dark = float(np.searchsorted(hist, 0.02 * hist[-1]))
             if table - dark >= p.min_paper_contrast:
-                _, dim = cv2.threshold(blurred, (table + dark) / 2, 255, cv2.THRESH_BINARY_INV)
-                masks.append(np.asarray(dim, dtype=np.uint8))
-        return masks, (table, paper)
+                _, cut = cv2.threshold(blurred, (table + dark) / 2, 255, cv2.THRESH_BINARY_INV)
+                dim = np.asarray(cut, dtype=np.uint8)
+        return Masks(edges, thin, bright, dim, (table, paper))
 
     def _edge_mask(self, small: Image) -> tuple[Image, Image]:
         """(a 5x5-blurred copy of ``small``, its Canny edges closed by a 3x3 dilation)."""
