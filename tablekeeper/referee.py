@@ -55,6 +55,10 @@ class CardSeen:
     t_ns: int  # the frame's timestamp: when the card was first seen
     score: float = 1.0
     margin: float = 1.0
+    #: First seen in the first frames after the camera started or came back: it may have lain
+    #: there already (the camera cannot tell), e.g. the card the host turned over by hand
+    #: while the camera was missing.
+    lying: bool = False
 
 
 @dataclass(frozen=True)
@@ -159,6 +163,16 @@ class Referee:
             # card once, so it will not come again as the next one).
             rejection = Rejection("turned_by_hand", f"card {seen.card_id!r} is taken to be the "
                                                     "card turned over by hand, recognised late")
+            self.last_rejection = rejection
+            log.info("%s", rejection.reason)
+            return rejection
+        if seen.lying and state.pile and state.pile[-1] is None:
+            # The camera has just come back (or the box has just started) and sees a card on
+            # a pile whose top was turned over by hand: that card, most likely, now in view;
+            # a card laid meanwhile is missed instead, and the host turns it by hand too.
+            rejection = Rejection("turned_by_hand", f"card {seen.card_id!r} lay on the pile "
+                                                    "when the camera came back: taken to be "
+                                                    "the card turned over by hand")
             self.last_rejection = rejection
             log.info("%s", rejection.reason)
             return rejection

@@ -16,7 +16,10 @@ Either reports each card that settled in the centre-pile zone as a
 :class:`tablekeeper.referee.CardSeen` stamped with the frame in which the card *first became
 visible* -- the instant the buzzers are armed at -- never with the time the loop got it. A
 camera that is unplugged is reconnected with back-off by :class:`vision.camera.ResilientCamera`;
-the loop keeps going and the screen shows the camera's status.
+the loop keeps going and the screen shows the camera's status. A card first seen in the first
+``LYING_FRAMES`` frames after the camera started or came back is marked ``lying``: it may have
+lain there before (the referee then does not take it for the card that the host turned over by
+hand while the camera was missing).
 """
 
 from __future__ import annotations
@@ -56,10 +59,40 @@ def _camera_status(camera: Any) -> tuple[bool, str | None]:
     return True, f"{status.message_zh} {status.message_en}"
 
 
-def _cards_seen(events: Iterable[Any], zone: str | None) -> list[CardSeen]:
+#: Frames after the camera starts or comes back in which a card first seen is ``lying``.
+LYING_FRAMES = 5
+
+
+class Restarts:
+    """The first frames a camera delivered after it started or came back (after frames
+    missed: no frame, or the camera failed): a card first seen in them may have lain on the
+    table before, where the camera could not see it."""
+
+    def __init__(self, frames: int = LYING_FRAMES) -> None:
+        self.frames = frames
+        self._left = frames
+        self._window: tuple[int, int] | None = None  # (first, last) frame time, ns
+
+    def missed(self) -> None:
+        """No frame: the next one starts anew."""
+        self._left = self.frames
+
+    def delivered(self, t_ns: int) -> None:
+        if self._left == self.frames:
+            self._window = (t_ns, t_ns)
+        elif self._left > 0 and self._window is not None:
+            self._window = (self._window[0], t_ns)
+        self._left = max(0, self._left - 1)
+
+    def lying(self, first_seen_ns: int) -> bool:
+        return self._window is not None and self._window[0] <= first_seen_ns <= self._window[1]
+
+
+def _cards_seen(events: Iterable[Any], zone: str | None, restarts: Restarts) -> list[CardSeen]:
     """The watcher's events in ``zone`` (None: any) as the referee's ``CardSeen``, stamped
     with the frame the card was first visible in."""
-    return [CardSeen(e.card_id, e.first_seen_ns, e.score, e.margin) for e in events
+    return [CardSeen(e.card_id, e.first_seen_ns, e.score, e.margin,
+                     lying=restarts.lying(e.first_seen_ns)) for e in events
             if zone is None or e.zone is None or e.zone == zone]
 
 
@@ -78,6 +111,7 @@ class WatchedCamera:
         self.frames = 0
         self.events = 0
         self._status: str | None = None
+        self._restarts = Restarts()
 
     def poll(self, now_ns: int) -> list[CardSeen]:
         if self._next_ns is not None and now_ns < self._next_ns:
@@ -91,14 +125,16 @@ class WatchedCamera:
         if reports:
             self._status = status
         if frame is None:
+            self._restarts.missed()
             return []
         self.frames += 1
+        self._restarts.delivered(int(frame.t_ns))
         try:
             events = self.watcher.process(frame)
         except ValueError as exc:  # a damaged frame: skip it, never stop the loop
             log.warning("frame %s skipped: %s", getattr(frame, "seq", "?"), exc)
             return []
-        seen = _cards_seen(events, self.zone)
+        seen = _cards_seen(events, self.zone, self._restarts)
         self.events += len(seen)
         return seen
 
@@ -171,6 +207,7 @@ class CameraThread:
         self._camera_status: str | None = None
         #: What the last frame failed with ("RuntimeError: ..."), None once one is recognised.
         self.error: str | None = None
+        self._restarts = Restarts()
 
     # --- the loop's side -----------------------------------------------------------------
 
@@ -254,19 +291,25 @@ class CameraThread:
     def _one_frame(self) -> list[CardSeen] | None:
         """Capture and recognise one frame: its cards, or None when there was no frame or
         it was damaged."""
-        frame = self.camera.capture()
+        try:
+            frame = self.camera.capture()
+        except Exception:
+            self._restarts.missed()
+            raise
         reports, status = _camera_status(self.camera)
         if reports:
             self._camera_status = status
         if frame is None:
+            self._restarts.missed()
             return None
         self.frames += 1
+        self._restarts.delivered(int(frame.t_ns))
         try:
             events = self.watcher.process(frame)
         except ValueError as exc:  # a damaged frame: skip it
             log.warning("frame %s skipped: %s", getattr(frame, "seq", "?"), exc)
             return None
-        return _cards_seen(events, self.zone)
+        return _cards_seen(events, self.zone, self._restarts)
 
     def _next_turn(self, due: int) -> bool:
         """Wait until the loop wants a frame and one is due (True), or the source is closed
