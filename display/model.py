@@ -147,3 +147,6 @@ class Snapshot:
     camera_status: str | None = None  # a ``status.*`` key or raw text; None when fine
     notices: tuple[Notice, ...] = ()
     setup: Any = None  # display.setup.SetupForm while the host sets up a game
+    #: A card the camera saw after one was turned over by hand: the host says whether it is
+    #: the next card or that one (the reveal screen asks).
+    held_card: CardView | None = None

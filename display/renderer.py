@@ -22,7 +22,7 @@ from display.adapt import game_view
 from display.fonts import FontBook
 from display.i18n import STRINGS, tr
 from display.input import Button, InputEvent, hit_test, translate
-from display.model import GameView, Phase, Snapshot
+from display.model import CardView, GameView, Phase, Snapshot
 from display.paint import Painter, TextCache, TextRecord
 from display.screens import SCREENS, Frame, draw_banner
 from display.setup import SetupForm
@@ -99,8 +99,8 @@ class Renderer:
         self._scores_from: tuple[int, ...] = ()
         self._scores_to: tuple[int, ...] = ()
         self._scores_t0 = 0
-        self._card_id: str | None = None
-        self._card_surface: pygame.Surface | None = None
+        #: card id -> its image as a surface (the last card and a held one: a few at most)
+        self._card_surfaces: dict[str, pygame.Surface | None] = {}
         self._base: pygame.Surface | None = None
         self._rounds: int | None = None  # rounds scored in the last view seen
         self._scored_at: int | None = None  # when the last round's scores came in
@@ -252,12 +252,11 @@ class Renderer:
                 parts.append(("deltas", elapsed < self.score_anim_ms + self.delta_hold_ms))
         return tuple(parts)
 
-    def _card_image(self, snap: Snapshot) -> pygame.Surface | None:
-        card = snap.last_card
+    def _card_image(self, card: CardView | None) -> pygame.Surface | None:
         if card is None or card.image is None:
             return None
-        if card.card_id == self._card_id and self._card_surface is not None:
-            return self._card_surface
+        if card.card_id in self._card_surfaces:
+            return self._card_surfaces[card.card_id]
         image = card.image
         surface: pygame.Surface | None
         if isinstance(image, pygame.Surface):
@@ -272,7 +271,9 @@ class Renderer:
             except (ValueError, TypeError, IndexError):
                 _log.warning("display: card %s has an image I cannot show", card.card_id)
                 surface = None
-        self._card_id, self._card_surface = card.card_id, surface
+        if len(self._card_surfaces) >= 4:
+            self._card_surfaces.clear()
+        self._card_surfaces[card.card_id] = surface
         return surface
 
     def _banner(self, snap: Snapshot) -> list[str]:
@@ -304,7 +305,8 @@ class Renderer:
                                                               strict=True))
             deltas = tuple(b - a for a, b in zip(self._round_from, self._round_to, strict=True))
         frame = Frame(snap=snap, view=view, now_ms=now, shown_scores=shown, deltas=deltas,
-                      card_image=self._card_image(snap))
+                      card_image=self._card_image(snap.last_card),
+                      held_image=self._card_image(snap.held_card))
         static, moving = SCREENS[screen]
         size = self.surface.get_size()
         base_key = (snap, screen, size)

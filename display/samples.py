@@ -87,6 +87,7 @@ def snapshots(lang: str = "zh-TW") -> list[tuple[str, Snapshot]]:
                                   camera_status="vision_error"))
     add("reveal-no-camera", replace(s, state=replace(BASE, actor=2),
                                     camera_status="camera_disconnected"))
+    add("reveal-held", replace(s, state=reveal, last_card=CardView.unnamed(), held_card=CARD))
     add("buzz", replace(s, state=reveal, last_card=CARD,
                         buzz=BuzzView(winner=1, at_ms=T0 - 200, margin_us=3200)))
     add("buzz-alone", replace(s, state=reveal, buzz=BuzzView(winner=3, at_ms=T0 - 200)))

@@ -43,6 +43,7 @@ class Frame:
     shown_scores: tuple[float, ...] = ()  # animated scores
     deltas: tuple[int, ...] = ()  # the change being animated (empty: none)
     card_image: pygame.Surface | None = None  # the last card's image, converted
+    held_image: pygame.Surface | None = None  # the held card's (``Snapshot.held_card``)
 
     def player(self, seat: int) -> PlayerInfo:
         players = self.snap.players or (self.view.names if self.view is not None else ())
@@ -155,10 +156,11 @@ def big_timer(p: Painter, center: tuple[int, int], radius: int, left_ms: int | N
     p.text(str(secs), box, size=radius * 0.9 / p.h, colour=label_colour)
 
 
-def card_panel(p: Painter, f: Frame, box: pygame.Rect) -> None:
-    """The card just recognised, large: its image and its name; or a waiting note."""
+def card_panel(p: Painter, f: Frame, box: pygame.Rect, *, held: bool = False) -> None:
+    """The card just recognised, large: its image and its name; or a waiting note. ``held``:
+    the card the camera saw that waits for the host (``Snapshot.held_card``) instead."""
     p.fill(box, C.PANEL, 0.02)
-    card: CardView | None = f.snap.last_card
+    card: CardView | None = f.snap.held_card if held else f.snap.last_card
     if card is None:
         p.text(p.tr("reveal.waiting"), box, size=0.06, colour=C.TEXT_DIM, pad=0.03)
         return
@@ -171,7 +173,7 @@ def card_panel(p: Painter, f: Frame, box: pygame.Rect) -> None:
         name_box = pygame.Rect(box.x, box.bottom - name_h, box.width, name_h)
         p.text(p.tr("card.unnamed"), name_box, size=0.07, colour=C.TEXT_DIM, pad=0.01)
         return
-    image = f.card_image
+    image = f.held_image if held else f.card_image
     if image is not None and image.get_width() > 0 and image.get_height() > 0:
         scale = min(img_box.width / image.get_width(), img_box.height / image.get_height())
         size = (max(1, int(image.get_width() * scale)), max(1, int(image.get_height() * scale)))
@@ -345,6 +347,9 @@ def draw_reveal(p: Painter, f: Frame) -> None:
     p.surface.fill(C.BG)
     header(p, p.tr("game.title"), p.tr("round", n=view.round_no))
     chip = p.rect(0.03, BODY_TOP + 0.02, 0.44, 0.2)
+    if f.snap.held_card is not None:
+        _held_prompt(p, f, chip)
+        return
     if view.awaiting_buzz:
         # A card is up: whoever remembers it buzzes; the host may say nobody did.
         who = view.revealer
@@ -374,6 +379,21 @@ def draw_reveal(p: Painter, f: Frame) -> None:
     footer(p, [(HostAction("next"), p.tr("btn.nobody"), None, C.PANEL_HI, True)]
            if view.awaiting_buzz else
            [(HostAction("by_hand"), p.tr("btn.by_hand"), pygame.K_m, by_hand, True)])
+
+
+def _held_prompt(p: Painter, f: Frame, chip: pygame.Rect) -> None:
+    """The top card was turned over by hand, and now the camera names a card: that one, or
+    the next card laid on it? The host says; the camera cannot tell."""
+    p.fill(chip, C.ACCENT, 0.02)
+    p.text(p.tr("held.title"), chip, size=0.075, colour=C.BG, pad=0.02)
+    p.text(p.tr("held.question"), p.rect(0.03, BODY_TOP + 0.25, 0.44, 0.2), size=0.06,
+           pad=0.01)
+    card_panel(p, f, p.rect(0.52, BODY_TOP + 0.01, 0.45, 0.54), held=True)
+    view = f.view
+    turn = None if view is None else (view.revealer if view.awaiting_buzz else view.actor)
+    player_strip(p, f, strip_box(p), highlight=turn)
+    footer(p, [(HostAction("held_new"), p.tr("btn.held_new"), pygame.K_n, C.ACCENT, True),
+               (HostAction("held_same"), p.tr("btn.held_same"), pygame.K_m, C.PANEL_HI, True)])
 
 
 def strip_box(p: Painter) -> pygame.Rect:

@@ -7,7 +7,9 @@ acknowledged, the log names it. Inputs:
 - a card the camera saw (:meth:`card_seen`): ``CardRevealed``; when the engine accepts it, the
   buzzer arbiter is armed at the *frame's* timestamp (the instant the card became visible);
 - a card the camera did not recognise, or while it is not working, which the host says is up
-  (:meth:`reveal_by_hand`): ``CardTurnedByHand``, armed from the host's press;
+  (:meth:`reveal_by_hand`): ``CardTurnedByHand``, armed from the host's press; a card the
+  camera sees after that may be this one or the next: it is :attr:`Referee.held` until the
+  host says (:meth:`take_held`, :meth:`drop_held`);
 - the arbiter's decision (polled in :meth:`tick`): ``BuzzWon`` with the margin to the
   runner-up;
 - the running timer's deadline (checked in :meth:`tick`): ``ViewingTimeUp`` / ``CheckTimeUp``;
@@ -110,6 +112,10 @@ class Referee:
         pile = self.state.pile
         self._by_hand: int | None = (len(pile) if self.state.phase is Phase.BUZZ and pile
                                      and pile[-1] is None else None)
+        #: A card the camera saw that may be the one the host turned over by hand, or the
+        #: next one: the host says which (:meth:`card_seen`). Gone when the pile or the phase
+        #: changes.
+        self.held: CardSeen | None = None
         self._sync_arbiter(now_ns)
 
     @property
@@ -142,6 +148,7 @@ class Referee:
         self.last_rejection = None
         log.info("%s", event.type_name, extra=fields)
         if before.phase is not result.phase or before.pile != result.pile:
+            self.held = None
             self._sync_arbiter_state(result, event)
         if self.on_change is not None:
             self.on_change(result, event)
@@ -157,25 +164,37 @@ class Referee:
             log.warning("%s", rejection.reason)
             return rejection
         state = self.state
-        if state.phase is Phase.BUZZ and self._by_hand == len(state.pile):
-            # The card the host said was up is still the one being buzzed for: a card the
-            # camera sees now is most likely that one, recognised late (the camera reports a
-            # card once, so it will not come again as the next one).
-            rejection = Rejection("turned_by_hand", f"card {seen.card_id!r} is taken to be the "
-                                                    "card turned over by hand, recognised late")
+        late = state.phase is Phase.BUZZ and self._by_hand == len(state.pile)
+        if late or (seen.lying and state.pile and state.pile[-1] is None):
+            # The top of the pile was turned over by hand. The card the camera sees may be
+            # that one, recognised late (while it is buzzed for) or coming into view (the
+            # camera has just come back, or the box has just started); or it may be the next
+            # card, laid on it. The camera reports a card once, and it cannot tell: the host
+            # says (:meth:`take_held`, :meth:`drop_held`).
+            self.held = seen
+            rejection = Rejection("held_for_host", f"card {seen.card_id!r} may be the card "
+                                                   "turned over by hand: the host says")
             self.last_rejection = rejection
             log.info("%s", rejection.reason)
             return rejection
-        if seen.lying and state.pile and state.pile[-1] is None:
-            # The camera has just come back (or the box has just started) and sees a card on
-            # a pile whose top was turned over by hand: that card, most likely, now in view;
-            # a card laid meanwhile is missed instead, and the host turns it by hand too.
-            rejection = Rejection("turned_by_hand", f"card {seen.card_id!r} lay on the pile "
-                                                    "when the camera came back: taken to be "
-                                                    "the card turned over by hand")
-            self.last_rejection = rejection
-            log.info("%s", rejection.reason)
-            return rejection
+        return self._reveal_seen(seen, card)
+
+    def take_held(self) -> State | Rejection:
+        """The host says the held card (:attr:`held`) is a new one: it is revealed as the
+        camera saw it (armed at its frame, if that is recent enough)."""
+        seen, self.held = self.held, None
+        if seen is None:
+            return Rejection("nothing_held", "no card from the camera waits for the host")
+        return self._reveal_seen(seen, self.card_ids[seen.card_id])
+
+    def drop_held(self) -> None:
+        """The host says the held card is the one turned over by hand: it is forgotten."""
+        if self.held is not None:
+            log.info("card %r was the card turned over by hand", self.held.card_id)
+        self.held = None
+
+    def _reveal_seen(self, seen: CardSeen, card: int) -> State | Rejection:
+        state = self.state
         seat = None
         if state.phase is Phase.REVEAL:
             seat = state.to_act
@@ -219,6 +238,7 @@ class Referee:
             return result
         log.info("undo", extra={"GAME_ID": self.game_id, "EVENT": "undo"})
         self._by_hand = None
+        self.held = None
         self._sync_arbiter_state(result, None)
         self.last_buzz = None
         if self.on_change is not None:

@@ -182,6 +182,16 @@ class PygameScreen:
                 self._show(referee.reveal_by_hand(now_ns), now_ns)
                 self.focus = 0
             return
+        if name == "held_new":  # the card the camera saw is the next one
+            if referee.held is not None:
+                self._show(referee.take_held(), now_ns)
+                self.focus = 0
+            return
+        if name == "held_same":  # ... it is the one turned over by hand
+            referee.drop_held()
+            self.focus = 0
+            self.renderer.invalidate()
+            return
         event = host.event_for(state, name, arg, referee.at_ms(now_ns), self.rng)
         if event is None:
             return
@@ -239,9 +249,11 @@ class PygameScreen:
         setup = None
         if game_state is None:
             setup = self.setup if self.setup is not None else SetupForm()
+        held = referee.held
         return Snapshot(state=game_state, now_ms=now_ms, lang=self.lang, players=players,
                         last_card=last_card, buzz=buzz, camera_status=camera_status,
-                        notices=tuple(notices), setup=setup)
+                        notices=tuple(notices), setup=setup,
+                        held_card=None if held is None else self._card_view(held.card_id))
 
     def _card_view(self, card_id: str) -> CardView:
         info = self.cards.get(card_id)

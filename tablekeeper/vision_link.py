@@ -18,8 +18,8 @@ visible* -- the instant the buzzers are armed at -- never with the time the loop
 camera that is unplugged is reconnected with back-off by :class:`vision.camera.ResilientCamera`;
 the loop keeps going and the screen shows the camera's status. A card first seen in the first
 ``LYING_FRAMES`` frames after the camera started or came back is marked ``lying``: it may have
-lain there before (the referee then does not take it for the card that the host turned over by
-hand while the camera was missing).
+lain there before (on a card the host turned over by hand while the camera was missing, the
+referee holds it until the host says whether it is that card or the next).
 """
 
 from __future__ import annotations

@@ -3,8 +3,9 @@
 ``WatchedCamera``, the referee).
 
 While the camera is missing the host turns the players' cards over by hand. When it comes
-back it sees the card on top of the pile for the first time; that card was turned over by
-hand already and must not be taken for the next one."""
+back it sees the card on top of the pile for the first time: that card was turned over by
+hand already, or it is the next one, laid on it meanwhile. The camera cannot tell: the card
+waits for the host to say, and is not taken for the next one until then."""
 
 from __future__ import annotations
 
@@ -122,8 +123,11 @@ def test_the_card_turned_by_hand_is_not_taken_for_the_next_when_the_camera_comes
     seen = watch(camera, clock, 60)  # the reconnection waits for its back-off
     assert [s.card_id for s in seen] == ["i05"] and seen[0].lying
     result = referee.card_seen(seen[0])
-    assert isinstance(result, Rejection) and result.code == "turned_by_hand"
+    assert isinstance(result, Rejection) and result.code == "held_for_host"
+    assert referee.held == seen[0]
     assert referee.state.phase is Phase.REVEAL and referee.state.pile == (None,)
+    referee.drop_held()  # the host: it is the one turned by hand
+    assert referee.held is None and referee.state.pile == (None,)
 
     table.place("i06", "centre")  # the next card, on top: seen laid, it counts
     seen = watch(camera, clock, 5)
@@ -152,7 +156,12 @@ def test_after_a_power_cut_the_card_turned_by_hand_is_not_taken_for_the_next(
     seen = watch(camera, later, 4)
     assert [s.card_id for s in seen] == ["i05"] and seen[0].lying
     result = resumed.card_seen(seen[0])
-    assert isinstance(result, Rejection) and result.code == "turned_by_hand"
+    assert isinstance(result, Rejection) and result.code == "held_for_host"
+    # The host: it is a new card (laid just before the power cut), and it counts.
+    taken = resumed.take_held()
+    assert isinstance(taken, State) and taken.phase is Phase.BUZZ
+    assert taken.pile == (None, referee.card_ids["i05"]) and resumed.held is None
+    assert isinstance(resumed.take_held(), Rejection)  # (nothing held now)
 
 
 def test_a_card_first_seen_as_the_camera_comes_back_counts_on_a_named_card(

@@ -155,6 +155,19 @@ def test_a_card_can_be_turned_by_hand_and_shows_unnamed(fonts: FontBook) -> None
     assert not [b for b in shown.buttons if b.action.name == "by_hand"]  # one is up already
 
 
+def test_a_card_held_for_the_host_is_shown_with_the_question(fonts: FontBook) -> None:
+    # After a card turned by hand, a card the camera names may be that one or the next: the
+    # screen shows the card the camera sees (not the unnamed top) and asks which.
+    for lang, words in (("zh-TW", ("攝影機看到這張牌", "腳踏車", "是新翻開的")),
+                        ("en", ("The camera sees this card", "Bicycle", "A new card"))):
+        shown = _render(fonts, (800, 480), replace(SAMPLES["reveal-held"], lang=lang))
+        texts = [r.text for r in shown.texts]
+        assert all(w in texts for w in words) and "?" not in texts
+        names = [b.action.name for b in shown.buttons]
+        assert names.index("held_new") < names.index("held_same")  # confirm takes "new"
+        assert "next" not in names and "by_hand" not in names
+
+
 def test_margin_digits() -> None:
     from display.screens import margin_ms
 
