@@ -69,6 +69,8 @@ class Restarts:
     table before, where the camera could not see it."""
 
     def __init__(self, frames: int = LYING_FRAMES) -> None:
+        if frames < 1:
+            raise ValueError(f"frames: {frames} is not at least 1")
         self.frames = frames
         self._left = frames
         self._window: tuple[int, int] | None = None  # (first, last) frame time, ns

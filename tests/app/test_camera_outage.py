@@ -199,3 +199,5 @@ def test_only_the_first_frames_after_a_start_or_a_gap_are_lying() -> None:
     r.delivered(2_000)
     r.delivered(2_100)
     assert r.lying(2_000) and r.lying(2_100) and not r.lying(times[0])
+    with pytest.raises(ValueError, match="at least 1"):
+        Restarts(0)
