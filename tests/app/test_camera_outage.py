@@ -80,9 +80,13 @@ def firmware(clock: FakeClock) -> Iterator[Firmware]:
     fw.close()
 
 
-def referee_for(path: Path, firmware: Firmware, clock: FakeClock) -> Referee:
-    return Referee(JournaledGame.create(path), firmware, clock.now_ns(),
-                   card_ids={card_id(i): i for i in range(66)}, game_id="outage")
+@pytest.fixture
+def referee(tmp_path: Path, firmware: Firmware, clock: FakeClock) -> Referee:
+    """A game journalled to ``tmp_path / "g.jsonl"``, waiting for its first card."""
+    ref = Referee(JournaledGame.create(tmp_path / "g.jsonl"), firmware, clock.now_ns(),
+                  card_ids={card_id(i): i for i in range(66)}, game_id="outage")
+    start(ref, clock)
+    return ref
 
 
 def watch(camera: WatchedCamera, clock: FakeClock, frames: int) -> list[CardSeen]:
@@ -101,23 +105,26 @@ def to_next_reveal(referee: Referee) -> None:
         assert isinstance(referee.submit(moves[0]), State)
 
 
+def by_hand_then_next_reveal(referee: Referee, clock: FakeClock) -> None:
+    """The host turns the first card over by hand; the round is played out on it."""
+    assert isinstance(referee.reveal_by_hand(clock.now_ns()), State)
+    to_next_reveal(referee)
+    assert referee.state.pile == (None,)
+
+
 def test_the_card_turned_by_hand_is_not_taken_for_the_next_when_the_camera_comes_back(
-        tmp_path: Path, firmware: Firmware, clock: FakeClock) -> None:
+        referee: Referee, clock: FakeClock) -> None:
     deck = load_items_deck(None)
     table = SimulatedTable(deck, seed=3, conditions=Conditions.clean("cloth"), clock=clock.now_ns)
     cable = Cable(table)
     camera = WatchedCamera(ResilientCamera(cable.open, clock=clock.now_ns, first_retry_s=1.0),
                            CardWatcher(deck), frame_ns=FRAME_NS)
-    referee = referee_for(tmp_path / "g.jsonl", firmware, clock)
-    start(referee, clock)
     assert watch(camera, clock, 5) == [] and camera.status is None
 
     cable.plugged = False  # the cable is pulled
     assert watch(camera, clock, 3) == [] and camera.status == "status.camera_disconnected"
-    table.place("i05", "centre")  # the first player turns a card over ...
-    assert isinstance(referee.reveal_by_hand(clock.now_ns()), State)  # ... the host says so
-    to_next_reveal(referee)
-    assert referee.state.pile == (None,)
+    table.place("i05", "centre")  # the first player turns a card over; the host says so
+    by_hand_then_next_reveal(referee, clock)
 
     cable.plugged = True  # back, before the next player turns a card over
     seen = watch(camera, clock, 60)  # the reconnection waits for its back-off
@@ -138,13 +145,10 @@ def test_the_card_turned_by_hand_is_not_taken_for_the_next_when_the_camera_comes
 
 
 def test_after_a_power_cut_the_card_turned_by_hand_is_not_taken_for_the_next(
-        tmp_path: Path, firmware: Firmware, clock: FakeClock) -> None:
+        tmp_path: Path, firmware: Firmware, clock: FakeClock, referee: Referee) -> None:
     # The box loses power after the host turned a card over by hand; back on, its camera
     # starts and sees that card on the pile for the first time.
-    referee = referee_for(tmp_path / "g.jsonl", firmware, clock)
-    start(referee, clock)
-    assert isinstance(referee.reveal_by_hand(clock.now_ns()), State)
-    to_next_reveal(referee)
+    by_hand_then_next_reveal(referee, clock)
     later = FakeClock(start_ns=9_000_000_000)
     resumed = Referee(JournaledGame.open(tmp_path / "g.jsonl"), firmware, later.now_ns(),
                       card_ids=referee.card_ids)
@@ -165,11 +169,9 @@ def test_after_a_power_cut_the_card_turned_by_hand_is_not_taken_for_the_next(
 
 
 def test_a_card_first_seen_as_the_camera_comes_back_counts_on_a_named_card(
-        tmp_path: Path, firmware: Firmware, clock: FakeClock) -> None:
+        referee: Referee, clock: FakeClock) -> None:
     # A camera that drops out for a moment while a card is laid: on a pile whose top the
     # camera named, the card it sees on coming back is the new one.
-    referee = referee_for(tmp_path / "g.jsonl", firmware, clock)
-    start(referee, clock)
     assert isinstance(referee.card_seen(CardSeen("i02", clock.now_ns())), State)
     to_next_reveal(referee)
     result = referee.card_seen(CardSeen("i03", clock.now_ns(), lying=True))
@@ -178,11 +180,8 @@ def test_a_card_first_seen_as_the_camera_comes_back_counts_on_a_named_card(
 
 
 def test_a_card_seen_laid_after_one_turned_by_hand_counts(
-        tmp_path: Path, firmware: Firmware, clock: FakeClock) -> None:
-    referee = referee_for(tmp_path / "g.jsonl", firmware, clock)
-    start(referee, clock)
-    assert isinstance(referee.reveal_by_hand(clock.now_ns()), State)
-    to_next_reveal(referee)
+        referee: Referee, clock: FakeClock) -> None:
+    by_hand_then_next_reveal(referee, clock)
     result = referee.card_seen(CardSeen("i03", clock.now_ns()))
     assert isinstance(result, State) and result.pile == (None, referee.card_ids["i03"])
 

@@ -109,12 +109,9 @@ def test_a_seat_button_on_the_setup_screen_picks_the_start_player(tmp_path: Path
     screen.close()
 
 
-def test_the_next_card_after_one_turned_by_hand_is_taken_when_the_host_says(
-        tmp_path: Path) -> None:
-    # A card turned over by hand; nobody buzzes and the next player turns over a card that
-    # the camera names. It may be the card turned by hand, recognised late: the screen asks.
-    from tablekeeper.referee import CardSeen
-
+@pytest.fixture
+def at_reveal(tmp_path: Path) -> Iterator[tuple[PygameScreen, Loop]]:
+    """A demo game waiting for its first card, whose simulated players lay none."""
     screen = PygameScreen(size=(800, 480), png_dir=tmp_path, rng=random.Random(1))
     parts = build_demo(tmp_path, seed=4, players=4, variant="standard", clock=FakeClock(),
                        camera=False, screen=screen)
@@ -122,84 +119,86 @@ def test_the_next_card_after_one_turned_by_hand_is_taken_when_the_host_says(
     try:
         loop.run_simulated(until=lambda lp: lp.referee.state.phase is Phase.REVEAL)
         loop.table = None
-        clock = loop.clock
-        assert isinstance(clock, FakeClock)
-        screen.host_action(loop, HostAction("by_hand"), clock.now_ns())
-        by_hand = loop.referee.state
-        clock.advance_ms(4_000)
-        frame_ns = clock.now_ns()
-        clock.advance_ms(100)
-        loop.referee.card_seen(CardSeen("i12", frame_ns))
-        assert loop.referee.state == by_hand  # held
-        screen.render(loop, clock.now_ns())
-        assert screen.renderer.screen == "reveal"
-        screen.host_action(loop, HostAction("held_new"), clock.now_ns())  # key N
-        state = loop.referee.state
-        assert state.phase is Phase.BUZZ and loop.referee.held is None
-        assert state.pile == (*by_hand.pile, loop.referee.card_ids["i12"])
-        # armed at the frame the card was seen in: presses since then count
-        assert loop.referee.firmware.arbiter.armed_ns == frame_ns
-        shot = screen.snapshot(loop, clock.now_ns())
-        assert shot.held_card is None and shot.last_card is not None
-        assert shot.last_card.card_id == "i12"
+        yield screen, loop
     finally:
         parts.firmware.close()
         screen.close()
 
 
-def test_a_card_the_camera_missed_is_turned_over_by_hand(tmp_path: Path) -> None:
+def test_the_next_card_after_one_turned_by_hand_is_taken_when_the_host_says(
+        at_reveal: tuple[PygameScreen, Loop]) -> None:
+    # A card turned over by hand; nobody buzzes and the next player turns over a card that
+    # the camera names. It may be the card turned by hand, recognised late: the screen asks.
+    from tablekeeper.referee import CardSeen
+
+    screen, loop = at_reveal
+    clock = loop.clock
+    assert isinstance(clock, FakeClock)
+    screen.host_action(loop, HostAction("by_hand"), clock.now_ns())
+    by_hand = loop.referee.state
+    clock.advance_ms(4_000)
+    frame_ns = clock.now_ns()
+    clock.advance_ms(100)
+    loop.referee.card_seen(CardSeen("i12", frame_ns))
+    assert loop.referee.state == by_hand  # held
+    screen.render(loop, clock.now_ns())
+    assert screen.renderer.screen == "reveal"
+    screen.host_action(loop, HostAction("held_new"), clock.now_ns())  # key N
+    state = loop.referee.state
+    assert state.phase is Phase.BUZZ and loop.referee.held is None
+    assert state.pile == (*by_hand.pile, loop.referee.card_ids["i12"])
+    # armed at the frame the card was seen in: presses since then count
+    assert loop.referee.firmware.arbiter.armed_ns == frame_ns
+    shot = screen.snapshot(loop, clock.now_ns())
+    assert shot.held_card is None and shot.last_card is not None
+    assert shot.last_card.card_id == "i12"
+
+
+def test_a_card_the_camera_missed_is_turned_over_by_hand(
+        at_reveal: tuple[PygameScreen, Loop]) -> None:
     # The camera does not recognise the card just turned over (or is not working): the host
     # says it is up. It plays unnamed; the buzzers are armed from then.
     from tablekeeper.referee import CardSeen
 
-    screen = PygameScreen(size=(800, 480), png_dir=tmp_path, rng=random.Random(1))
-    parts = build_demo(tmp_path, seed=4, players=4, variant="standard", clock=FakeClock(),
-                       camera=False, screen=screen)
-    loop = parts.loop
-    try:
-        loop.run_simulated(until=lambda lp: lp.referee.state.phase is Phase.REVEAL)
-        loop.table = None  # (the simulated players lay no card)
-        screen.render(loop, loop.clock.now_ns())
-        assert screen.renderer.screen == "reveal"
-        assert [c.name for c in screen._choices()] == ["by_hand"]  # the only choice here
-        before = loop.referee.state
-        seat = before.to_act
-        assert seat is not None
-        now = loop.clock.now_ns()
-        screen.gpio_button(loop, GpioAction.CONFIRM, now)  # the highlight's on it: take it
-        state = loop.referee.state
-        assert state.phase is Phase.BUZZ and state.pile == (*before.pile, None)
-        assert state.revealer == seat and loop.referee.firmware.arbiter.armed_ns == now
-        shot = screen.snapshot(loop, now)
-        assert shot.last_card is not None and shot.last_card.is_unnamed
-        # A card the camera names while that card is buzzed for may be it, recognised late,
-        # or the next card (nobody buzzed): it is not taken until the host says which.
-        assert isinstance(loop.clock, FakeClock)
-        loop.clock.advance_ms(500)
-        loop.referee.card_seen(CardSeen("i07", loop.clock.now_ns()))
-        assert loop.referee.state == state
-        assert loop.referee.last_rejection is not None
-        assert loop.referee.last_rejection.code == "held_for_host"
-        screen.render(loop, loop.clock.now_ns())
-        assert [c.name for c in screen._choices()] == ["held_new", "held_same"]
-        shot = screen.snapshot(loop, loop.clock.now_ns())
-        assert shot.held_card is not None and shot.held_card.card_id == "i07"
-        screen.gpio_button(loop, GpioAction.NEXT, loop.clock.now_ns())
-        screen.gpio_button(loop, GpioAction.CONFIRM, loop.clock.now_ns())  # the same card
-        assert loop.referee.held is None and loop.referee.state == state
-        screen.render(loop, loop.clock.now_ns())
-        assert [c.name for c in screen._choices()] == ["next"]  # (nobody buzzed)
-        # The host undoes it (back): the turn is as it was.
-        screen.gpio_button(loop, GpioAction.BACK, loop.clock.now_ns())
-        assert loop.referee.state == before
-        # Once the card is out of the way (nobody buzzed), the camera names cards again.
-        screen.host_action(loop, HostAction("by_hand"), loop.clock.now_ns())
-        screen.host_action(loop, HostAction("next"), loop.clock.now_ns())  # nobody buzzed
-        assert loop.referee.state.phase is Phase.REVEAL
-        loop.referee.card_seen(CardSeen("i07", loop.clock.now_ns()))
-        named = loop.referee.state
-        assert named.phase is Phase.BUZZ and named.top_card == loop.referee.card_ids["i07"]
-        assert named.pile[-2:] == (None, named.top_card)
-    finally:
-        parts.firmware.close()
-        screen.close()
+    screen, loop = at_reveal
+    screen.render(loop, loop.clock.now_ns())
+    assert screen.renderer.screen == "reveal"
+    assert [c.name for c in screen._choices()] == ["by_hand"]  # the only choice here
+    before = loop.referee.state
+    seat = before.to_act
+    assert seat is not None
+    now = loop.clock.now_ns()
+    screen.gpio_button(loop, GpioAction.CONFIRM, now)  # the highlight's on it: take it
+    state = loop.referee.state
+    assert state.phase is Phase.BUZZ and state.pile == (*before.pile, None)
+    assert state.revealer == seat and loop.referee.firmware.arbiter.armed_ns == now
+    shot = screen.snapshot(loop, now)
+    assert shot.last_card is not None and shot.last_card.is_unnamed
+    # A card the camera names while that card is buzzed for may be it, recognised late,
+    # or the next card (nobody buzzed): it is not taken until the host says which.
+    assert isinstance(loop.clock, FakeClock)
+    loop.clock.advance_ms(500)
+    loop.referee.card_seen(CardSeen("i07", loop.clock.now_ns()))
+    assert loop.referee.state == state
+    assert loop.referee.last_rejection is not None
+    assert loop.referee.last_rejection.code == "held_for_host"
+    screen.render(loop, loop.clock.now_ns())
+    assert [c.name for c in screen._choices()] == ["held_new", "held_same"]
+    shot = screen.snapshot(loop, loop.clock.now_ns())
+    assert shot.held_card is not None and shot.held_card.card_id == "i07"
+    screen.gpio_button(loop, GpioAction.NEXT, loop.clock.now_ns())
+    screen.gpio_button(loop, GpioAction.CONFIRM, loop.clock.now_ns())  # the same card
+    assert loop.referee.held is None and loop.referee.state == state
+    screen.render(loop, loop.clock.now_ns())
+    assert [c.name for c in screen._choices()] == ["next"]  # (nobody buzzed)
+    # The host undoes it (back): the turn is as it was.
+    screen.gpio_button(loop, GpioAction.BACK, loop.clock.now_ns())
+    assert loop.referee.state == before
+    # Once the card is out of the way (nobody buzzed), the camera names cards again.
+    screen.host_action(loop, HostAction("by_hand"), loop.clock.now_ns())
+    screen.host_action(loop, HostAction("next"), loop.clock.now_ns())  # nobody buzzed
+    assert loop.referee.state.phase is Phase.REVEAL
+    loop.referee.card_seen(CardSeen("i07", loop.clock.now_ns()))
+    named = loop.referee.state
+    assert named.phase is Phase.BUZZ and named.top_card == loop.referee.card_ids["i07"]
+    assert named.pile[-2:] == (None, named.top_card)
