@@ -348,7 +348,7 @@ def draw_reveal(p: Painter, f: Frame) -> None:
     header(p, p.tr("game.title"), p.tr("round", n=view.round_no))
     chip = p.rect(0.03, BODY_TOP + 0.02, 0.44, 0.2)
     if f.snap.held_card is not None:
-        _held_prompt(p, f, chip)
+        _held_prompt(p, f, view, chip)
         return
     if view.awaiting_buzz:
         # A card is up: whoever remembers it buzzes; the host may say nobody did.
@@ -381,7 +381,7 @@ def draw_reveal(p: Painter, f: Frame) -> None:
            [(HostAction("by_hand"), p.tr("btn.by_hand"), pygame.K_m, by_hand, True)])
 
 
-def _held_prompt(p: Painter, f: Frame, chip: pygame.Rect) -> None:
+def _held_prompt(p: Painter, f: Frame, view: GameView, chip: pygame.Rect) -> None:
     """The top card was turned over by hand, and now the camera names a card: that one, or
     the next card laid on it? The host says; the camera cannot tell."""
     p.fill(chip, C.ACCENT, 0.02)
@@ -389,8 +389,7 @@ def _held_prompt(p: Painter, f: Frame, chip: pygame.Rect) -> None:
     p.text(p.tr("held.question"), p.rect(0.03, BODY_TOP + 0.25, 0.44, 0.2), size=0.06,
            pad=0.01)
     card_panel(p, f, p.rect(0.52, BODY_TOP + 0.01, 0.45, 0.54), held=True)
-    view = f.view
-    turn = None if view is None else (view.revealer if view.awaiting_buzz else view.actor)
+    turn = view.revealer if view.awaiting_buzz else view.actor
     player_strip(p, f, strip_box(p), highlight=turn)
     footer(p, [(HostAction("held_new"), p.tr("btn.held_new"), pygame.K_n, C.ACCENT, True),
                (HostAction("held_same"), p.tr("btn.held_same"), pygame.K_m, C.PANEL_HI, True)])

@@ -190,7 +190,6 @@ class PygameScreen:
         if name == "held_same":  # ... it is the one turned over by hand
             referee.drop_held()
             self.focus = 0
-            self.renderer.invalidate()
             return
         event = host.event_for(state, name, arg, referee.at_ms(now_ns), self.rng)
         if event is None:
