@@ -11,7 +11,12 @@ vocabulary the game modules have in common:
   undo "the last host-entered event";
 - :class:`EventRegistry` -- each game's event types by name, with versioned JSON
   (de)serialisation: ``{"type": "bet", "v": 1, "at_ms": 1200, "seat": 2, "position": 0}``;
-- seat helpers (seats are numbered ``0..n-1`` clockwise; "to the left" is the next seat).
+- seat helpers (seats are numbered ``0..n-1`` clockwise; "to the left" is the next seat);
+- the seam every game is seen through: :class:`Engine` (name, player range, events, rules,
+  ``initial_state``, ``apply``, ``legal_actions``, ``outcome``, and the next :class:`Deadline`
+  with the time-up event to send), and :class:`Reducer`, the common guard of ``apply`` (an
+  unknown event, a game that is over, a malformed event, a clock that went back, an event the
+  phase does not expect: each a :class:`Rejection`), written once for every game.
 """
 
 from __future__ import annotations
@@ -20,9 +25,9 @@ import dataclasses
 import enum
 import types
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, Self, TypeVar, Union
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar, Union
 
 
 @dataclass(frozen=True)
@@ -244,3 +249,115 @@ def highest(scores: tuple[int, ...]) -> tuple[int, ...]:
         return ()
     top = max(scores)
     return tuple(i for i, s in enumerate(scores) if s == top)
+
+
+# --- the seam: what the app sees of a game -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """A running timer: at ``at_ms`` on the game clock the app sends ``event`` (a time-up)."""
+
+    at_ms: int
+    event: Event
+
+
+class PhasedState(Protocol):
+    """What the common guard reads of a game's state."""
+
+    @property
+    def phase(self) -> enum.Enum: ...
+
+    @property
+    def now_ms(self) -> int: ...
+
+
+S = TypeVar("S", bound=PhasedState)
+Handler = Callable[[S, Event], "S | Rejection"]
+
+
+class Reducer(Generic[S]):
+    """A game's ``apply``: the checks every game shares, then the handler for the state's phase
+    and the event's type (*boardgame.io*'s reducer does the same checks once for every game).
+
+    In order: an event that is not one of this game's is ``unknown_event``; after the end,
+    ``game_over``; a field of the wrong type, ``bad_event``; an event stamped before the last,
+    ``clock_went_back``; no handler for (phase, type) and none for the type in ``anytime``,
+    ``wrong_phase``. A handler gets the state already stamped with the event's time
+    (``stamp(state, at_ms)``).
+    """
+
+    def __init__(self, game: str, events: EventRegistry,
+                 handlers: Mapping[tuple[Any, type[Event]], Handler[S]], *,
+                 is_over: Callable[[S], bool], stamp: Callable[[S, int], S],
+                 anytime: Mapping[type[Event], Handler[S]] | None = None) -> None:
+        self.game = game
+        self._types = frozenset(events.types.values())
+        self._handlers = dict(handlers)
+        self._anytime = dict(anytime or {})
+        self._is_over = is_over
+        self._stamp = stamp
+        for _phase, cls in self._handlers:
+            if cls not in self._types:
+                raise TypeError(f"{game}: handler for unregistered event {cls.__name__}")
+
+    def __call__(self, state: S, event: Event) -> S | Rejection:
+        if not isinstance(event, Event) or type(event) not in self._types:
+            return Rejection("unknown_event", f"{event!r} is not an event of {self.game}")
+        if self._is_over(state):
+            return Rejection("game_over", "the game is over")
+        problem = event.problem()
+        if problem is not None:
+            return Rejection("bad_event", problem)
+        if event.at_ms < state.now_ms:
+            return Rejection("clock_went_back", f"event at {event.at_ms} ms is before the "
+                                                f"last one ({state.now_ms} ms)")
+        handler = self._anytime.get(type(event))
+        if handler is None:
+            handler = self._handlers.get((state.phase, type(event)))
+        if handler is None:
+            return Rejection("wrong_phase", f"{event.type_name} is not expected in phase "
+                                            f"{state.phase.value}")
+        return handler(self._stamp(state, event.at_ms), event)
+
+
+@dataclass(frozen=True)
+class Engine(Generic[S]):
+    """One game's rules as the app sees them: everything here is a pure function.
+
+    Each game module builds one at its bottom (``ENGINE = Engine(...)``), as OpenSpiel's game
+    files register themselves. The journal replays through it; the app's generic referee,
+    loop and kiosk know a game only through it and the game's kit.
+    """
+
+    #: the journal's game name, e.g. ``"something_missing"``
+    name: str
+    min_players: int
+    max_players: int
+    events: EventRegistry
+    #: the static rules from the journal header's ``rules`` (defaults for missing keys;
+    #: ``ValueError`` naming the key) and back
+    rules_from_dict: Callable[[Mapping[str, Any]], Any]
+    rules_to_dict: Callable[[Any], dict[str, Any]]
+    initial_state: Callable[[Any], S]
+    apply: Callable[[S, Event], S | Rejection]
+    legal_actions: Callable[[S], tuple[Event, ...]]
+    outcome: Callable[[S], Outcome[Any] | None]
+    #: the running timer and the time-up event the app must send at its end (None: no timer)
+    deadline: Callable[[S], Deadline | None]
+    #: the state as one JSON-able object (replay, logs)
+    summary: Callable[[S], dict[str, Any]]
+
+    def is_over(self, state: S) -> bool:
+        return self.outcome(state) is not None
+
+    def replay(self, rules: Any, events: Iterable[Event]) -> S:
+        """Fold ``apply`` over ``events`` from the initial state; ``ValueError`` on the first
+        rejected one."""
+        state = self.initial_state(rules)
+        for i, event in enumerate(events):
+            result = self.apply(state, event)
+            if isinstance(result, Rejection):
+                raise ValueError(f"event {i} ({event.type_name}): {result}")
+            state = result
+        return state

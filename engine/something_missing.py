@@ -38,9 +38,12 @@ from dataclasses import dataclass, field
 from typing import Any, Self
 
 from engine.core import (
+    Deadline,
+    Engine,
     Event,
     EventRegistry,
     Outcome,
+    Reducer,
     Rejection,
     Source,
     clockwise_from,
@@ -620,6 +623,16 @@ def next_deadline(state: State) -> int | None:
     return state.deadline_ms
 
 
+def deadline(state: State) -> Deadline | None:
+    """The running timer and the time-up event to send at its end."""
+    at = state.deadline_ms
+    if at is None:
+        return None
+    if state.phase is Phase.CHECK:
+        return Deadline(at, CheckTimeUp(at_ms=at))
+    return Deadline(at, ViewingTimeUp(at_ms=at))
+
+
 def next_revealer(state: State) -> int | None:
     """Who flips the next item card: ``to_act`` in REVEAL; in BUZZ, who would if nobody
     buzzes (None if the table must first settle: game end or a scene replacement)."""
@@ -693,30 +706,15 @@ def legal_actions(state: State) -> tuple[Event, ...]:
 
 
 def apply(state: State, event: Event) -> State | Rejection:
-    """The next state after ``event``, or a Rejection saying why the event is not allowed."""
-    if not isinstance(event, Event) or type(event) not in EVENTS.types.values():
-        return Rejection("unknown_event", f"{event!r} is not an event of {GAME_NAME}")
-    if state.phase is Phase.OVER:
-        return Rejection("game_over", "the game is over")
-    problem = event.problem()
-    if problem is not None:
-        return Rejection("bad_event", problem)
-    if event.at_ms < state.now_ms:
-        return Rejection("clock_went_back",
-                         f"event at {event.at_ms} ms is before the last one ({state.now_ms} ms)")
-    if isinstance(event, EndGame):
-        if state.phase is Phase.SETUP:
-            return Rejection("wrong_phase", "no game has started")
-        return _finish(_at(state, event), EndReason.HOST_ENDED)
-    handler = _HANDLERS.get((state.phase, type(event)))
-    if handler is None:
-        return Rejection("wrong_phase",
-                         f"{event.type_name} is not expected in phase {state.phase.value}")
-    return handler(_at(state, event), event)
+    """The next state after ``event``, or a Rejection saying why the event is not allowed
+    (the checks every game shares are :class:`engine.core.Reducer`'s)."""
+    return _REDUCER(state, event)
 
 
-def _at(state: State, event: Event) -> State:
-    return _evolve(state, now_ms=event.at_ms)
+def _end_game(state: State, ev: Event) -> State | Rejection:
+    if state.phase is Phase.SETUP:
+        return Rejection("wrong_phase", "no game has started")
+    return _finish(state, EndReason.HOST_ENDED)
 
 
 def _new_game(state: State, ev: Event) -> State | Rejection:
@@ -1098,6 +1096,10 @@ _HANDLERS: dict[tuple[Phase, type[Event]], Callable[[State, Event], State | Reje
     (Phase.VIEW_REPLACEMENT, ViewingTimeUp): _replacement_viewed,
 }
 
+_REDUCER: Reducer[State] = Reducer(
+    GAME_NAME, EVENTS, _HANDLERS, is_over=is_over,
+    stamp=lambda state, at_ms: _evolve(state, now_ms=at_ms), anytime={EndGame: _end_game})
+
 
 # --- a plain summary (for `tablekeeper replay`, logs and the display) ----------------------
 
@@ -1133,3 +1135,19 @@ def summary(state: State) -> dict[str, Any]:
             "scores": list(state.outcome.scores),
         }
     return out
+
+
+ENGINE: Engine[State] = Engine(
+    name=GAME_NAME,
+    min_players=Rules().min_players,
+    max_players=Rules().max_players,
+    events=EVENTS,
+    rules_from_dict=Rules.from_dict,
+    rules_to_dict=Rules.to_dict,
+    initial_state=initial_state,
+    apply=apply,
+    legal_actions=legal_actions,
+    outcome=outcome,
+    deadline=deadline,
+    summary=summary,
+)
