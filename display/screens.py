@@ -20,7 +20,7 @@ from display.colours import player_rgb, text_on
 from display.input import HostAction
 from display.model import CardView, GameView, PlayerInfo, Snapshot
 from display.paint import Painter
-from display.setup import MAX_PLAYERS, MIN_PLAYERS, VARIANTS, SetupForm
+from display.setup import SetupForm
 
 SLOT_LABELS: tuple[str, ...] = ("0/+1", "-1", "-1", "-2", "-3", "-3")
 SCENE_LETTERS = "ABCDEF"
@@ -218,7 +218,7 @@ def draw_setup(p: Painter, f: Frame) -> None:
     header(p, p.tr("setup.title"), p.tr("setup.players", n=len(form.players)))
     row_h, gap, top = 0.094, 0.012, BODY_TOP
     for seat, info in enumerate(form.players):
-        y = top + seat * (row_h + gap) * 7 / max(7, MAX_PLAYERS)
+        y = top + seat * (row_h + gap) * 7 / max(7, form.max_players)
         colour_box = p.rect(0.02, y, 0.14, row_h)
         bg = player_rgb(info.colour)
         p.fill(colour_box, bg, 0.012)
@@ -240,15 +240,15 @@ def draw_setup(p: Painter, f: Frame) -> None:
                  p.tr("setup.start_mark") if first else "", size=0.04,
                  colour=C.ACCENT if first else C.PANEL)
         p.button(p.rect(0.50, y, 0.12, row_h), HostAction("setup.remove", seat),
-                 p.tr("btn.remove"), enabled=len(form.players) > MIN_PLAYERS, size=0.04)
+                 p.tr("btn.remove"), enabled=len(form.players) > form.min_players, size=0.04)
     add_y = top + len(form.players) * (row_h + gap)
-    if len(form.players) < MAX_PLAYERS:
+    if len(form.players) < form.max_players:
         p.button(p.rect(0.02, add_y, 0.30, row_h), HostAction("setup.add"),
                  p.tr("btn.add_player"), size=0.045)
     # Variant choice on the right.
     p.text(p.tr("setup.variant"), p.rect(0.66, top, 0.32, 0.08), size=0.05, colour=C.TEXT_DIM,
            align="left")
-    for i, variant in enumerate(VARIANTS):
+    for i, variant in enumerate(form.variants):
         r = p.rect(0.66, top + 0.1 + i * 0.13, 0.32, 0.11)
         chosen = form.variant == variant
         p.button(r, HostAction("setup.variant", variant), p.tr(f"variant.{variant}"),

@@ -1,5 +1,8 @@
 """The player-setup form: how many players, their names and colours, and the variant.
 
+The form is the same for every game; the game's setup spec gives its player range, variants
+and colours (:meth:`SetupForm.for_spec`; the defaults are 什麼不見啦's).
+
 A pure value: :meth:`SetupForm.apply` takes a host action (a touch on the setup screen, a key,
 typed text) and returns the next form; the app keeps the current form in ``Snapshot.setup`` and,
 on ``confirm`` with :attr:`SetupForm.ready`, starts the game with :meth:`SetupForm.players_for`.
@@ -8,6 +11,7 @@ on ``confirm`` with :attr:`SetupForm.ready`, starts the game with :meth:`SetupFo
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Protocol
 
 from display.colours import COLOUR_KEYS
 from display.i18n import tr
@@ -21,8 +25,25 @@ VARIANTS: tuple[str, ...] = ("easy", "standard", "advanced")
 SCENES = {"easy": 4, "standard": 5, "advanced": 6}
 
 
-def _default_players(n: int) -> tuple[PlayerInfo, ...]:
-    return tuple(PlayerInfo("", COLOUR_KEYS[i]) for i in range(n))
+def _default_players(n: int, colours: tuple[str, ...] = COLOUR_KEYS) -> tuple[PlayerInfo, ...]:
+    return tuple(PlayerInfo("", colours[i]) for i in range(n))
+
+
+class FormSpec(Protocol):
+    """What the form needs of a game's setup spec (:class:`tablekeeper.games.SetupSpec`)."""
+
+    @property
+    def min_players(self) -> int: ...
+    @property
+    def max_players(self) -> int: ...
+    @property
+    def variants(self) -> tuple[str, ...]: ...
+    @property
+    def default_variant(self) -> str: ...
+    @property
+    def colours(self) -> tuple[str, ...]: ...
+    @property
+    def default_players(self) -> int: ...
 
 
 @dataclass(frozen=True)
@@ -35,12 +56,25 @@ class SetupForm:
     focus: int | None = None
     #: the start player of round 1: the youngest (the rules); a seat index
     start: int = 0
+    min_players: int = MIN_PLAYERS
+    max_players: int = MAX_PLAYERS
+    variants: tuple[str, ...] = VARIANTS
+    #: the game's colours, in the box's order
+    colours: tuple[str, ...] = COLOUR_KEYS
+
+    @classmethod
+    def for_spec(cls, spec: FormSpec) -> SetupForm:
+        """An empty form for a game: its default number of players, in its first colours."""
+        return cls(players=_default_players(spec.default_players, spec.colours),
+                   variant=spec.default_variant, min_players=spec.min_players,
+                   max_players=spec.max_players, variants=spec.variants,
+                   colours=spec.colours)
 
     @property
     def problems(self) -> tuple[str, ...]:
         """i18n keys of what stops the game from starting (empty: ready)."""
         out: list[str] = []
-        if not MIN_PLAYERS <= len(self.players) <= MAX_PLAYERS:
+        if not self.min_players <= len(self.players) <= self.max_players:
             out.append("setup.need_players")
         colours = [p.colour for p in self.players]
         if len(set(colours)) != len(colours):
@@ -53,7 +87,7 @@ class SetupForm:
 
     @property
     def scenes(self) -> int:
-        return SCENES[self.variant]
+        return SCENES.get(self.variant, 0)
 
     def display_name(self, seat: int, lang: str) -> str:
         name = self.players[seat].name.strip()
@@ -70,11 +104,11 @@ class SetupForm:
         if isinstance(action, TextInput):
             return self._type(action.text)
         name, arg = action.name, action.arg
-        if name == "setup.add" and len(self.players) < MAX_PLAYERS:
+        if name == "setup.add" and len(self.players) < self.max_players:
             used = {p.colour for p in self.players}
-            colour = next(c for c in COLOUR_KEYS if c not in used)
+            colour = next(c for c in self.colours if c not in used)
             return replace(self, players=(*self.players, PlayerInfo("", colour)), focus=None)
-        if (name == "setup.remove" and isinstance(arg, int) and len(self.players) > MIN_PLAYERS
+        if (name == "setup.remove" and isinstance(arg, int) and len(self.players) > self.min_players
                 and 0 <= arg < len(self.players)):
             players = self.players[:arg] + self.players[arg + 1:]
             start = self.start - 1 if arg < self.start else (0 if arg == self.start
@@ -89,7 +123,7 @@ class SetupForm:
                 return replace(self, focus=None)
             if isinstance(arg, int) and 0 <= arg < len(self.players):
                 return replace(self, focus=None if arg == self.focus else arg)
-        if name == "setup.variant" and arg in VARIANTS:
+        if name == "setup.variant" and arg in self.variants:
             return replace(self, variant=str(arg), focus=None)
         if name == "erase" and self.focus is not None:
             return self._set_name(self.focus, self.players[self.focus].name[:-1])
@@ -111,9 +145,10 @@ class SetupForm:
         """Cycle the seat's colour to the next one nobody else has."""
         used = {p.colour for i, p in enumerate(self.players) if i != seat}
         current = self.players[seat].colour
-        start = COLOUR_KEYS.index(current) if current in COLOUR_KEYS else -1
-        for step in range(1, len(COLOUR_KEYS) + 1):
-            colour = COLOUR_KEYS[(start + step) % len(COLOUR_KEYS)]
+        keys = self.colours
+        start = keys.index(current) if current in keys else -1
+        for step in range(1, len(keys) + 1):
+            colour = keys[(start + step) % len(keys)]
             if colour not in used:
                 players = list(self.players)
                 players[seat] = replace(players[seat], colour=colour)

@@ -351,6 +351,11 @@ class Engine(Generic[S]):
     def is_over(self, state: S) -> bool:
         return self.outcome(state) is not None
 
+    def started(self, state: S) -> bool:
+        """Whether the game has begun: every game's first phase, waiting for the host's
+        setup event, is named ``"setup"``."""
+        return bool(state.phase.value != "setup")
+
     def replay(self, rules: Any, events: Iterable[Event]) -> S:
         """Fold ``apply`` over ``events`` from the initial state; ``ValueError`` on the first
         rejected one."""

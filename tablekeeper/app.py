@@ -5,10 +5,12 @@ Each iteration (:meth:`Loop.step`):
 1. host inputs (touch, keyboard, the three host buttons) and seat edges queued by the firmware
    are drained; seat edges already reached the arbiter from the GPIO callback thread with their
    kernel timestamps, so the queue only carries what the *app* must act on;
-2. while cards are being revealed, the cards the camera saw are collected (at the table a
+2. while cards are being laid (the game's table adapter says when), the cards the camera saw
+   are collected (at the table a
    background thread captures and recognises the frames, so the loop never waits on them; on
-   a simulated clock a frame is recognised inline when one is due); a card that settles on the
-   centre pile becomes ``CardRevealed`` and arms the arbiter at the frame's timestamp;
+   a simulated clock a frame is recognised inline when one is due); a card that settles in a zone
+   goes to the game's table adapter (什麼不見啦: ``CardRevealed``, arming the arbiter at the
+   frame's timestamp);
 3. the referee polls the arbiter (``BuzzWon``) and the running timer (time-ups);
 4. the screen renders a snapshot of the state -- only when something changed or a timer or
    animation is running -- and only then is the systemd watchdog pinged, so a frozen screen is
@@ -26,7 +28,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
-from engine.something_missing import Phase, is_over, next_deadline
 from firmware.arbiter import Phase as ArbiterPhase
 from firmware.devices import SeatEdge
 from tablekeeper.clock import Clock, FakeClock
@@ -76,10 +77,6 @@ class Table(Protocol):
         ...
 
 
-#: The phases in which cards are being laid on the centre pile: the camera is watched.
-WATCHED = (Phase.REVEAL, Phase.BUZZ)
-
-
 @dataclass
 class Loop:
     referee: Referee
@@ -112,7 +109,7 @@ class Loop:
                     self.referee.note_press(item.seat, item.t_ns)
             else:
                 self.host_inputs.append(item)
-        if self.referee.state.phase not in WATCHED:
+        if not self.referee.table.watching(self.referee.state):
             self.watched_since = None
         elif self.watched_since is None:
             self.watched_since = now
@@ -144,7 +141,7 @@ class Loop:
     def watching(self, now_ns: int) -> bool:
         """Whether the camera is read now: cards are being revealed (and, in the demo, the
         simulated table can look different)."""
-        if self.referee.state.phase not in WATCHED:
+        if not self.referee.table.watching(self.referee.state):
             return False
         return self.table is None or self.table.wants_frames(now_ns)
 
@@ -153,16 +150,16 @@ class Loop:
 
     @property
     def over(self) -> bool:
-        return is_over(self.referee.state)
+        return self.referee.over
 
     def next_wake(self, now_ns: int) -> int:
         """When something can next happen: the fast-forward target of a simulated clock."""
         wake: list[int] = []
         if self.table is not None and (t := self.table.next_time()) is not None:
             wake.append(t)
-        deadline = next_deadline(self.referee.state)
+        deadline = self.referee.next_deadline_ns()
         if deadline is not None:
-            wake.append(self.referee.ns_at(deadline))
+            wake.append(deadline)
         if (self.cards is not None and self.watching(now_ns)) or (
                 self.referee.firmware.arbiter.phase is ArbiterPhase.ARMED):
             wake.append(now_ns + self.frame_ns)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from tablekeeper.commands import players_arg
@@ -38,8 +39,10 @@ def _speed(text: str) -> float:
 
 
 def register(commands: Any, benches: Any) -> None:
+    from tablekeeper import games
+
     demo = commands.add_parser(
-        "demo", help="play a complete simulated game of 什麼不見啦 (window, or PNGs headless)",
+        "demo", help="play a complete simulated game (window, or PNGs headless)",
         description="Simulated players lay cards under a simulated camera and press mock GPIO "
                     "buttons; the real vision, arbiter, engine, journal and screen referee it.")
     demo.add_argument("--headless", action="store_true",
@@ -47,10 +50,15 @@ def register(commands: Any, benches: Any) -> None:
                            "possible, a PNG of every screen (automatic without a display)")
     demo.add_argument("--out", metavar="DIR",
                       help="where the PNGs and the journal go (default: a new temp folder)")
+    demo.add_argument("--game", choices=games.names(), default=games.DEFAULT_GAME,
+                      help=f"which game (default {games.DEFAULT_GAME})")
     demo.add_argument("--seed", type=int, default=1, help="the table's random seed (1)")
-    demo.add_argument("--players", type=players_arg, default=5, help="3 to 7 (default 5)")
-    demo.add_argument("--variant", choices=("easy", "standard", "advanced"),
-                      default="standard")
+    demo.add_argument("--players", type=players_arg, default=None,
+                      help="how many (the game's range; default: the game's demo table, "
+                           "什麼不見啦 5)")
+    demo.add_argument("--variant", default=None,
+                      help="the game's variant (什麼不見啦: easy, standard, advanced; default: "
+                           "the game's own)")
     demo.add_argument("--lang", choices=("zh-TW", "en"), default="zh-TW")
     demo.add_argument("--size", type=_size, default=(1280, 720), metavar="WxH",
                       help="window / PNG size (default 1280x720)")
@@ -103,10 +111,20 @@ def register(commands: Any, benches: Any) -> None:
 
 
 def _demo(args: argparse.Namespace) -> int:
-    if args.text:
-        from tablekeeper.commands import text_demo
+    from tablekeeper import games
 
-        return text_demo(args)
+    kit = games.load(args.game)
+    if args.text:
+        if kit.text_demo is None:
+            print(f"tablekeeper demo: {kit.name} has no --text demo", file=sys.stderr)
+            return 2
+        try:
+            options = games.demo_options(kit, players=args.players, variant=args.variant)
+        except ValueError as exc:
+            print(f"tablekeeper demo: {exc}", file=sys.stderr)
+            return 2
+        args.players, args.variant = options["players"], options["variant"]
+        return kit.text_demo(args)
     from tablekeeper.demo import run_demo
 
     return run_demo(args)

@@ -37,14 +37,13 @@ from __future__ import annotations
 import errno
 import json
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from engine import something_missing as sm
-from engine.core import Event, EventRegistry, Rejection, Source
+from engine.core import Engine, Event, EventRegistry, Rejection, Source
 
 SCHEMA = "tablekeeper.journal"
 VERSION = 1
@@ -59,26 +58,23 @@ class JournalError(ValueError):
         self.line = line
 
 
-@dataclass(frozen=True)
-class GameSpec:
-    """How the journal builds and replays one game's states."""
+def game_spec(game: str | None) -> Engine[Any] | None:
+    """The engine of the game a header names (None: the default game), or None when no kit
+    is registered for it (:mod:`tablekeeper.games`)."""
+    from tablekeeper import games
 
-    name: str
-    events: EventRegistry
-    rules_from_dict: Callable[[Mapping[str, Any]], Any]
-    initial_state: Callable[[Any], Any]
-    apply: Callable[[Any, Event], Any]
+    try:
+        if game is None:
+            return games.load(games.DEFAULT_GAME).engine
+        return games.engine_for(game)
+    except games.UnknownGame:
+        return None
 
 
-GAMES: Mapping[str, GameSpec] = {
-    sm.GAME_NAME: GameSpec(
-        name=sm.GAME_NAME,
-        events=sm.EVENTS,
-        rules_from_dict=sm.Rules.from_dict,
-        initial_state=sm.initial_state,
-        apply=sm.apply,
-    ),
-}
+def _known() -> str:
+    from tablekeeper import games
+
+    return ", ".join(games.load(name).engine.name for name in games.names())
 
 
 @dataclass(frozen=True)
@@ -119,7 +115,7 @@ class TornTail:
 class Contents:
     path: str
     header: Header
-    spec: GameSpec
+    spec: Engine[Any]
     rules: Any
     records: tuple[Record, ...]
     torn_tail: TornTail | None
@@ -179,9 +175,9 @@ def read(path: str | os.PathLike[str]) -> Contents:
     if not lines:
         raise JournalError(p, 1, "empty journal: no complete header line")
     header = _parse_header(p, lines[0])
-    spec = GAMES.get(header.game)
+    spec = game_spec(header.game)
     if spec is None:
-        raise JournalError(p, 1, f"unknown game {header.game!r} (known: {', '.join(GAMES)})")
+        raise JournalError(p, 1, f"unknown game {header.game!r} (known: {_known()})")
     try:
         rules = spec.rules_from_dict(header.rules)
     except ValueError as exc:
@@ -286,16 +282,17 @@ class Journal:
 
     @classmethod
     def create(cls, path: str | os.PathLike[str], rules: Any = None,
-               game: str = sm.GAME_NAME, created: str | None = None) -> Journal:
+               game: str | None = None, created: str | None = None) -> Journal:
         """A new journal with its header (complete or absent, never torn); refuses to
-        overwrite an existing file (``FileExistsError``)."""
-        spec = GAMES.get(game)
+        overwrite an existing file (``FileExistsError``). ``game``: the engine's name (None:
+        the default game)."""
+        spec = game_spec(game)
         if spec is None:
-            raise ValueError(f"unknown game {game!r} (known: {', '.join(GAMES)})")
+            raise ValueError(f"unknown game {game!r} (known: {_known()})")
         if rules is None:
             rules = spec.rules_from_dict({})
         p = Path(path)
-        header = Header(game=game, rules=rules.to_dict(),
+        header = Header(game=spec.name, rules=spec.rules_to_dict(rules),
                         created=created or datetime.now(UTC).isoformat(timespec="seconds"))
         line = json.dumps(header.to_dict(), ensure_ascii=False, separators=(",", ":"))
         if p.exists():
@@ -368,8 +365,10 @@ class JournaledGame:
         self.state: Any = replay(journal.contents())
 
     @classmethod
-    def create(cls, path: str | os.PathLike[str], rules: Any = None) -> JournaledGame:
-        return cls(Journal.create(path, rules))
+    def create(cls, path: str | os.PathLike[str], rules: Any = None,
+               game: str | None = None) -> JournaledGame:
+        """A new game's journal; ``game``: the engine's name (None: the default game)."""
+        return cls(Journal.create(path, rules, game=game))
 
     @classmethod
     def open(cls, path: str | os.PathLike[str]) -> JournaledGame:

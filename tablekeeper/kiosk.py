@@ -21,9 +21,7 @@ import secrets
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
-from engine.something_missing import is_over
 from tablekeeper.app import Loop
 from tablekeeper.clock import MonotonicClock
 from tablekeeper.config import Config, ConfigError, load_config
@@ -39,8 +37,9 @@ def games_dir(config: Config) -> Path:
     return Path(os.path.expanduser(config.table.state_dir)) / "games"
 
 
-def open_game(folder: Path) -> tuple[JournaledGame, str | None]:
-    """The unfinished game to resume, or a new one. A journal that cannot be read is moved
+def open_game(folder: Path, new: str | None = None) -> tuple[JournaledGame, str | None]:
+    """The unfinished game to resume (whichever game its journal names), or a new one of
+    ``new`` (an engine name; None: the default game). A journal that cannot be read is moved
     aside (never deleted) and a new game starts; the problem is returned for the screen."""
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / CURRENT
@@ -58,11 +57,11 @@ def open_game(folder: Path) -> tuple[JournaledGame, str | None]:
                 problem = ("the last event was cut off by a power cut before it was confirmed "
                            "and is dropped; everything before it is kept")
                 log.warning("%s: %s", path, problem)
-            if not is_over(game.state):
+            if not game.journal.spec.is_over(game.state):
                 log.info("resuming the unfinished game in %s", path)
                 return game, problem
             archive(folder, game)
-    return JournaledGame.create(path), problem
+    return JournaledGame.create(path, game=new), problem
 
 
 def archive(folder: Path, game: JournaledGame) -> Path:
@@ -113,7 +112,7 @@ def run_kiosk(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
 
-    from tablekeeper.vision_link import camera_pipeline, item_cards
+    from tablekeeper.vision_link import camera_pipeline
 
     clock = MonotonicClock()
     try:
@@ -125,17 +124,20 @@ def run_kiosk(args: argparse.Namespace) -> int:
         cards_source, deck = camera_pipeline(Config(), clock, simulate=args.simulate_camera,
                                              threaded=True)
 
+    from tablekeeper.games import kit_for
+
     folder = games_dir(config)
     game, journal_problem = open_game(folder)
-    referee = Referee(game, firmware, clock.now_ns(), card_ids=item_card_ids(deck),
-                      game_id=Path(game.journal.path).stem)
+    kit = kit_for(game.journal.header.game)
+    referee = Referee(game, firmware, clock.now_ns(), kit=kit,
+                      game_id=Path(game.journal.path).stem, **kit.table_options(deck))
 
     from tablekeeper.screen import PygameScreen, run_realtime
 
     screen = PygameScreen(size=config.screen.size,
                           fullscreen=config.screen.fullscreen and not args.window,
                           lang=config.table.language, title="tablekeeper",
-                          cards=item_cards(deck), rng=random.Random(secrets.randbits(64)))
+                          cards=kit.card_infos(deck), rng=random.Random(secrets.randbits(64)))
     for problem in (config_problem, journal_problem):
         if problem:
             screen.show_problem(problem)
@@ -143,9 +145,9 @@ def run_kiosk(args: argparse.Namespace) -> int:
 
     def new_game() -> None:
         archive(folder, loop.referee.game)
-        fresh = JournaledGame.create(folder / CURRENT)
-        loop.referee = Referee(fresh, firmware, clock.now_ns(), card_ids=referee.card_ids,
-                               game_id=Path(fresh.journal.path).stem)
+        fresh = JournaledGame.create(folder / CURRENT, game=kit.engine.name)
+        loop.referee = Referee(fresh, firmware, clock.now_ns(), kit=kit,
+                               game_id=Path(fresh.journal.path).stem, **kit.table_options(deck))
         screen.setup = None
 
     screen.on_new_game = new_game
@@ -163,12 +165,3 @@ def run_kiosk(args: argparse.Namespace) -> int:
         screen.close()
         firmware.close()
     return 0
-
-
-def item_card_ids(deck: Any) -> dict[str, int]:
-    """Deck card id -> engine item number, for the item cards of a 什麼不見啦 deck, in deck
-    order (the engine numbers the 66 item cards 0..65)."""
-    ids = [c.id for c in deck.cards if c.kind == "item"] if deck is not None else []
-    if not ids:
-        return {f"i{i + 1:02d}": i for i in range(66)}
-    return {cid: i for i, cid in enumerate(ids)}

@@ -66,7 +66,7 @@ def measure(mode: str, deck: Any, args: argparse.Namespace) -> Figures:
     """Play the demo table in real time with the camera read ``mode`` ("inline" or
     "threaded") until ``args.cards`` cards were recognised or ``args.seconds`` passed."""
     from tablekeeper.clock import MonotonicClock
-    from tablekeeper.demo import build_demo
+    from tablekeeper.games.something_missing.demo import build_demo
     from tablekeeper.screen import PygameScreen, ScaledClock
     from tablekeeper.vision_link import item_cards
 

@@ -1,18 +1,15 @@
-"""The referee: the one place where the table's inputs become engine events.
+"""The referee: the one place where the table's inputs become engine events, for any game.
 
 Everything that happens at the table arrives here, in the app loop's thread, and goes through
 :meth:`Referee.submit` -- the engine judges it, the journal records it (fsynced) before it is
-acknowledged, the log names it. Inputs:
+acknowledged, the log names it. The game's own reading of the table is its kit's *table
+adapter* (:attr:`Referee.table`, see :mod:`tablekeeper.games`): what a camera card means,
+when the buzzers are armed and what a buzzer decision becomes. Inputs:
 
-- a card the camera saw (:meth:`card_seen`): ``CardRevealed``; when the engine accepts it, the
-  buzzer arbiter is armed at the *frame's* timestamp (the instant the card became visible);
-- a card the camera did not recognise, or while it is not working, which the host says is up
-  (:meth:`reveal_by_hand`): ``CardTurnedByHand``, armed from the host's press; a card the
-  camera sees after that may be this one or the next: it is :attr:`Referee.held` until the
-  host says (:meth:`take_held`, :meth:`drop_held`);
-- the arbiter's decision (polled in :meth:`tick`): ``BuzzWon`` with the margin to the
-  runner-up;
-- the running timer's deadline (checked in :meth:`tick`): ``ViewingTimeUp`` / ``CheckTimeUp``;
+- a card the camera saw settle in a zone (:meth:`card_seen`): to the table adapter;
+- the arbiter's decision (polled in :meth:`tick`): to the table adapter;
+- the running timer's deadline (checked in :meth:`tick`): the engine's time-up event
+  (:meth:`engine.core.Engine.deadline`);
 - the host's decisions (touch, keyboard or the three host buttons), already turned into engine
   events by the screen (:meth:`submit`), and ``undo``.
 
@@ -26,23 +23,17 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from engine.core import Event, Rejection
-from engine.something_missing import (
-    BuzzWon,
-    CardRevealed,
-    CardTurnedByHand,
-    CheckTimeUp,
-    Phase,
-    State,
-    ViewingTimeUp,
-    next_deadline,
-)
 from firmware.arbiter import Decision
 from firmware.box import Firmware
 from tablekeeper.journal import JournaledGame
+
+if TYPE_CHECKING:
+    from tablekeeper.games import Kit, TableAdapter
 
 log = logging.getLogger("tablekeeper.referee")
 
@@ -51,7 +42,7 @@ NS_PER_MS = 1_000_000
 
 @dataclass(frozen=True)
 class CardSeen:
-    """A card the camera saw settle on the centre pile (from the vision tracker)."""
+    """A card the camera saw settle in a zone (from the vision tracker)."""
 
     card_id: str  # the deck's id, e.g. "i07"
     t_ns: int  # the frame's timestamp: when the card was first seen
@@ -61,6 +52,8 @@ class CardSeen:
     #: there already (the camera cannot tell), e.g. the card the host turned over by hand
     #: while the camera was missing.
     lying: bool = False
+    #: the calibrated zone it lies in ("centre", "row1", "r3c4" ...; None: uncalibrated)
+    zone: str | None = None
 
 
 @dataclass(frozen=True)
@@ -91,52 +84,54 @@ class BuzzInfo:
 
 
 class Referee:
-    """Owns the game (engine state + journal) and the arbiter's arming."""
+    """Owns the game (engine state + journal), the game clock and the game's table adapter.
+
+    ``kit``: the game's kit (default: the one the journal's header names); ``table_options``
+    go to the kit's table adapter (什麼不見啦: ``card_ids``, the deck's ids of its item cards).
+    """
 
     def __init__(self, game: JournaledGame, firmware: Firmware, now_ns: int, *,
-                 card_ids: Mapping[str, int], game_id: str = "",
-                 on_change: Callable[[State, Event | None], None] | None = None) -> None:
+                 kit: Kit | None = None, game_id: str = "",
+                 on_change: Callable[[Any, Event | None], None] | None = None,
+                 **table_options: Any) -> None:
+        from tablekeeper.games import kit_for
+
         self.game = game
         self.firmware = firmware
-        self.card_ids = dict(card_ids)
-        self.deck_ids = {v: k for k, v in self.card_ids.items()}
+        self.kit = kit if kit is not None else kit_for(game.journal.header.game)
+        self.engine = self.kit.engine
         self.game_id = game_id
         self.on_change = on_change
         #: the game clock's zero on the monotonic clock; a resumed game carries on from the
         #: time of its last event.
-        self.epoch_ns = now_ns - self.state.now_ms * NS_PER_MS
+        self.epoch_ns: int = now_ns - self.state.now_ms * NS_PER_MS
         self.last_buzz: BuzzInfo | None = None
         self.last_rejection: Rejection | None = None
-        self._armed_for: int | None = None  # len(pile) the arbiter is armed for
-        # len(pile) when the host last turned a card by hand (also as resumed, mid-buzz)
-        pile = self.state.pile
-        self._by_hand: int | None = (len(pile) if self.state.phase is Phase.BUZZ and pile
-                                     and pile[-1] is None else None)
-        #: A card the camera saw that may be the one the host turned over by hand, or the
-        #: next one: the host says which (:meth:`card_seen`). Gone when the pile or the phase
-        #: changes.
-        self.held: CardSeen | None = None
-        self._sync_arbiter(now_ns)
+        self.table: TableAdapter = self.kit.table(self, now_ns, **table_options)
 
     @property
-    def state(self) -> State:
-        state: State = self.game.state
-        return state
+    def state(self) -> Any:
+        return self.game.state
+
+    @property
+    def over(self) -> bool:
+        return self.engine.is_over(self.state)
 
     def at_ms(self, t_ns: int) -> int:
         """A monotonic timestamp on the game clock (never before the last event)."""
-        return max(self.state.now_ms, (t_ns - self.epoch_ns) // NS_PER_MS)
+        now_ms: int = self.state.now_ms
+        return max(now_ms, (t_ns - self.epoch_ns) // NS_PER_MS)
 
     def ns_at(self, at_ms: int) -> int:
         return self.epoch_ns + at_ms * NS_PER_MS
 
     # --- inputs ----------------------------------------------------------------------------
 
-    def submit(self, event: Event) -> State | Rejection:
+    def submit(self, event: Event) -> Any:
         """Apply ``event``: journalled (fsynced) if accepted; a Rejection is logged, not
         raised."""
         before = self.state
-        result: State | Rejection = self.game.submit(event)
+        result = self.game.submit(event)
         fields = {"GAME_ID": self.game_id, "EVENT": event.type_name}
         seat = getattr(event, "seat", None)
         if seat is not None:
@@ -147,99 +142,24 @@ class Referee:
             return result
         self.last_rejection = None
         log.info("%s", event.type_name, extra=fields)
-        if before.phase is not result.phase or before.pile != result.pile:
-            self.held = None
-            self._sync_arbiter_state(result, event)
+        self.table.changed(before, result, event)
         if self.on_change is not None:
             self.on_change(result, event)
         return result
 
-    def card_seen(self, seen: CardSeen) -> State | Rejection:
-        """The camera saw a new card on the centre pile."""
-        card = self.card_ids.get(seen.card_id)
-        if card is None:
-            rejection = Rejection("unknown_card",
-                                  f"card {seen.card_id!r} is not an item card of this game")
-            self.last_rejection = rejection
-            log.warning("%s", rejection.reason)
-            return rejection
-        state = self.state
-        late = state.phase is Phase.BUZZ and self._by_hand == len(state.pile)
-        if late or (seen.lying and state.pile and state.pile[-1] is None):
-            # The top of the pile was turned over by hand. The card the camera sees may be
-            # that one, recognised late (while it is buzzed for) or coming into view (the
-            # camera has just come back, or the box has just started); or it may be the next
-            # card, laid on it. The camera reports a card once, and it cannot tell: the host
-            # says (:meth:`take_held`, :meth:`drop_held`).
-            self.held = seen
-            rejection = Rejection("held_for_host", f"card {seen.card_id!r} may be the card "
-                                                   "turned over by hand: the host says")
-            self.last_rejection = rejection
-            log.info("%s", rejection.reason)
-            return rejection
-        return self._reveal_seen(seen, card)
+    def card_seen(self, seen: CardSeen) -> Any:
+        """The camera saw a new card settle in a zone: the game's table adapter says what it
+        means."""
+        return self.table.card_seen(seen)
 
-    def take_held(self) -> State | Rejection:
-        """The host says the held card (:attr:`held`) is a new one: it is revealed as the
-        camera saw it (armed at its frame, if that is recent enough)."""
-        seen, self.held = self.held, None
-        if seen is None:
-            return Rejection("nothing_held", "no card from the camera waits for the host")
-        return self._reveal_seen(seen, self.card_ids[seen.card_id])
-
-    def drop_held(self) -> None:
-        """The host says the held card is the one turned over by hand: it is forgotten."""
-        if self.held is not None:
-            log.info("card %r was the card turned over by hand", self.held.card_id)
-        self.held = None
-
-    def _reveal_seen(self, seen: CardSeen, card: int) -> State | Rejection:
-        state = self.state
-        seat = None
-        if state.phase is Phase.REVEAL:
-            seat = state.to_act
-        result = self._submit_card(
-            CardRevealed(at_ms=self.at_ms(seen.t_ns), card=card, seat=seat), seen.t_ns)
-        if not isinstance(result, Rejection):
-            self._by_hand = None
-        return result
-
-    def reveal_by_hand(self, now_ns: int) -> State | Rejection:
-        """The host says the card just turned over is up, unnamed: the camera did not
-        recognise it (or is not working). It plays as any card; the buzzers are armed from
-        now."""
-        state = self.state
-        seat = state.to_act if state.phase is Phase.REVEAL else None
-        result = self._submit_card(CardTurnedByHand(at_ms=self.at_ms(now_ns), seat=seat), now_ns)
-        if not isinstance(result, Rejection):
-            self._by_hand = len(result.pile)
-        return result
-
-    def _submit_card(self, event: CardRevealed | CardTurnedByHand,
-                     frame_ns: int) -> State | Rejection:
-        result = self.submit(event)
-        if not isinstance(result, Rejection) and result.phase is Phase.BUZZ:
-            # Arm at the frame's own timestamp: presses after the card became visible count,
-            # even those made before this (later) moment of processing.
-            self.firmware.arbiter.disarm()
-            try:
-                self.firmware.arbiter.arm(frame_ns)
-            except ValueError:  # a frame from long ago (a stalled camera): arm from now
-                log.warning("the card's frame is too old to arm at; arming the buzzers now")
-                self.firmware.arbiter.arm()
-            self._armed_for = len(result.pile)
-            self.last_buzz = None
-        return result
-
-    def undo(self) -> State | Rejection:
-        result: State | Rejection = self.game.undo()
+    def undo(self) -> Any:
+        before = self.state
+        result = self.game.undo()
         if isinstance(result, Rejection):
             self.last_rejection = result
             return result
         log.info("undo", extra={"GAME_ID": self.game_id, "EVENT": "undo"})
-        self._by_hand = None
-        self.held = None
-        self._sync_arbiter_state(result, None)
+        self.table.changed(before, result, None)
         self.last_buzz = None
         if self.on_change is not None:
             self.on_change(result, None)
@@ -258,36 +178,13 @@ class Referee:
     def tick(self, now_ns: int) -> None:
         """Once per loop iteration: the arbiter's verdict and the running timer."""
         decision = self.firmware.update(now_ns)
-        if decision is not None and self.state.phase is Phase.BUZZ \
-                and self._armed_for == len(self.state.pile):
-            at = self.at_ms(decision.t_ns)
-            result = self.submit(BuzzWon(at_ms=at, seat=decision.winner - 1,
-                                         margin_us=int(decision.margin_us or 0),
-                                         tie=decision.tie))
-            if not isinstance(result, Rejection):
-                self.last_buzz = BuzzInfo(decision, at)
-        deadline = next_deadline(self.state)
-        if deadline is not None and (now_ns - self.epoch_ns) // NS_PER_MS >= deadline:
-            phase = self.state.phase
-            if phase in (Phase.VIEWING, Phase.VIEW_REPLACEMENT):
-                self.submit(ViewingTimeUp(at_ms=deadline))
-            elif phase is Phase.CHECK:
-                self.submit(CheckTimeUp(at_ms=deadline))
+        if decision is not None:
+            self.table.decision(decision)
+        deadline = self.engine.deadline(self.state)
+        if deadline is not None and (now_ns - self.epoch_ns) // NS_PER_MS >= deadline.at_ms:
+            self.submit(deadline.event)
 
-    # --- the arbiter follows the state -------------------------------------------------------
-
-    def _sync_arbiter(self, now_ns: int) -> None:
-        if self.state.phase is Phase.BUZZ:
-            # Resumed mid-buzz: the card is already out; presses from now on count.
-            self.firmware.arbiter.arm(now_ns)
-            self._armed_for = len(self.state.pile)
-        else:
-            self.firmware.arbiter.disarm()
-            self._armed_for = None
-
-    def _sync_arbiter_state(self, state: State, event: Event | None) -> None:
-        if state.phase is not Phase.BUZZ or (
-                self._armed_for is not None and self._armed_for != len(state.pile)
-                and not isinstance(event, CardRevealed | CardTurnedByHand)):
-            self.firmware.arbiter.disarm()
-            self._armed_for = None
+    def next_deadline_ns(self) -> int | None:
+        """When the running timer ends, on the monotonic clock (None: no timer)."""
+        deadline = self.engine.deadline(self.state)
+        return None if deadline is None else self.ns_at(deadline.at_ms)

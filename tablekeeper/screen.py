@@ -5,6 +5,10 @@ tick it turns pygame events into host commands and seat presses (the keyboard's 
 seat buttons on a laptop), builds the :class:`display.model.Snapshot` of the moment, lets the
 renderer draw it if anything changed, draws the three-button highlight, and flips.
 Headless runs (SDL's dummy driver) write a PNG of every screen the game passes through.
+
+It knows no game: what is common (language, undo, the setup form, the three-button highlight,
+the banner) is here; the host's choices in play and the game's fields of the snapshot are the
+game kit's screen part (:class:`tablekeeper.games.ScreenPart`, ``loop.referee.kit.screen()``).
 """
 
 from __future__ import annotations
@@ -21,13 +25,12 @@ from typing import TYPE_CHECKING, Any
 import pygame
 
 from display.input import HostAction, SeatInput, TextInput
-from display.model import BuzzView, CardView, Notice, PlayerInfo, Snapshot
+from display.model import CardView, Notice, Snapshot
 from display.setup import SetupForm
 from engine.core import Rejection
-from engine.something_missing import Phase, State
 from firmware.devices import HostAction as GpioAction
 from firmware.devices import HostPress
-from tablekeeper import host
+from tablekeeper import choices as host
 from tablekeeper.clock import Clock
 
 if TYPE_CHECKING:
@@ -91,6 +94,8 @@ class PygameScreen:
         self._card_surfaces: dict[str, pygame.Surface] = {}
         self.quit_requested = False
         self.problems: list[str] = []
+        self._part: Any = None
+        self._part_of: Any = None
 
     def show_problem(self, text: str) -> None:
         """A problem the host must see until the kiosk restarts (a broken config ...)."""
@@ -123,8 +128,8 @@ class PygameScreen:
     def seat_pressed(self, loop: Loop, seat: int, t_ns: int) -> None:
         """A seat button (1..8) went down: on the setup screen it marks that seat as the
         youngest player, who starts; in play it may be the runner-up of a buzz."""
-        if loop.referee.state.phase is Phase.SETUP:
-            form = self.setup if self.setup is not None else SetupForm()
+        if not loop.referee.engine.started(loop.referee.state):
+            form = self.setup if self.setup is not None else self.new_form(loop)
             self.setup = form.apply(HostAction("setup.start", seat - 1))
         else:
             loop.referee.note_press(seat, t_ns)
@@ -163,12 +168,12 @@ class PygameScreen:
             self.renderer.invalidate(layers=True)
             return
         if name == "undo":
-            self._show(referee.undo(), now_ns)
+            self.show_result(referee.undo(), now_ns)
             return
-        if state.phase is Phase.SETUP:
+        if not referee.engine.started(state):
             self._setup_action(loop, action, now_ns)
             return
-        if state.phase is Phase.OVER:
+        if referee.over:
             if name in ("confirm", "next") and self.on_new_game is not None:
                 self.on_new_game()
             return
@@ -177,41 +182,32 @@ class PygameScreen:
             if choices:
                 chosen = choices[self.focus % len(choices)]
                 name, arg = chosen.name, chosen.arg
-        if name == "by_hand":
-            if state.phase is Phase.REVEAL:
-                self._show(referee.reveal_by_hand(now_ns), now_ns)
-                self.focus = 0
-            return
-        if name == "held_new":  # the card the camera saw is the next one
-            if referee.held is not None:
-                self._show(referee.take_held(), now_ns)
-                self.focus = 0
-            return
-        if name == "held_same":  # ... it is the one turned over by hand
-            referee.drop_held()
-            self.focus = 0
-            return
-        event = host.event_for(state, name, arg, referee.at_ms(now_ns), self.rng)
-        if event is None:
-            return
-        self._show(referee.submit(event), now_ns)
-        self.focus = 0
+        self.part(loop).host_action(self, loop, name, arg, now_ns)
+
+    def part(self, loop: Loop) -> Any:
+        """The game's part of the screen (its kit's), made once per kit."""
+        kit = loop.referee.kit
+        if self._part_of is not kit:
+            self._part, self._part_of = kit.screen(), kit
+        return self._part
+
+    def new_form(self, loop: Loop) -> SetupForm:
+        """An empty setup form for the game the referee keeps."""
+        return SetupForm.for_spec(loop.referee.kit.setup)
 
     def _setup_action(self, loop: Loop, action: HostAction, now_ns: int) -> None:
         if self.setup is None:
-            self.setup = SetupForm()
+            self.setup = self.new_form(loop)
         if action.name == "confirm" and self.setup.focus is None:
             if not self.setup.ready:
                 return
-            players = self.setup.players_for(self.lang)
-            event = host.new_game([p.name for p in players], [p.colour for p in players],
-                                  self.setup.variant, start_seat=self.setup.start,
-                                  at_ms=loop.referee.at_ms(now_ns), rng=self.rng)
-            self._show(loop.referee.submit(event), now_ns)
+            event = self.part(loop).start(self, loop, self.setup, now_ns, self.rng)
+            self.show_result(loop.referee.submit(event), now_ns)
             return
         self.setup = self.setup.apply(action)
 
-    def _show(self, result: State | Rejection, now_ns: int) -> None:
+    def show_result(self, result: Any, now_ns: int) -> None:
+        """A rejection is shown for 4 s; anything accepted clears it."""
         if isinstance(result, Rejection):
             self.notice = Notice(text=result.reason)
             self._notice_until = now_ns + 4_000 * NS_PER_MS
@@ -224,19 +220,6 @@ class PygameScreen:
         referee = loop.referee
         state = referee.state
         now_ms = (now_ns - referee.epoch_ns) // NS_PER_MS
-        players = tuple(PlayerInfo(p.name, p.colour) for p in state.players)
-        last_card = None
-        if state.top_card is not None:
-            last_card = self._card_view(referee.deck_ids.get(state.top_card,
-                                                             f"#{state.top_card + 1}"))
-        elif state.pile:  # turned over by hand: nobody named it
-            last_card = CardView.unnamed()
-        buzz = None
-        if referee.last_buzz is not None and state.buzz is not None:
-            info = referee.last_buzz
-            d = info.decision
-            buzz = BuzzView(winner=d.winner - 1, at_ms=info.at_ms, margin_us=info.margin_us,
-                            tie=d.tie, tied=tuple(s - 1 for s in d.tied))
         notices: list[Notice] = [Notice(text=p) for p in self.problems]
         if self.notice is not None and now_ns < self._notice_until:
             notices.append(self.notice)
@@ -244,17 +227,16 @@ class PygameScreen:
         notices.extend(Notice("status.button_stuck", seat=seat - 1) for seat in sorted(
             status.stuck))
         camera_status = loop.cards.status if loop.cards is not None else None
-        game_state: Any = state if state.phase is not Phase.SETUP else None
-        setup = None
-        if game_state is None:
-            setup = self.setup if self.setup is not None else SetupForm()
-        held = referee.held
-        return Snapshot(state=game_state, now_ms=now_ms, lang=self.lang, players=players,
-                        last_card=last_card, buzz=buzz, camera_status=camera_status,
-                        notices=tuple(notices), setup=setup,
-                        held_card=None if held is None else self._card_view(held.card_id))
+        if not referee.engine.started(state):
+            setup = self.setup if self.setup is not None else self.new_form(loop)
+            return Snapshot(state=None, now_ms=now_ms, lang=self.lang,
+                            camera_status=camera_status, notices=tuple(notices), setup=setup)
+        parts = self.part(loop).snapshot_parts(self, loop)
+        return Snapshot(state=state, now_ms=now_ms, lang=self.lang,
+                        camera_status=camera_status, notices=tuple(notices), **parts)
 
-    def _card_view(self, card_id: str) -> CardView:
+    def card_view(self, card_id: str) -> CardView:
+        """A card as the screen shows it: its names and template, from the deck."""
         info = self.cards.get(card_id)
         if info is None:
             return CardView(card_id, card_id, card_id)
@@ -270,8 +252,9 @@ class PygameScreen:
             pygame.display.flip()
             return True
         state = loop.referee.state
-        shot = (result.screen, state.round, len(state.pile) if result.screen == "reveal" else 0,
-                self.lang)
+        started = loop.referee.engine.started(state)
+        game_key = self.part(loop).shot_key(state, result.screen) if started else ()
+        shot = (result.screen, *game_key, self.lang)
         if shot != self._last_shot:
             # A new screen: photograph it as players would see it once its animations have
             # settled (the simulated clock may jump past that moment), then carry on.
@@ -279,7 +262,8 @@ class PygameScreen:
             later = dataclasses.replace(snap, now_ms=snap.now_ms + self.SETTLE_MS)
             if self.renderer.render(later).screen == result.screen:
                 self._draw_focus()
-            name = f"{len(self.saved):04d}-r{state.round:02d}-{result.screen}.png"
+            rnd = getattr(state, "round", 0)
+            name = f"{len(self.saved):04d}-r{rnd:02d}-{result.screen}.png"
             self.saved.append(self.renderer.save_png(self.png_dir / "screens" / name))
             self.renderer.invalidate()
         return True

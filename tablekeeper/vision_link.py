@@ -94,7 +94,7 @@ def _cards_seen(events: Iterable[Any], zone: str | None, restarts: Restarts) -> 
     """The watcher's events in ``zone`` (None: any) as the referee's ``CardSeen``, stamped
     with the frame the card was first visible in."""
     return [CardSeen(e.card_id, e.first_seen_ns, e.score, e.margin,
-                     lying=restarts.lying(e.first_seen_ns)) for e in events
+                     lying=restarts.lying(e.first_seen_ns), zone=e.zone) for e in events
             if zone is None or e.zone is None or e.zone == zone]
 
 

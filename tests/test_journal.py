@@ -24,8 +24,8 @@ from engine.something_missing import (
     initial_state,
     is_over,
 )
+from tablekeeper.games.something_missing.simplayers import SimTable
 from tablekeeper.journal import Journal, JournaledGame, JournalError, read, replay
-from tablekeeper.simplayers import SimTable
 
 
 def _play(game: JournaledGame, seed: int = 3, steps: int | None = None) -> SimTable:

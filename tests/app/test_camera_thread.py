@@ -123,7 +123,7 @@ def test_poll_returns_at_once_while_a_frame_is_recognised_and_keeps_its_timestam
     seen = source.poll(999_999_999)
     # stamped with the frame the card was first visible in, not the frame that confirmed
     # it, nor the time the loop drained it
-    assert seen == [CardSeen("i07", 1_000_000, 0.9, 0.3)]
+    assert seen == [CardSeen("i07", 1_000_000, 0.9, 0.3, zone="centre")]
     assert source.poll(1_000_000_000) == []
     assert (source.frames, source.events, source.status) == (1, 1, None)
     go_idle(source, camera, timer)
@@ -152,7 +152,7 @@ def test_a_damaged_frame_is_logged_and_skipped(caplog: pytest.LogCaptureFixture)
         camera.frames.put(frame(2, 200))
         camera.wait_asked(3)
         # (lying: first seen in the camera's first frames, it may have lain there before)
-        assert source.poll(1) == [CardSeen("i09", 200, 0.9, 0.3, lying=True)]
+        assert source.poll(1) == [CardSeen("i09", 200, 0.9, 0.3, lying=True, zone="centre")]
     assert source.status is None and source.frames == 2
     assert any("frame 1 skipped: frame is 0x0" in r.getMessage() for r in caplog.records)
     go_idle(source, camera, timer)
@@ -184,7 +184,7 @@ def test_an_unexpected_error_is_shown_and_the_thread_carries_on(
         assert source.alive
         camera.frames.put(frame(2, 200))
         camera.wait_asked(3)
-    assert source.poll(1) == [CardSeen("i11", 200, 0.9, 0.3, lying=True)]
+    assert source.poll(1) == [CardSeen("i11", 200, 0.9, 0.3, lying=True, zone="centre")]
     assert source.status is None and source.error is None  # a frame recognised clears it
     errors = [r for r in caplog.records if r.levelno == logging.ERROR]
     assert len(errors) == 1 and errors[0].exc_info is not None  # with its traceback
@@ -211,7 +211,7 @@ def test_the_thread_idles_while_nobody_polls_and_wakes_on_the_next_poll() -> Non
     camera.wait_asked(4)
     # (the capture left waiting got no frame: the first frame after it counts as the camera
     # coming back)
-    assert source.poll(2) == [CardSeen("i20", 300, 0.9, 0.3, lying=True)]
+    assert source.poll(2) == [CardSeen("i20", 300, 0.9, 0.3, lying=True, zone="centre")]
     go_idle(source, camera, timer)
     source.close()
 
@@ -316,7 +316,7 @@ def test_cards_laid_on_the_simulated_table_come_through_the_thread() -> None:
 
 def test_the_windowed_demo_and_the_kiosk_read_the_camera_in_a_thread(tmp_path: Path) -> None:
     from tablekeeper.config import Config
-    from tablekeeper.demo import build_demo
+    from tablekeeper.games.something_missing.demo import build_demo
     from tablekeeper.vision_link import WatchedCamera, camera_pipeline
 
     deck = load_items_deck(None)

@@ -8,7 +8,7 @@ import pytest
 
 from engine.something_missing import Phase, outcome
 from tablekeeper.clock import FakeClock
-from tablekeeper.demo import build_demo, scoreboard
+from tablekeeper.games.something_missing.demo import build_demo, scoreboard
 from tablekeeper.journal import replay
 
 

@@ -6,9 +6,10 @@ import random
 from pathlib import Path
 
 from engine.something_missing import EndGame, Phase
-from tablekeeper.host import new_game
+from tablekeeper.games.something_missing import item_card_ids
+from tablekeeper.games.something_missing.host import new_game
 from tablekeeper.journal import JournaledGame, read
-from tablekeeper.kiosk import CURRENT, archive, item_card_ids, open_game
+from tablekeeper.kiosk import CURRENT, archive, open_game
 
 
 def _started(folder: Path) -> JournaledGame:

@@ -45,8 +45,8 @@ from engine.something_missing import (
     legal_actions,
     next_revealer,
 )
+from tablekeeper.games.something_missing.simplayers import Memory, SimTable
 from tablekeeper.journal import JournaledGame, replay
-from tablekeeper.simplayers import Memory, SimTable
 
 MAX_STEPS = 6000
 

@@ -2,7 +2,8 @@
 
     python powercut_driver.py JOURNAL --seed N [--players P]
 
-Plays 什麼不見啦 on the simulated table (``tablekeeper.simplayers.SimTable``, seeded) through the
+Plays 什麼不見啦 on the simulated table
+(``tablekeeper.games.something_missing.simplayers.SimTable``, seeded) through the
 real journal (``tablekeeper.journal.JournaledGame``). If JOURNAL exists it resumes: the journal
 is opened (a torn last line is cut off), and the simulated table is fast-forwarded through the
 journaled events - each one must be exactly what the table proposes again, else the journal
@@ -23,8 +24,8 @@ from pathlib import Path
 
 from engine import something_missing as sm
 from engine.core import Rejection
+from tablekeeper.games.something_missing.simplayers import SimTable
 from tablekeeper.journal import JournaledGame
-from tablekeeper.simplayers import SimTable
 
 
 def main(argv: list[str] | None = None) -> int:

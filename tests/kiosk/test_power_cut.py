@@ -40,8 +40,8 @@ from typing import Any
 import pytest
 
 from engine import something_missing as sm
+from tablekeeper.games.something_missing.simplayers import SimTable
 from tablekeeper.journal import read, replay
-from tablekeeper.simplayers import SimTable
 
 DRIVER = Path(__file__).with_name("powercut_driver.py")
 KILLS = 50

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_referee import start
+from test_sm_referee import start
 
 from engine.core import Rejection
 from engine.something_missing import (
@@ -29,9 +29,10 @@ from firmware.box import Firmware, build
 from firmware.config import FirmwareConfig
 from firmware.mock import mock_factory
 from tablekeeper.clock import FakeClock
+from tablekeeper.games.something_missing.simdriver import card_id
+from tablekeeper.games.something_missing.table import table_of
 from tablekeeper.journal import JournaledGame
 from tablekeeper.referee import CardSeen, Referee
-from tablekeeper.simdriver import card_id
 from tablekeeper.vision_link import LYING_FRAMES, Restarts, WatchedCamera, load_items_deck
 from vision.camera import ResilientCamera
 from vision.simtable import Conditions, SimulatedTable
@@ -107,7 +108,7 @@ def to_next_reveal(referee: Referee) -> None:
 
 def by_hand_then_next_reveal(referee: Referee, clock: FakeClock) -> None:
     """The host turns the first card over by hand; the round is played out on it."""
-    assert isinstance(referee.reveal_by_hand(clock.now_ns()), State)
+    assert isinstance(table_of(referee).reveal_by_hand(clock.now_ns()), State)
     to_next_reveal(referee)
     assert referee.state.pile == (None,)
 
@@ -131,17 +132,17 @@ def test_the_card_turned_by_hand_is_not_taken_for_the_next_when_the_camera_comes
     assert [s.card_id for s in seen] == ["i05"] and seen[0].lying
     result = referee.card_seen(seen[0])
     assert isinstance(result, Rejection) and result.code == "held_for_host"
-    assert referee.held == seen[0]
+    assert table_of(referee).held == seen[0]
     assert referee.state.phase is Phase.REVEAL and referee.state.pile == (None,)
-    referee.drop_held()  # the host: it is the one turned by hand
-    assert referee.held is None and referee.state.pile == (None,)
+    table_of(referee).drop_held()  # the host: it is the one turned by hand
+    assert table_of(referee).held is None and referee.state.pile == (None,)
 
     table.place("i06", "centre")  # the next card, on top: seen laid, it counts
     seen = watch(camera, clock, 5)
     assert [s.card_id for s in seen] == ["i06"] and not seen[0].lying
     after = referee.card_seen(seen[0])
     assert isinstance(after, State) and after.phase is Phase.BUZZ
-    assert after.pile == (None, referee.card_ids["i06"])
+    assert after.pile == (None, table_of(referee).card_ids["i06"])
 
 
 def test_after_a_power_cut_the_card_turned_by_hand_is_not_taken_for_the_next(
@@ -151,7 +152,7 @@ def test_after_a_power_cut_the_card_turned_by_hand_is_not_taken_for_the_next(
     by_hand_then_next_reveal(referee, clock)
     later = FakeClock(start_ns=9_000_000_000)
     resumed = Referee(JournaledGame.open(tmp_path / "g.jsonl"), firmware, later.now_ns(),
-                      card_ids=referee.card_ids)
+                      card_ids=table_of(referee).card_ids)
     assert resumed.state == referee.state and resumed.state.pile == (None,)
     deck = load_items_deck(None)
     table = SimulatedTable(deck, seed=4, conditions=Conditions.clean("wood"), clock=later.now_ns)
@@ -162,10 +163,11 @@ def test_after_a_power_cut_the_card_turned_by_hand_is_not_taken_for_the_next(
     result = resumed.card_seen(seen[0])
     assert isinstance(result, Rejection) and result.code == "held_for_host"
     # The host: it is a new card (laid just before the power cut), and it counts.
-    taken = resumed.take_held()
+    taken = table_of(resumed).take_held()
     assert isinstance(taken, State) and taken.phase is Phase.BUZZ
-    assert taken.pile == (None, referee.card_ids["i05"]) and resumed.held is None
-    assert isinstance(resumed.take_held(), Rejection)  # (nothing held now)
+    assert taken.pile == (None, table_of(referee).card_ids["i05"])
+    assert table_of(resumed).held is None
+    assert isinstance(table_of(resumed).take_held(), Rejection)  # (nothing held now)
 
 
 def test_a_card_first_seen_as_the_camera_comes_back_counts_on_a_named_card(
@@ -175,7 +177,7 @@ def test_a_card_first_seen_as_the_camera_comes_back_counts_on_a_named_card(
     assert isinstance(referee.card_seen(CardSeen("i02", clock.now_ns())), State)
     to_next_reveal(referee)
     result = referee.card_seen(CardSeen("i03", clock.now_ns(), lying=True))
-    ids = referee.card_ids
+    ids = table_of(referee).card_ids
     assert isinstance(result, State) and result.pile == (ids["i02"], ids["i03"])
 
 
@@ -183,7 +185,7 @@ def test_a_card_seen_laid_after_one_turned_by_hand_counts(
         referee: Referee, clock: FakeClock) -> None:
     by_hand_then_next_reveal(referee, clock)
     result = referee.card_seen(CardSeen("i03", clock.now_ns()))
-    assert isinstance(result, State) and result.pile == (None, referee.card_ids["i03"])
+    assert isinstance(result, State) and result.pile == (None, table_of(referee).card_ids["i03"])
 
 
 def test_only_the_first_frames_after_a_start_or_a_gap_are_lying() -> None:

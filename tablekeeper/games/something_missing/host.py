@@ -1,4 +1,4 @@
-"""The host's commands, whatever they came from, as engine events.
+"""The host's commands in 什麼不見啦, whatever they came from, as engine events.
 
 The host acts through three equal channels: the touch screen (or a mouse), the keyboard, and
 the three GPIO host buttons (confirm / back / next). The screen turns touches and keys into
@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from engine.core import Event
@@ -38,21 +37,6 @@ from engine.something_missing import (
 
 #: The setup form's variant names -> the engine's.
 VARIANTS = {"easy": "easy", "normal": "standard", "standard": "standard", "advanced": "advanced"}
-#: HostActions the three-button highlight never lands on (they have buttons of their own).
-NOT_FOCUSABLE = frozenset({"undo", "lang"})
-
-
-@dataclass(frozen=True)
-class Choice:
-    """A button the screen offers: its action name and argument."""
-
-    name: str
-    arg: Any = None
-
-
-def focusable(choices: Sequence[Choice]) -> list[Choice]:
-    return [c for c in choices if c.name not in NOT_FOCUSABLE
-            and not c.name.startswith("setup.")]
 
 
 def event_for(state: State, name: str, arg: Any, at_ms: int,

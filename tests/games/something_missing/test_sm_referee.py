@@ -16,10 +16,11 @@ from firmware.config import FirmwareConfig
 from firmware.devices import SeatEdge
 from firmware.mock import mock_factory
 from tablekeeper.clock import FakeClock
-from tablekeeper.host import new_game
+from tablekeeper.games.something_missing.host import new_game
+from tablekeeper.games.something_missing.simdriver import card_id
+from tablekeeper.games.something_missing.table import table_of
 from tablekeeper.journal import JournaledGame, replay
 from tablekeeper.referee import CardSeen, Referee
-from tablekeeper.simdriver import card_id
 
 MS = 1_000_000
 
@@ -59,8 +60,9 @@ def start(referee: Referee, clock: FakeClock, players: int = 3) -> State:
     while referee.state.phase is Phase.VIEWING:
         clock.advance_ms(1_000)
         referee.tick(clock.now_ns())
-    assert referee.state.phase is Phase.REVEAL
-    return referee.state
+    state: State = referee.state
+    assert state.phase is Phase.REVEAL
+    return state
 
 
 def test_viewing_passes_end_on_the_timer(referee: Referee, clock: FakeClock) -> None:
@@ -122,7 +124,7 @@ def test_check_times_out_on_the_clock_and_everything_is_journalled(
     factory.pin(firmware.config.pins.seats[0]).press(frame_ns + 300 * MS)
     clock.advance_ms(400)
     referee.tick(clock.now_ns())
-    from tablekeeper.host import event_for
+    from tablekeeper.games.something_missing.host import event_for
 
     state = referee.state
     assert state.phase is Phase.BET
@@ -154,7 +156,7 @@ def test_undo_takes_back_the_last_host_event(referee: Referee, clock: FakeClock,
     clock.advance_ms(400)
     referee.tick(clock.now_ns())
     before = referee.state
-    from tablekeeper.host import event_for
+    from tablekeeper.games.something_missing.host import event_for
 
     bet = event_for(before, "bet", 0, referee.at_ms(clock.now_ns()), random.Random(0))
     assert bet is not None
@@ -188,7 +190,7 @@ def test_a_card_turned_by_hand_survives_a_power_cut(tmp_path: Any, firmware: Fir
     ref = Referee(JournaledGame.create(tmp_path / "g.jsonl"), firmware, first.now_ns(),
                   card_ids=ids)
     start(ref, first)
-    assert isinstance(ref.reveal_by_hand(first.now_ns()), State)
+    assert isinstance(table_of(ref).reveal_by_hand(first.now_ns()), State)
     # power cut mid-buzz: the unnamed card is still the one buzzed for, so a camera card may
     # still be it, recognised late: the host says
     later = FakeClock(start_ns=5_000_000_000)
@@ -197,7 +199,7 @@ def test_a_card_turned_by_hand_survives_a_power_cut(tmp_path: Any, firmware: Fir
     assert resumed.state == ref.state and resumed.state.pile[-1] is None
     result = resumed.card_seen(CardSeen("i09", later.now_ns()))
     assert isinstance(result, Rejection) and result.code == "held_for_host"
-    assert resumed.held == CardSeen("i09", later.now_ns())
+    assert table_of(resumed).held == CardSeen("i09", later.now_ns())
 
 
 def test_a_slower_runner_up_is_shown_with_its_margin(referee: Referee, clock: FakeClock,

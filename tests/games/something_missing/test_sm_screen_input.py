@@ -19,7 +19,8 @@ from firmware.devices import GpioButtons
 from firmware.devices import HostAction as GpioAction
 from tablekeeper.app import Loop
 from tablekeeper.clock import FakeClock
-from tablekeeper.demo import build_demo
+from tablekeeper.games.something_missing.demo import build_demo
+from tablekeeper.games.something_missing.table import table_of
 from tablekeeper.screen import PygameScreen
 
 
@@ -145,8 +146,8 @@ def test_the_next_card_after_one_turned_by_hand_is_taken_when_the_host_says(
     assert screen.renderer.screen == "reveal"
     screen.host_action(loop, HostAction("held_new"), clock.now_ns())  # key N
     state = loop.referee.state
-    assert state.phase is Phase.BUZZ and loop.referee.held is None
-    assert state.pile == (*by_hand.pile, loop.referee.card_ids["i12"])
+    assert state.phase is Phase.BUZZ and table_of(loop.referee).held is None
+    assert state.pile == (*by_hand.pile, table_of(loop.referee).card_ids["i12"])
     # armed at the frame the card was seen in: presses since then count
     assert loop.referee.firmware.arbiter.armed_ns == frame_ns
     shot = screen.snapshot(loop, clock.now_ns())
@@ -188,7 +189,7 @@ def test_a_card_the_camera_missed_is_turned_over_by_hand(
     assert shot.held_card is not None and shot.held_card.card_id == "i07"
     screen.gpio_button(loop, GpioAction.NEXT, loop.clock.now_ns())
     screen.gpio_button(loop, GpioAction.CONFIRM, loop.clock.now_ns())  # the same card
-    assert loop.referee.held is None and loop.referee.state == state
+    assert table_of(loop.referee).held is None and loop.referee.state == state
     screen.render(loop, loop.clock.now_ns())
     assert [c.name for c in screen._choices()] == ["next"]  # (nobody buzzed)
     # The host undoes it (back): the turn is as it was.
@@ -200,5 +201,5 @@ def test_a_card_the_camera_missed_is_turned_over_by_hand(
     assert loop.referee.state.phase is Phase.REVEAL
     loop.referee.card_seen(CardSeen("i07", loop.clock.now_ns()))
     named = loop.referee.state
-    assert named.phase is Phase.BUZZ and named.top_card == loop.referee.card_ids["i07"]
+    assert named.phase is Phase.BUZZ and named.top_card == table_of(loop.referee).card_ids["i07"]
     assert named.pile[-2:] == (None, named.top_card)

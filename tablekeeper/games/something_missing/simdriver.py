@@ -1,8 +1,9 @@
 """The demo's simulated table: players who flip cards under the camera and slam the buzzers.
 
-:class:`tablekeeper.simplayers.SimTable` decides *what* happens (which card is on top of whose
-pile, who remembers the item, who bets where, whether the item is found); this module makes it
-happen *through the hardware seams*, so the demo exercises the real code paths:
+:class:`tablekeeper.games.something_missing.simplayers.SimTable` decides *what* happens
+(which card is on top of whose pile, who remembers the item, who bets where, whether the item
+is found); this module makes it happen *through the hardware seams*, so the demo exercises the
+real code paths:
 
 - a revealed card is laid on the simulated camera's centre pile (:class:`vision.simtable.
   SimulatedTable`); the vision pipeline has to recognise it (or, without a camera, the card is
@@ -33,8 +34,8 @@ from engine.something_missing import (
     State,
     ViewingTimeUp,
 )
+from tablekeeper.games.something_missing.simplayers import SimTable
 from tablekeeper.referee import CardSeen, Referee
-from tablekeeper.simplayers import SimTable
 
 NS_PER_MS = 1_000_000
 
@@ -217,7 +218,7 @@ class DemoTable:
             for seat, us in presses:
                 self._press(seat, shown_ns + us * 1_000)
         elif presses:
-            from tablekeeper.simplayers import arbitrate
+            from tablekeeper.games.something_missing.simplayers import arbitrate
 
             event = arbitrate(presses, self.referee.at_ms(shown_ns), self.rng)
             self._host(self.referee.ns_at(event.at_ms), event)

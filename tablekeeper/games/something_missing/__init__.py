@@ -1,0 +1,112 @@
+"""The kit of 什麼不見啦 Something Is Missing: the buzzer game (see :mod:`tablekeeper.games`).
+
+- the engine: :mod:`engine.something_missing`;
+- the table adapter: :mod:`.table` (the centre pile, the by-hand card, the buzzers' arming);
+- the screen's part: :mod:`.screen` (host choices as events, the snapshot's card fields);
+  its screens are :mod:`display.screens`, read through :mod:`display.adapt`;
+- the host's choices as events: :mod:`.host`;
+- the simulated players: :mod:`.simplayers` (what happens) and :mod:`.simdriver` (through
+  the hardware seams); the demo: :mod:`.demo`.
+
+Imported by name from the registry; pygame, OpenCV and the simulator are imported only inside
+the factories below.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING, Any
+
+from engine import something_missing as sm
+from tablekeeper.games import Kit, SetupSpec
+
+if TYPE_CHECKING:
+    from tablekeeper.referee import Referee
+
+
+def _table(referee: Referee, now_ns: int, **options: Any) -> Any:
+    from tablekeeper.games.something_missing.table import Table
+
+    return Table(referee, now_ns, **options)
+
+
+def _screen() -> Any:
+    from tablekeeper.games.something_missing.screen import SomethingMissingScreen
+
+    return SomethingMissingScreen()
+
+
+def _deck(path: str | None) -> Any:
+    from tablekeeper.vision_link import load_items_deck
+
+    return load_items_deck(path)
+
+
+def _card_infos(deck: Any) -> Any:
+    from tablekeeper.vision_link import item_cards
+
+    return item_cards(deck)
+
+
+def item_card_ids(deck: Any) -> dict[str, int]:
+    """Deck card id -> engine item number, for the item cards of a 什麼不見啦 deck, in deck
+    order (the engine numbers the 66 item cards 0..65)."""
+    ids = [c.id for c in deck.cards if c.kind == "item"] if deck is not None else []
+    if not ids:
+        return {f"i{i + 1:02d}": i for i in range(66)}
+    return {cid: i for i, cid in enumerate(ids)}
+
+
+def _table_options(deck: Any) -> dict[str, Any]:
+    return {"card_ids": item_card_ids(deck)}
+
+
+def _demo(*args: Any, **kwargs: Any) -> Any:
+    from tablekeeper.games.something_missing.demo import build_demo
+
+    return build_demo(*args, **kwargs)
+
+
+def _demo_summary(parts: Any) -> dict[str, Any]:
+    from tablekeeper.games.something_missing.demo import demo_summary
+
+    return demo_summary(parts)
+
+
+def _scoreboard(state: Any) -> str:
+    from tablekeeper.games.something_missing.demo import scoreboard_text
+
+    text: str = scoreboard_text(state)
+    return text
+
+
+def _text_demo(args: argparse.Namespace) -> int:
+    from tablekeeper.games.something_missing.demo import text_demo
+
+    return text_demo(args)
+
+
+KIT = Kit(
+    name="something-missing",
+    title={"zh-TW": "什麼不見啦", "en": "Something Is Missing"},
+    engine=sm.ENGINE,
+    setup=SetupSpec(
+        min_players=sm.Rules().min_players,
+        max_players=sm.Rules().max_players,
+        variants=("easy", "standard", "advanced"),
+        default_variant="standard",
+        colours=tuple(sm.COLOURS),
+        default_players=4,
+        demo_players=5,
+    ),
+    table=_table,
+    screen=_screen,
+    deck=_deck,
+    card_infos=_card_infos,
+    table_options=_table_options,
+    demo=_demo,
+    demo_summary=_demo_summary,
+    scoreboard=_scoreboard,
+    text_demo=_text_demo,
+    uses=("camera", "buzzers"),
+)

@@ -1,0 +1,165 @@
+"""什麼不見啦's demo: a simulated table of players through the real code paths.
+
+:func:`build_demo` wires the simulated players (:mod:`.simplayers`, :mod:`.simdriver`), the
+simulated camera, gpiozero's mock pins, the real arbiter, the engine and the journal into a
+:class:`tablekeeper.app.Loop`; :func:`text_demo` is ``tablekeeper demo --text``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+from engine import something_missing as sm
+from engine.core import Rejection
+from engine.something_missing import Variant, outcome
+from firmware.box import build
+from firmware.config import FirmwareConfig
+from firmware.mock import mock_factory
+from tablekeeper.app import CardSource, Loop, Screen
+from tablekeeper.clock import Clock
+from tablekeeper.demo import DemoParts
+from tablekeeper.games.something_missing.simdriver import DemoTable, card_id
+from tablekeeper.games.something_missing.simplayers import SimTable
+from tablekeeper.journal import JournaledGame
+from tablekeeper.referee import Referee
+
+
+def scene_truth(n_scenes: int) -> tuple[frozenset[int], ...]:
+    """Which items each demo scene card shows (from the demo scene deck), so the simulated
+    players remember what the scene pictures on screen really show."""
+    from vision.demo_decks import scene_contents
+
+    # the demo decks number scenes 1-15 and items 1-66; the engine counts from 0
+    return tuple(frozenset(i - 1 for i in scene_contents(s + 1)) for s in range(n_scenes))
+
+
+def build_demo(out: Path, *, seed: int, players: int, variant: str, clock: Clock,
+               camera: bool = True, cards: CardSource | None = None,
+               screen: Screen | None = None, journal_name: str = "game.jsonl",
+               deck: Any | None = None, threaded: bool = False) -> DemoParts:
+    """``deck``: the item deck the simulated camera shows (default: the demo deck); the demo
+    passes the one its screen holds, so the templates are in memory once. ``threaded``: the
+    camera is read by a background thread (real clocks: the windowed demo); otherwise inline,
+    so a game on a simulated clock is the same every time."""
+    rng = random.Random(seed)
+    sim = SimTable.generate(rng, players, Variant(variant))
+    sim = dataclasses.replace(sim, items_in_scene=scene_truth(len(sim.items_in_scene)))
+    factory = mock_factory()
+    config = FirmwareConfig.from_dict({"backend": "gpio", "sound": {"kind": "none"}})
+    firmware = build(config, factory, rng=random.Random(seed + 1), clock=clock.now_ns)
+    seat_pins = [factory.pin(p) for p in config.pins.seats]
+    out.mkdir(parents=True, exist_ok=True)
+    journal_path = out / journal_name
+    if journal_path.exists():
+        game = JournaledGame.open(journal_path)
+    else:
+        game = JournaledGame.create(journal_path)
+    referee = Referee(game, firmware, clock.now_ns(),
+                      card_ids={card_id(i): i for i in range(66)}, game_id=f"demo-{seed}")
+    sim_camera = None
+    if camera and cards is None:
+        from tablekeeper.vision_link import simulated_camera_pipeline
+
+        sim_camera, cards = simulated_camera_pipeline(clock, seed, deck, threaded=threaded)
+    table = DemoTable(sim, referee, rng, camera=sim_camera, seat_pins=seat_pins)
+    loop = Loop(referee, clock, cards=cards, screen=screen, table=table)
+    return DemoParts(loop, table, sim, firmware, journal_path, sim_camera)
+
+
+def scoreboard(parts: DemoParts) -> str:
+    return scoreboard_text(parts.loop.referee.state)
+
+
+def scoreboard_text(state: sm.State) -> str:
+    """The final (or current) scores, for the terminal."""
+    lines = [f"什麼不見啦 Something Is Missing — {state.variant.value}, round {state.round}"]
+    result = outcome(state)
+    winners = set(result.winners) if result else set()
+    for seat, player in sorted(enumerate(state.players), key=lambda sp: -sp[1].score):
+        crown = "  ★ 贏家 winner" if seat in winners else ""
+        lines.append(f"  {player.name:<18} {player.colour:<7} {player.score:>3} 分 points"
+                     f"{crown}")
+    if result:
+        lines.append(f"結束 Game over: {result.reason.value}")
+    return "\n".join(lines)
+
+
+
+
+def demo_summary(parts: DemoParts) -> dict[str, Any]:
+    """The figures of a finished demo: cards revealed, laid and laid again, presses."""
+    return {"cards_revealed": len(parts.loop.referee.state.pile),
+            "cards_laid": parts.table.placed, "cards_relaid": parts.table.relaid,
+            "presses": parts.table.presses, "early_presses": parts.table.early_presses}
+
+
+def text_demo(args: argparse.Namespace) -> int:
+    """Play a whole simulated game in text: play-by-play lines and the scoreboard."""
+    from tablekeeper.games.something_missing.simplayers import SimTable, describe
+    from tablekeeper.journal import JournaledGame
+
+    rng = random.Random(args.seed)
+    table = SimTable.generate(rng, args.players, sm.Variant(args.variant))
+    game: JournaledGame | None = None
+    if args.journal:
+        try:
+            game = JournaledGame.create(args.journal)
+        except FileExistsError:
+            print(f"tablekeeper demo: {args.journal} exists; give a new file", file=sys.stderr)
+            return 1
+        except OSError as exc:
+            print(f"tablekeeper demo: cannot write {args.journal}: {exc.strerror}",
+                  file=sys.stderr)
+            return 1
+    state = sm.initial_state()
+    printed, limit, skipped = 0, args.lines, 0
+    print(f"什麼不見啦 Something Is Missing — simulated table, seed {args.seed}")
+    while not sm.is_over(state):
+        event = table.propose(state)
+        result = game.submit(event) if game is not None else sm.apply(state, event)
+        if isinstance(result, Rejection):  # a simulator bug: say so, do not loop
+            print(f"tablekeeper demo: the engine rejected {event!r}: {result}",
+                  file=sys.stderr)
+            return 1
+        line = describe(state, event, result)
+        state = result
+        if line is not None:
+            if limit < 0 or printed < limit:
+                print(line)
+                printed += 1
+            else:
+                skipped += 1
+    if skipped:
+        print(f"  … {skipped} more lines of play")
+    _print_scoreboard(state)
+    if args.journal:
+        print(f"journal: {args.journal} (tablekeeper replay {args.journal})")
+    return 0
+
+
+def _print_scoreboard(state: sm.State) -> None:
+    assert state.outcome is not None
+    reasons = {
+        sm.EndReason.SCORE_REACHED: "有人達到目標分數 a player reached the target score",
+        sm.EndReason.PILES_EMPTY: "手牌耗盡 enough piles ran out",
+        sm.EndReason.HOST_ENDED: "主持人結束 the host ended the game",
+    }
+    print()
+    print(f"遊戲結束 Game over after {state.round} rounds, {state.now_ms / 60000:.1f} min: "
+          f"{reasons[state.outcome.reason]}")
+    print("計分板 Scoreboard")
+    top = max(max(state.scores), 1)
+    ranked = sorted(range(state.n_players), key=lambda s: -state.players[s].score)
+    for seat in ranked:
+        p = state.players[seat]
+        bar = "█" * round(20 * p.score / top)
+        star = " ★" if seat in state.outcome.winners else ""
+        print(f"  {p.name:<16} {sm.COLOURS[p.colour]} {p.colour:<7} {p.score:>3} "
+              f"(cards left {p.cards_left:>2}) {bar}{star}")
+    winners = " & ".join(state.players[s].name for s in state.outcome.winners)
+    print(f"贏家 Winner{'s' if len(state.outcome.winners) > 1 else ''}: {winners}")

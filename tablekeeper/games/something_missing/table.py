@@ -1,0 +1,207 @@
+"""什麼不見啦 at the table: how camera cards, buzzer decisions and the host's by-hand card become
+the engine's events, and when the buzzers are armed.
+
+Owned by the generic :class:`tablekeeper.referee.Referee` (``referee.table``); gone with it.
+
+- a card the camera saw on the centre pile (:meth:`card_seen`): ``CardRevealed``; when the
+  engine accepts it, the buzzer arbiter is armed at the *frame's* timestamp (the instant the
+  card became visible);
+- a card the camera did not recognise, or while it is not working, which the host says is up
+  (:meth:`reveal_by_hand`): ``CardTurnedByHand``, armed from the host's press; a card the
+  camera sees after that may be this one or the next: it is :attr:`held` until the host says
+  (:meth:`take_held`, :meth:`drop_held`);
+- the arbiter's decision (:meth:`decision`): ``BuzzWon`` with the margin to the runner-up.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from engine.core import Event, Rejection
+from engine.something_missing import (
+    BuzzWon,
+    CardRevealed,
+    CardTurnedByHand,
+    Phase,
+    State,
+)
+from firmware.arbiter import Decision
+from tablekeeper.referee import BuzzInfo, CardSeen
+
+if TYPE_CHECKING:
+    from tablekeeper.referee import Referee
+
+log = logging.getLogger("tablekeeper.referee")
+
+#: The phases in which cards are being laid on the centre pile: the camera is watched.
+WATCHED = (Phase.REVEAL, Phase.BUZZ)
+#: The vision zone of the centre pile (a table calibrated without zones: any card).
+ZONE = "centre"
+
+
+def default_card_ids() -> dict[str, int]:
+    """The demo item deck's ids (``i01`` ... ``i66``) -> the engine's item numbers 0..65."""
+    return {f"i{i + 1:02d}": i for i in range(66)}
+
+
+class Table:
+    """The referee's 什麼不見啦 side: the centre pile, the by-hand card, the buzzers' arming."""
+
+    def __init__(self, referee: Referee, now_ns: int, *,
+                 card_ids: Mapping[str, int] | None = None) -> None:
+        self.referee = referee
+        self.card_ids = dict(card_ids if card_ids is not None else default_card_ids())
+        self.deck_ids = {v: k for k, v in self.card_ids.items()}
+        self._armed_for: int | None = None  # len(pile) the arbiter is armed for
+        # len(pile) when the host last turned a card by hand (also as resumed, mid-buzz)
+        pile = self.state.pile
+        self._by_hand: int | None = (len(pile) if self.state.phase is Phase.BUZZ and pile
+                                     and pile[-1] is None else None)
+        #: A card the camera saw that may be the one the host turned over by hand, or the
+        #: next one: the host says which (:meth:`card_seen`). Gone when the pile or the phase
+        #: changes.
+        self.held: CardSeen | None = None
+        self._sync_arbiter(now_ns)
+
+    @property
+    def state(self) -> State:
+        state: State = self.referee.state
+        return state
+
+    @property
+    def zones(self) -> tuple[str, ...]:
+        return (ZONE,)
+
+    def watching(self, state: State) -> bool:
+        return state.phase in WATCHED
+
+    # --- inputs ----------------------------------------------------------------------------
+
+    def card_seen(self, seen: CardSeen) -> State | Rejection:
+        """The camera saw a new card on the centre pile."""
+        card = self.card_ids.get(seen.card_id)
+        if card is None:
+            rejection = Rejection("unknown_card",
+                                  f"card {seen.card_id!r} is not an item card of this game")
+            self.referee.last_rejection = rejection
+            log.warning("%s", rejection.reason)
+            return rejection
+        state = self.state
+        late = state.phase is Phase.BUZZ and self._by_hand == len(state.pile)
+        if late or (seen.lying and state.pile and state.pile[-1] is None):
+            # The top of the pile was turned over by hand. The card the camera sees may be
+            # that one, recognised late (while it is buzzed for) or coming into view (the
+            # camera has just come back, or the box has just started); or it may be the next
+            # card, laid on it. The camera reports a card once, and it cannot tell: the host
+            # says (:meth:`take_held`, :meth:`drop_held`).
+            self.held = seen
+            rejection = Rejection("held_for_host", f"card {seen.card_id!r} may be the card "
+                                                   "turned over by hand: the host says")
+            self.referee.last_rejection = rejection
+            log.info("%s", rejection.reason)
+            return rejection
+        return self._reveal_seen(seen, card)
+
+    def take_held(self) -> State | Rejection:
+        """The host says the held card (:attr:`held`) is a new one: it is revealed as the
+        camera saw it (armed at its frame, if that is recent enough)."""
+        seen, self.held = self.held, None
+        if seen is None:
+            return Rejection("nothing_held", "no card from the camera waits for the host")
+        return self._reveal_seen(seen, self.card_ids[seen.card_id])
+
+    def drop_held(self) -> None:
+        """The host says the held card is the one turned over by hand: it is forgotten."""
+        if self.held is not None:
+            log.info("card %r was the card turned over by hand", self.held.card_id)
+        self.held = None
+
+    def _reveal_seen(self, seen: CardSeen, card: int) -> State | Rejection:
+        state = self.state
+        seat = None
+        if state.phase is Phase.REVEAL:
+            seat = state.to_act
+        result = self._submit_card(
+            CardRevealed(at_ms=self.referee.at_ms(seen.t_ns), card=card, seat=seat),
+            seen.t_ns)
+        if not isinstance(result, Rejection):
+            self._by_hand = None
+        return result
+
+    def reveal_by_hand(self, now_ns: int) -> State | Rejection:
+        """The host says the card just turned over is up, unnamed: the camera did not
+        recognise it (or is not working). It plays as any card; the buzzers are armed from
+        now."""
+        state = self.state
+        seat = state.to_act if state.phase is Phase.REVEAL else None
+        result = self._submit_card(CardTurnedByHand(at_ms=self.referee.at_ms(now_ns),
+                                                    seat=seat), now_ns)
+        if not isinstance(result, Rejection):
+            self._by_hand = len(result.pile)
+        return result
+
+    def _submit_card(self, event: CardRevealed | CardTurnedByHand,
+                     frame_ns: int) -> State | Rejection:
+        result: State | Rejection = self.referee.submit(event)
+        if not isinstance(result, Rejection) and result.phase is Phase.BUZZ:
+            # Arm at the frame's own timestamp: presses after the card became visible count,
+            # even those made before this (later) moment of processing.
+            arbiter = self.referee.firmware.arbiter
+            arbiter.disarm()
+            try:
+                arbiter.arm(frame_ns)
+            except ValueError:  # a frame from long ago (a stalled camera): arm from now
+                log.warning("the card's frame is too old to arm at; arming the buzzers now")
+                arbiter.arm()
+            self._armed_for = len(result.pile)
+            self.referee.last_buzz = None
+        return result
+
+    def decision(self, decision: Decision) -> None:
+        """The arbiter's verdict on a buzz for the card it was armed for."""
+        referee = self.referee
+        if self.state.phase is Phase.BUZZ and self._armed_for == len(self.state.pile):
+            at = referee.at_ms(decision.t_ns)
+            result = referee.submit(BuzzWon(at_ms=at, seat=decision.winner - 1,
+                                            margin_us=int(decision.margin_us or 0),
+                                            tie=decision.tie))
+            if not isinstance(result, Rejection):
+                referee.last_buzz = BuzzInfo(decision, at)
+
+    # --- the arbiter follows the state -------------------------------------------------------
+
+    def changed(self, before: State, after: State, event: Event | None) -> None:
+        if event is None:  # undone
+            self._by_hand = None
+            self.held = None
+            self._sync_arbiter_state(after, None)
+        elif before.phase is not after.phase or before.pile != after.pile:
+            self.held = None
+            self._sync_arbiter_state(after, event)
+
+    def _sync_arbiter(self, now_ns: int) -> None:
+        arbiter = self.referee.firmware.arbiter
+        if self.state.phase is Phase.BUZZ:
+            # Resumed mid-buzz: the card is already out; presses from now on count.
+            arbiter.arm(now_ns)
+            self._armed_for = len(self.state.pile)
+        else:
+            arbiter.disarm()
+            self._armed_for = None
+
+    def _sync_arbiter_state(self, state: State, event: Event | None) -> None:
+        if state.phase is not Phase.BUZZ or (
+                self._armed_for is not None and self._armed_for != len(state.pile)
+                and not isinstance(event, CardRevealed | CardTurnedByHand)):
+            self.referee.firmware.arbiter.disarm()
+            self._armed_for = None
+
+
+def table_of(referee: Referee) -> Table:
+    """The 什麼不見啦 table adapter of a referee keeping that game."""
+    table = referee.table
+    if not isinstance(table, Table):
+        raise TypeError(f"the referee keeps {referee.kit.name}, not 什麼不見啦")
+    return table
