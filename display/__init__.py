@@ -13,7 +13,8 @@ Drawing — :mod:`display.renderer`, :mod:`display.model`::
     renderer = Renderer(pygame.display.set_mode((0, 0), pygame.FULLSCREEN), present=True)
     # each tick of the app's loop:
     result = renderer.render(Snapshot(
-        state=engine_state,            # the engine's 什麼不見啦 state, or None before a game
+        state=engine_state,            # the engine's state of the game played, or None before one
+        game=game_display,             # that game's display part (display.games.GameDisplay)
         now_ms=clock_ms,               # the app's monotonic clock, same as engine deadlines
         lang="zh-TW",                  # or "en"; flip with display.i18n.next_lang on "lang"
         players=(PlayerInfo("小明", "red"), ...),   # seat order; colours from display.colours
@@ -27,24 +28,27 @@ Drawing — :mod:`display.renderer`, :mod:`display.model`::
     renderer.save_png("frame.png")     # headless runs
 
 ``Renderer(surface, *, fonts=None, present=False, fps=30, buzz_ms=2500, score_anim_ms=1200,
-delta_hold_ms=2500, score_show_ms=4000, adapter=display.adapt.game_view, strict=False)``.
+delta_hold_ms=2500, score_show_ms=4000, game=None, adapter=None, strict=False)``.
 After each scored round (the engine's ``score_history`` grew) the ``scoring`` screen shows the
 round's changes for ``score_show_ms``, then the phase's own screen (swap, reveal).
 The snapshot's equality ignores ``now_ms`` and images; the renderer redraws when the snapshot
 changes, and while a timer runs or scores animate (at most ``fps`` frames a second, positions
 computed from ``now_ms``). The static part of each screen is cached as a layer, so a timer
-tick only blits it and draws the ring. ``state`` may also be a
-:class:`display.model.GameView` (tests, benchmark, other games).
+tick only blits it and draws the ring. ``state`` may also be a game's prepared view (tests,
+benchmark).
 
-Screens (``result.screen``): ``title``, ``setup``, ``viewing`` (5 s passes), ``replace``
-(advanced: choose a scene to replace, then 20 s to look at the new one), ``reveal`` (engine
-REVEAL and BUZZ), ``buzz``, ``betting``, ``checking`` (30 s hourglass), ``scoring``, ``swap``,
-``over``; plus the status banner over any of them. :mod:`display.adapt` is the one place that
-reads the engine's fields. Buttons' actions per screen: setup ``setup.*``/``confirm``; viewing
-none; replace ``replace`` (arg: scene position)/``no_replace``; reveal ``next`` (nobody
-buzzed, only while a card waits for a buzz); betting ``bet`` (arg: position)/``pass``;
-checking ``found``/``not_found``; swap ``swap`` (arg: (a, b))/``keep``; over ``confirm`` (new
-game); every screen ``lang`` and, in a game, ``undo``.
+Shared screens (:mod:`display.screens`): ``home`` (``Snapshot.home``, a
+:class:`display.home.HomeMenu`: ``home.pick`` (arg: index) / ``confirm``), ``title``, ``setup``,
+``buzz``. 什麼不見啦's own (:mod:`display.games.something_missing`): ``viewing`` (5 s passes),
+``replace`` (advanced: choose a scene to replace, then 20 s to look at the new one), ``reveal``
+(engine REVEAL and BUZZ), ``buzz``, ``betting``, ``checking`` (30 s hourglass), ``scoring``,
+``swap``, ``over``; plus the status banner over any of them.
+:mod:`display.games.something_missing.view` is the one place that reads the engine's fields.
+Buttons' actions per screen: setup ``setup.*``/``confirm``; viewing none; replace ``replace``
+(arg: scene position)/``no_replace``; reveal ``next`` (nobody buzzed, only while a card waits
+for a buzz); betting ``bet`` (arg: position)/``pass``; checking ``found``/``not_found``; swap
+``swap`` (arg: (a, b))/``keep``; over ``confirm`` (new game); every screen ``lang`` and, in a
+game, ``undo``.
 
 Input — :mod:`display.input`::
 

@@ -1,36 +1,22 @@
-"""What the screens draw: the :class:`Snapshot` the app fills each tick, and :class:`GameView`,
-the display's reading of the engine's state.
+"""What the screens draw: the :class:`Snapshot` the app fills each tick, and the small values in
+it (players, the card just seen, the buzz, notices).
 
 The app builds a ``Snapshot`` every tick (cheap: it only points at the engine state and a few
 small values) and hands it to :meth:`display.renderer.Renderer.render`. ``Snapshot`` equality
 ignores ``now_ms`` and images, so the renderer can tell "nothing changed" in microseconds.
 
-``GameView`` is a flat, display-shaped summary of one 什麼不見啦 state (phase, whose turn, bets in
-slot order, timers, scores and their history). :func:`display.adapt.game_view` derives it from
-the engine's state; tests and the benchmark may also put a ``GameView`` straight into
+Each game reads its engine's state into a view of its own (什麼不見啦:
+:class:`display.games.something_missing.view.GameView`), through its
+:class:`display.games.GameDisplay`; tests and the benchmark may also put a view straight into
 ``Snapshot.state``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Any
 
 from display.i18n import DEFAULT_LANG
-
-
-class Phase(StrEnum):
-    """The parts of a game of 什麼不見啦 the screen distinguishes."""
-
-    VIEWING = "viewing"  # setup: everyone studies the scenes, 5 s per pass
-    REPLACE = "replace"  # advanced variant: a new scene replaces one, 20 s to look
-    REVEAL = "reveal"  # players flip item cards in turn; buzzers are live
-    BETTING = "betting"  # from the hourglass holder, each bets on a scene or passes
-    CHECKING = "checking"  # bet-on scenes are turned up; 30 s hourglass; found / not found
-    SCORING = "scoring"  # the scores of this round are shown
-    SWAP = "swap"  # the lowest scorer may swap the turned-up scenes
-    OVER = "over"  # game over
 
 
 @dataclass(frozen=True)
@@ -96,46 +82,12 @@ class Notice:
 
 
 @dataclass(frozen=True)
-class GameView:
-    """A display-shaped summary of one 什麼不見啦 state. Seats are 0-based; scenes are 0-based
-    (drawn as A, B, C …). Times are milliseconds on the app's clock (``Snapshot.now_ms``)."""
-
-    phase: Phase
-    scores: tuple[int, ...]
-    round_no: int = 1
-    scene_count: int = 5
-    cards_left: tuple[int, ...] = ()
-    actor: int | None = None  # whose turn / decision it is
-    awaiting_buzz: bool = False  # REVEAL: a new card is up and the buzzers are live
-    revealer: int | None = None  # who flipped the card on top
-    hourglass: int | None = None  # who holds the hourglass (won the buzz) this round
-    bets: tuple[tuple[int, ...], ...] = ()  # per scene: seats in slot order
-    passed: tuple[int, ...] = ()  # seats that decided not to bet this round
-    checking_scene: int | None = None
-    results: tuple[bool | None, ...] = ()  # per scene: found / not found / not checked
-    deadline_ms: int | None = None  # the running timer's end
-    timer_ms: int = 0  # the running timer's full length
-    viewing_pass: int = 0  # 0-based pass of the scene viewing
-    viewing_passes: int = 0
-    swap_scenes: tuple[int, ...] = ()  # scenes turned up this round (swap decision)
-    history: tuple[tuple[int, ...], ...] = ()  # scores after each round, round 1 first
-    winners: tuple[int, ...] = ()
-    target: int = 35
-    end_reason: str = ""  # "score" | "cards" | "host" | ""
-    end_count: int = 0  # the threshold that ended it (points or players out of cards)
-    names: tuple[PlayerInfo, ...] = ()  # the game's own names/colours (Snapshot.players wins)
-
-    @property
-    def players(self) -> int:
-        return len(self.scores)
-
-
-@dataclass(frozen=True)
 class Snapshot:
     """Everything one frame shows. The app fills it each tick.
 
-    ``state`` is the engine's 什麼不見啦 state (or a prepared :class:`GameView`), or None before a
-    game starts (then ``setup`` is the player-setup form, if the host is on that screen).
+    ``state`` is the engine's state of the game being played (or a prepared view of it), or
+    None before a game starts (then ``setup`` is the player-setup form, if the host is on that
+    screen, and ``home`` the game picker, if the host is on that one).
     """
 
     state: Any
@@ -150,3 +102,8 @@ class Snapshot:
     #: A card the camera saw after one was turned over by hand: the host says whether it is
     #: the next card or that one (the reveal screen asks).
     held_card: CardView | None = None
+    #: the home screen's game picker (:class:`display.home.HomeMenu`) while it is shown
+    home: Any = None
+    #: the display part of the game shown (:class:`display.games.GameDisplay`; None: the
+    #: renderer's own, or no game)
+    game: Any = None

@@ -18,29 +18,16 @@ from typing import Any
 import numpy as np
 import pygame
 
-from display.adapt import game_view
 from display.fonts import FontBook
+from display.games import GameDisplay
 from display.i18n import STRINGS, tr
 from display.input import Button, InputEvent, hit_test, translate
-from display.model import CardView, GameView, Phase, Snapshot
+from display.model import CardView, Snapshot
 from display.paint import Painter, TextCache, TextRecord
-from display.screens import SCREENS, Frame, draw_banner
+from display.screens import SHARED_SCREENS, Frame, draw_banner
 from display.setup import SetupForm
 
 _log = logging.getLogger(__name__)
-
-PHASE_SCREENS: dict[Phase, str] = {
-    Phase.VIEWING: "viewing",
-    Phase.REPLACE: "replace",
-    Phase.REVEAL: "reveal",
-    Phase.BETTING: "betting",
-    Phase.CHECKING: "checking",
-    Phase.SCORING: "scoring",
-    Phase.SWAP: "swap",
-    Phase.OVER: "over",
-}
-TIMER_SCREENS = frozenset({"viewing", "replace", "checking"})
-SCORE_SCREENS = frozenset({"reveal", "scoring"})
 
 
 @dataclass(frozen=True)
@@ -60,8 +47,9 @@ class Renderer:
     """Draws snapshots onto ``surface`` (the display surface, or any surface headless).
 
     ``present``: call ``pygame.display.flip()`` after drawing (for the real display).
-    ``adapter`` turns the engine's state into a :class:`GameView` (default:
-    :func:`display.adapt.game_view`).
+    ``game``: the display part of the game being played (:class:`display.games.GameDisplay`;
+    None: none yet, only the shared screens: home, title, setup); set :attr:`game` when the
+    game changes. ``adapter`` overrides the game's reading of its state into a view.
     """
 
     def __init__(
@@ -75,7 +63,8 @@ class Renderer:
         score_anim_ms: int = 1200,
         delta_hold_ms: int = 2500,
         score_show_ms: int = 4000,
-        adapter: Callable[[Any], GameView | None] = game_view,
+        game: GameDisplay | None = None,
+        adapter: Callable[[Any], Any] | None = None,
         strict: bool = False,
     ) -> None:
         self.surface = surface
@@ -87,7 +76,11 @@ class Renderer:
         self.score_anim_ms = score_anim_ms
         self.delta_hold_ms = delta_hold_ms
         self.score_show_ms = score_show_ms
-        self.adapter = adapter
+        self._game: GameDisplay | None = None
+        self._screens: dict[str, Any] = dict(SHARED_SCREENS)
+        self._adapter_override = adapter
+        self.adapter: Callable[[Any], Any] = adapter or (lambda state: None)
+        self.game = game
         self.strict = strict  # re-raise drawing errors (tests) instead of logging them
         self.buttons: tuple[Button, ...] = ()
         self.texts: tuple[TextRecord, ...] = ()
@@ -95,7 +88,7 @@ class Renderer:
         self.frames = 0
         self._key: Hashable = None
         self._state: Any = object()
-        self._view: GameView | None = None
+        self._view: Any = None
         self._scores_from: tuple[int, ...] = ()
         self._scores_to: tuple[int, ...] = ()
         self._scores_t0 = 0
@@ -111,6 +104,22 @@ class Renderer:
         self._base_buttons: list[Button] = []
 
     # --- public ---------------------------------------------------------------------------
+    @property
+    def game(self) -> GameDisplay | None:
+        """The display part of the game being played (None: none yet)."""
+        return self._game
+
+    @game.setter
+    def game(self, game: GameDisplay | None) -> None:
+        if game is self._game:
+            return
+        self._game = game
+        self._screens = {**SHARED_SCREENS, **(game.screens if game is not None else {})}
+        self.adapter = self._adapter_override or (game.view if game is not None
+                                                  else (lambda state: None))
+        self._state = object()  # read the next state afresh
+        self.invalidate(layers=True)
+
     @property
     def text_focus(self) -> bool:
         """True while the setup screen's name field takes typing (pass to ``translate``)."""
@@ -142,6 +151,8 @@ class Renderer:
     def render(self, snap: Snapshot) -> RenderResult:
         """Draw ``snap`` if anything visible changed since the last frame."""
         now = snap.now_ms
+        if snap.game is not None:
+            self.game = snap.game
         self._setup = snap.setup
         view = self._view_of(snap.state)
         self._track_scores(view, now)
@@ -155,28 +166,35 @@ class Renderer:
         self._draw(snap, view, screen, now)
         return RenderResult(True, screen, "animating" if animating else "changed")
 
-    def screen_for(self, snap: Snapshot, view: GameView | None) -> str:
-        """The name of the screen ``snap`` shows (a key of :data:`display.screens.SCREENS`)."""
+    def screen_for(self, snap: Snapshot, view: Any) -> str:
+        """The name of the screen ``snap`` shows (a shared screen of
+        :data:`display.screens.SHARED_SCREENS`, or one of the game's)."""
         buzz = snap.buzz
         if buzz is not None and buzz.at_ms <= snap.now_ms < buzz.at_ms + self.buzz_ms:
             return "buzz"
-        if (view is not None and self._scored_at is not None
+        game = self._game
+        if (view is not None and game is not None and game.scoring_screen
+                and self._scored_at is not None
                 and self._scored_at <= snap.now_ms < self._scored_at + self.score_show_ms):
-            return "scoring"
-        if view is None:
+            return game.scoring_screen
+        if view is None or game is None:
+            if snap.home is not None:
+                return "home"
             return "setup" if isinstance(snap.setup, SetupForm) else "title"
-        return PHASE_SCREENS.get(view.phase, "reveal")
+        return game.screen_of(view)
 
     # --- internals ------------------------------------------------------------------------
     _setup: Any = None
 
-    def _view_of(self, state: Any) -> GameView | None:
+    def _view_of(self, state: Any) -> Any:
         if state is self._state:
             return self._view
         self._state = state
+        game = self._game
         if state is None:
             self._view = None
-        elif isinstance(state, GameView):
+        elif game is not None and game.view_type is not None and isinstance(state,
+                                                                             game.view_type):
             self._view = state
         else:
             try:
@@ -188,7 +206,7 @@ class Renderer:
                 self._view = None
         return self._view
 
-    def _track_scores(self, view: GameView | None, now: int) -> None:
+    def _track_scores(self, view: Any, now: int) -> None:
         scores = view.scores if view is not None else ()
         if scores == self._scores_to:
             return
@@ -199,7 +217,7 @@ class Renderer:
         self._scores_to = scores
         self._scores_t0 = now
 
-    def _track_rounds(self, view: GameView | None, now: int) -> None:
+    def _track_rounds(self, view: Any, now: int) -> None:
         """A round was scored (the history grew): show the scoring screen for a while."""
         if view is None:
             self._rounds, self._scored_at = None, None
@@ -207,7 +225,7 @@ class Renderer:
         rounds = len(view.history)
         if self._rounds is not None and rounds < self._rounds:
             self._scored_at = None  # undone
-        elif self._rounds is not None and rounds > self._rounds and view.phase is not Phase.OVER:
+        elif self._rounds is not None and rounds > self._rounds and not view.over:
             self._scored_at = now
             self._round_to = tuple(view.history[-1])
             self._round_from = (tuple(view.history[-2]) if rounds >= 2
@@ -235,16 +253,20 @@ class Renderer:
             return ()
         return tuple(b - a for a, b in zip(self._scores_from, self._scores_to, strict=True))
 
-    def _time_key(self, screen: str, view: GameView | None, snap: Snapshot, now: int) -> Hashable:
+    def _time_key(self, screen: str, view: Any, snap: Snapshot, now: int) -> Hashable:
         parts: list[Hashable] = []
-        if screen in TIMER_SCREENS and view is not None and view.deadline_ms is not None:
+        game = self._game
+        timers = game.timer_screens if game is not None else frozenset()
+        scored = game.score_screens if game is not None else frozenset()
+        if screen in timers and view is not None and view.deadline_ms is not None:
             left = view.deadline_ms - now
             parts.append(now // self.frame_ms if left > 0 else "expired")
-        if screen == "scoring" and self._scoring_overlay(now):
+        if (game is not None and screen == game.scoring_screen
+                and self._scoring_overlay(now)):
             assert self._scored_at is not None
             elapsed = now - self._scored_at
             parts.append(("round", now // self.frame_ms if elapsed < self.score_anim_ms else 0))
-        elif screen in SCORE_SCREENS and self._scores_from != self._scores_to:
+        elif screen in scored and self._scores_from != self._scores_to:
             elapsed = now - self._scores_t0
             if elapsed < self.score_anim_ms:
                 parts.append(("anim", now // self.frame_ms))
@@ -295,10 +317,12 @@ class Renderer:
                 lines.append(notice.text)
         return lines[:3]
 
-    def _draw(self, snap: Snapshot, view: GameView | None, screen: str, now: int) -> None:
+    def _draw(self, snap: Snapshot, view: Any, screen: str, now: int) -> None:
         shown = self._shown_scores(now) if view is not None else ()
         deltas = self._deltas(now)
-        if screen == "scoring" and self._scoring_overlay(now) and self._scored_at is not None:
+        game = self._game
+        if (game is not None and screen == game.scoring_screen and self._scoring_overlay(now)
+                and self._scored_at is not None):
             t = min(1.0, (now - self._scored_at) / max(1, self.score_anim_ms))
             ease = 1 - (1 - t) ** 3
             shown = tuple(a + (b - a) * ease for a, b in zip(self._round_from, self._round_to,
@@ -307,7 +331,7 @@ class Renderer:
         frame = Frame(snap=snap, view=view, now_ms=now, shown_scores=shown, deltas=deltas,
                       card_image=self._card_image(snap.last_card),
                       held_image=self._card_image(snap.held_card))
-        static, moving = SCREENS[screen]
+        static, moving = self._screens[screen]
         size = self.surface.get_size()
         base_key = (snap, screen, size)
         if self._base is None or self._base.get_size() != size:

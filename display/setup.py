@@ -61,14 +61,22 @@ class SetupForm:
     variants: tuple[str, ...] = VARIANTS
     #: the game's colours, in the box's order
     colours: tuple[str, ...] = COLOUR_KEYS
+    #: the game's title (zh-TW, en) for the header ("": none shown)
+    titles: tuple[str, str] = ("", "")
+    #: the host came here from the home screen and may go back to pick another game
+    can_go_home: bool = False
+
+    def title(self, lang: str) -> str:
+        return self.titles[1] if lang == "en" else self.titles[0]
 
     @classmethod
-    def for_spec(cls, spec: FormSpec) -> SetupForm:
+    def for_spec(cls, spec: FormSpec, *, titles: tuple[str, str] = ("", ""),
+                 can_go_home: bool = False) -> SetupForm:
         """An empty form for a game: its default number of players, in its first colours."""
         return cls(players=_default_players(spec.default_players, spec.colours),
                    variant=spec.default_variant, min_players=spec.min_players,
                    max_players=spec.max_players, variants=spec.variants,
-                   colours=spec.colours)
+                   colours=spec.colours, titles=titles, can_go_home=can_go_home)
 
     @property
     def problems(self) -> tuple[str, ...]:

@@ -26,4 +26,4 @@ class Choice:
 
 def focusable(choices: Sequence[Choice]) -> list[Choice]:
     return [c for c in choices if c.name not in NOT_FOCUSABLE
-            and not c.name.startswith("setup.") and not c.name.startswith("home.")]
+            and not c.name.startswith("setup.")]

@@ -21,6 +21,7 @@ import secrets
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from tablekeeper.app import Loop
 from tablekeeper.clock import MonotonicClock
@@ -112,23 +113,31 @@ def run_kiosk(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
 
+    from tablekeeper import games
     from tablekeeper.vision_link import camera_pipeline
 
     clock = MonotonicClock()
-    try:
-        cards_source, deck = camera_pipeline(config, clock, simulate=args.simulate_camera,
-                                             threaded=True)
-    except ValueError as exc:  # a bad [camera]/[vision] section or an unusable deck
-        config_problem = config_problem or str(exc)
-        log.error("camera/vision: %s; using the defaults", exc)
-        cards_source, deck = camera_pipeline(Config(), clock, simulate=args.simulate_camera,
-                                             threaded=True)
-
-    from tablekeeper.games import kit_for
-
     folder = games_dir(config)
     game, journal_problem = open_game(folder)
-    kit = kit_for(game.journal.header.game)
+    kit = games.kit_for(game.journal.header.game)
+    resumed = kit.engine.started(game.state)
+
+    def camera_for(kit: games.Kit) -> tuple[Any, Any]:
+        """The camera watching ``kit``'s deck in its zones."""
+        nonlocal config_problem
+        deck = kit.deck(config.table.items_deck or None) if kit.name == games.DEFAULT_GAME \
+            else kit.deck(None)
+        zones = kit.zones
+        try:
+            return camera_pipeline(config, clock, simulate=args.simulate_camera,
+                                   threaded=True, deck=deck, zones=zones)
+        except ValueError as exc:  # a bad [camera]/[vision] section or an unusable deck
+            config_problem = config_problem or str(exc)
+            log.error("camera/vision: %s; using the defaults", exc)
+            return camera_pipeline(Config(), clock, simulate=args.simulate_camera,
+                                   threaded=True, zones=zones)
+
+    cards_source, deck = camera_for(kit)
     referee = Referee(game, firmware, clock.now_ns(), kit=kit,
                       game_id=Path(game.journal.path).stem, **kit.table_options(deck))
 
@@ -143,14 +152,42 @@ def run_kiosk(args: argparse.Namespace) -> int:
             screen.show_problem(problem)
     loop = Loop(referee, clock, cards=cards_source, screen=screen)
 
-    def new_game() -> None:
-        archive(folder, loop.referee.game)
+    def fresh_game(new_kit: games.Kit) -> None:
+        """A new journal for ``new_kit``'s game, and the camera watching its deck."""
+        nonlocal kit, deck
+        if new_kit is not kit:
+            if loop.cards is not None:
+                loop.cards.close()
+            loop.cards, deck = camera_for(new_kit)
+            screen.cards = dict(new_kit.card_infos(deck))
+            kit = new_kit
         fresh = JournaledGame.create(folder / CURRENT, game=kit.engine.name)
         loop.referee = Referee(fresh, firmware, clock.now_ns(), kit=kit,
                                game_id=Path(fresh.journal.path).stem, **kit.table_options(deck))
-        screen.setup = None
+
+    def new_game() -> None:
+        """The game is over and the host goes on: it is archived; the home screen."""
+        archive(folder, loop.referee.game)
+        fresh_game(kit)
+        screen.show_home(games.home_choices(), chosen=kit.name)
+
+    def choose_game(name: str) -> None:
+        """The host picked a game on the home screen; nothing is played yet, so the empty
+        journal of the one set up before is replaced (it holds no event)."""
+        chosen = games.load(name)
+        if chosen is kit:
+            return
+        current = loop.referee.game
+        if current.journal.active():  # never drop an acknowledged event
+            log.error("a game was started before the host chose another; keeping it")
+            return
+        Path(current.journal.path).unlink()
+        fresh_game(chosen)
 
     screen.on_new_game = new_game
+    screen.on_choose_game = choose_game
+    if not resumed:
+        screen.show_home(games.home_choices(), chosen=kit.name)
 
     def watchdog() -> None:
         notifier.tick(time.monotonic())
@@ -161,7 +198,8 @@ def run_kiosk(args: argparse.Namespace) -> int:
         run_realtime(loop, linger_s=float("inf"), run_for_s=args.run_for)
     finally:
         notifier.stopping()
-        cards_source.close()
+        if loop.cards is not None:
+            loop.cards.close()
         screen.close()
         firmware.close()
     return 0

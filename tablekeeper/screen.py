@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
+from display.home import GameChoice, HomeMenu
 from display.input import HostAction, SeatInput, TextInput
 from display.model import CardView, Notice, Snapshot
 from display.setup import SetupForm
@@ -61,7 +62,8 @@ class PygameScreen:
                  lang: str = "zh-TW", png_dir: Path | None = None,
                  title: str = "tablekeeper", cards: Mapping[str, CardInfo] | None = None,
                  rng: random.Random | None = None,
-                 on_new_game: Callable[[], None] | None = None) -> None:
+                 on_new_game: Callable[[], None] | None = None,
+                 on_choose_game: Callable[[str], None] | None = None) -> None:
         from display.renderer import Renderer
 
         pygame.display.init()
@@ -85,6 +87,11 @@ class PygameScreen:
         self.cards = dict(cards or {})
         self.rng = rng or random.Random()
         self.on_new_game = on_new_game
+        #: the host picked a game on the home screen (its kit's name): set the table up for it
+        self.on_choose_game = on_choose_game
+        #: the home screen's game picker while it is shown (None: not shown)
+        self.home: HomeMenu | None = None
+        self._menu: HomeMenu | None = None  # the last menu shown (setup's "other game")
         self.setup: SetupForm | None = None
         self.focus = 0
         self.saved: list[Path] = []
@@ -96,6 +103,25 @@ class PygameScreen:
         self.problems: list[str] = []
         self._part: Any = None
         self._part_of: Any = None
+
+    def show_home(self, games: tuple[GameChoice, ...], chosen: str | None = None) -> None:
+        """Show the home screen: the host picks the game (``chosen``: the one highlighted)."""
+        index = next((i for i, g in enumerate(games) if g.name == chosen), 0)
+        self.home = self._menu = HomeMenu(games=games, chosen=index)
+        self.setup = None
+        self.focus = 0
+        self.renderer.invalidate()
+
+    def _choose(self, index: int) -> None:
+        menu = self.home
+        if menu is None or not 0 <= index < len(menu.games):
+            return
+        self.home = None
+        self.setup = None
+        self.focus = 0
+        self._menu = HomeMenu(menu.games, index)
+        if self.on_choose_game is not None:
+            self.on_choose_game(menu.games[index].name)
 
     def show_problem(self, text: str) -> None:
         """A problem the host must see until the kiosk restarts (a broken config ...)."""
@@ -128,6 +154,8 @@ class PygameScreen:
     def seat_pressed(self, loop: Loop, seat: int, t_ns: int) -> None:
         """A seat button (1..8) went down: on the setup screen it marks that seat as the
         youngest player, who starts; in play it may be the runner-up of a buzz."""
+        if self.home is not None:
+            return
         if not loop.referee.engine.started(loop.referee.state):
             form = self.setup if self.setup is not None else self.new_form(loop)
             self.setup = form.apply(HostAction("setup.start", seat - 1))
@@ -168,10 +196,21 @@ class PygameScreen:
             self.renderer.invalidate(layers=True)
             return
         if name == "undo":
-            self.show_result(referee.undo(), now_ns)
-            return
+            if (not referee.engine.started(state) and self.home is None
+                    and self._menu is not None):
+                name = "home"  # back from the setup screen: nothing to undo, pick again
+            else:
+                self.show_result(referee.undo(), now_ns)
+                return
         if not referee.engine.started(state):
-            self._setup_action(loop, action, now_ns)
+            if self.home is not None:
+                self._home_action(action)
+            elif name == "home" and self._menu is not None:
+                self.home = self._menu
+                self.setup = None
+                self.focus = 0
+            else:
+                self._setup_action(loop, action, now_ns)
             return
         if referee.over:
             if name in ("confirm", "next") and self.on_new_game is not None:
@@ -184,6 +223,21 @@ class PygameScreen:
                 name, arg = chosen.name, chosen.arg
         self.part(loop).host_action(self, loop, name, arg, now_ns)
 
+    def _home_action(self, action: HostAction) -> None:
+        menu = self.home
+        assert menu is not None
+        if action.name == "home.pick" and isinstance(action.arg, int):
+            self._choose(action.arg)
+        elif action.name == "confirm":
+            choices = self._choices()
+            chosen = choices[self.focus % len(choices)] if choices else None
+            if chosen is not None and chosen.name == "home.pick" and isinstance(chosen.arg, int):
+                self._choose(chosen.arg)
+            else:
+                self._choose(menu.chosen)
+        else:
+            self.home = menu.apply(action)
+
     def part(self, loop: Loop) -> Any:
         """The game's part of the screen (its kit's), made once per kit."""
         kit = loop.referee.kit
@@ -193,7 +247,9 @@ class PygameScreen:
 
     def new_form(self, loop: Loop) -> SetupForm:
         """An empty setup form for the game the referee keeps."""
-        return SetupForm.for_spec(loop.referee.kit.setup)
+        kit = loop.referee.kit
+        return SetupForm.for_spec(kit.setup, titles=(kit.title_in("zh-TW"), kit.title_in("en")),
+                                  can_go_home=self._menu is not None)
 
     def _setup_action(self, loop: Loop, action: HostAction, now_ns: int) -> None:
         if self.setup is None:
@@ -227,13 +283,20 @@ class PygameScreen:
         notices.extend(Notice("status.button_stuck", seat=seat - 1) for seat in sorted(
             status.stuck))
         camera_status = loop.cards.status if loop.cards is not None else None
+        game = referee.kit.display()
         if not referee.engine.started(state):
+            if self.home is not None:
+                return Snapshot(state=None, now_ms=now_ms, lang=self.lang,
+                                camera_status=camera_status, notices=tuple(notices),
+                                home=self.home, game=game)
             setup = self.setup if self.setup is not None else self.new_form(loop)
             return Snapshot(state=None, now_ms=now_ms, lang=self.lang,
-                            camera_status=camera_status, notices=tuple(notices), setup=setup)
+                            camera_status=camera_status, notices=tuple(notices), setup=setup,
+                            game=game)
         parts = self.part(loop).snapshot_parts(self, loop)
         return Snapshot(state=state, now_ms=now_ms, lang=self.lang,
-                        camera_status=camera_status, notices=tuple(notices), **parts)
+                        camera_status=camera_status, notices=tuple(notices), game=game,
+                        **parts)
 
     def card_view(self, card_id: str) -> CardView:
         """A card as the screen shows it: its names and template, from the deck."""

@@ -440,22 +440,28 @@ def simulated_camera_pipeline(clock: Clock, seed: int, deck: Any | None = None, 
 
 def camera_pipeline(config: Config, clock: Clock, *, simulate: bool = False,
                     on_status: Callable[[Any], None] | None = None,
-                    threaded: bool = False) -> tuple[VisionSource, Any]:
+                    threaded: bool = False, deck: Any | None = None,
+                    zones: tuple[str, ...] | None = ("centre",)) -> tuple[VisionSource, Any]:
     """The kiosk's camera from the config's ``[camera]`` and ``[vision]`` sections
-    (``threaded``: read by a :class:`CameraThread`; real clocks only)."""
+    (``threaded``: read by a :class:`CameraThread`; real clocks only), watching ``deck``
+    (default: the item deck of ``[table] items_deck``). ``zones``: the game's zones (its
+    kit's table adapter); cards in the first of them that the calibration has are reported
+    (none calibrated: cards anywhere)."""
     from vision.camera import CameraConfig, resilient_camera
     from vision.config import VisionConfig
     from vision.tracker import CardWatcher
 
     _check_threaded(threaded, clock)
-    deck = load_items_deck(config.table.items_deck or None)
+    if deck is None:
+        deck = load_items_deck(config.table.items_deck or None)
     camera_section = dict(config.sections.get("camera", {}))
     if simulate:
         camera_section["source"] = "sim"
     camera_config = CameraConfig.from_dict(camera_section)
     vision_config = VisionConfig.from_dict(config.sections.get("vision", {}))
     camera = resilient_camera(camera_config, deck=deck, clock=clock.now_ns, on_status=on_status)
-    zone = "centre" if any(z.name == "centre" for z in vision_config.zones) else None
+    calibrated = {z.name for z in vision_config.zones}
+    zone = next((z for z in zones or () if z in calibrated), None)
     watcher = CardWatcher(deck, vision_config)
     _one_vision_thread()
     frame_ns = round(1e9 / camera_config.fps)

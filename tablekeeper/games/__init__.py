@@ -95,11 +95,6 @@ class TableAdapter(Protocol):
         """Whether the camera is read in ``state`` (cards are being laid)."""
         ...
 
-    @property
-    def zones(self) -> tuple[str, ...] | None:
-        """The vision zones whose cards this game takes (None: any)."""
-        ...
-
 
 class ScreenPart(Protocol):
     """One game's part of the kiosk screen (see :mod:`tablekeeper.screen`)."""
@@ -151,8 +146,13 @@ class Kit:
     demo_summary: Callable[[Any], dict[str, Any]]
     #: ``scoreboard(state)`` -> the scores for the terminal (demo, replay)
     scoreboard: Callable[[Any], str]
+    #: ``display()`` -> the game's display part (:class:`display.games.GameDisplay`)
+    display: Callable[[], Any] = field(default=lambda: None)
     #: ``text_demo(args)`` -> ``tablekeeper demo --text`` (None: the game has none)
     text_demo: Callable[[argparse.Namespace], int] | None = None
+    #: the calibrated vision zones whose cards the game takes, in order of preference
+    #: (None: any card in view)
+    zones: tuple[str, ...] | None = None
     #: what the box needs for this game: "camera", "buzzers", "seat buttons"
     uses: tuple[str, ...] = field(default=())
 
@@ -211,6 +211,14 @@ def kit_for(game: str) -> Kit:
         if game in (kit.engine.name, kit.name):
             return kit
     raise UnknownGame(f"unknown game {game!r} (known: {', '.join(KITS)})")
+
+
+def home_choices() -> tuple[Any, ...]:
+    """The home screen's games: every registered kit, with its titles and player range."""
+    from display.home import GameChoice
+
+    return tuple(GameChoice(kit.name, kit.title_in("zh-TW"), kit.title_in("en"),
+                            kit.setup.min_players, kit.setup.max_players) for kit in kits())
 
 
 def demo_options(kit: Kit, *, players: int | None, variant: str | None) -> dict[str, Any]:

@@ -6,10 +6,11 @@ import pygame
 import pytest
 from display_testing import book
 
-from display.adapt import game_view
 from display.fonts import FontBook
+from display.games.something_missing import DISPLAY
+from display.games.something_missing.view import Phase, game_view
 from display.input import HostAction
-from display.model import BuzzView, Phase, PlayerInfo, Snapshot
+from display.model import BuzzView, PlayerInfo, Snapshot
 from display.renderer import Renderer
 from engine.core import Event, Rejection
 from engine.something_missing import (
@@ -51,7 +52,7 @@ class Table:
 
     def __init__(self, fonts: FontBook) -> None:
         self.state = initial_state()
-        self.renderers = [Renderer(pygame.Surface(size), fonts=fonts, strict=True)
+        self.renderers = [Renderer(pygame.Surface(size), fonts=fonts, strict=True, game=DISPLAY)
                           for size in ((1920, 1080), (800, 480))]
         self.buzz: BuzzView | None = None
 

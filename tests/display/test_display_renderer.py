@@ -12,9 +12,12 @@ import pytest
 from display_testing import book
 
 from display.fonts import FontBook
-from display.model import BuzzView, GameView, Phase, Snapshot
+from display.games.something_missing import DISPLAY
+from display.games.something_missing.samples import BASE, PLAYERS
+from display.games.something_missing.view import GameView, Phase
+from display.model import BuzzView, Snapshot
 from display.renderer import Renderer
-from display.samples import BASE, PLAYERS, T0, snapshots
+from display.samples import T0, snapshots
 
 
 @pytest.fixture
@@ -25,7 +28,7 @@ SAMPLES = dict(snapshots())
 
 
 def _renderer(fonts: FontBook, **kw: object) -> Renderer:
-    return Renderer(pygame.Surface((800, 480)), fonts=fonts, strict=True, **kw)  # type: ignore[arg-type]
+    return Renderer(pygame.Surface((800, 480)), fonts=fonts, strict=True, game=DISPLAY, **kw)  # type: ignore[arg-type]
 
 
 def test_idle_scoreboard_is_not_redrawn(fonts: FontBook) -> None:
@@ -105,7 +108,7 @@ def test_save_png(fonts: FontBook, tmp_path: Path) -> None:
 
 def test_an_unreadable_state_is_logged_not_raised(fonts: FontBook,
                                                   caplog: pytest.LogCaptureFixture) -> None:
-    r = Renderer(pygame.Surface((800, 480)), fonts=fonts)
+    r = Renderer(pygame.Surface((800, 480)), fonts=fonts, game=DISPLAY)
     with caplog.at_level(logging.ERROR):
         result = r.render(Snapshot(state=object(), players=PLAYERS))
     assert result and result.screen == "title"
@@ -114,7 +117,7 @@ def test_an_unreadable_state_is_logged_not_raised(fonts: FontBook,
 
 def test_a_failing_screen_is_logged_not_raised(fonts: FontBook,
                                                caplog: pytest.LogCaptureFixture) -> None:
-    r = Renderer(pygame.Surface((800, 480)), fonts=fonts)
+    r = Renderer(pygame.Surface((800, 480)), fonts=fonts, game=DISPLAY)
     broken: Any = (("not a seat",),)
     bad = GameView(phase=Phase.BETTING, scores=(1, 2, 3), scene_count=1, bets=broken)
     with caplog.at_level(logging.ERROR):

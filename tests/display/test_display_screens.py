@@ -11,11 +11,12 @@ from display_testing import SIZES, book
 
 from display.colours import ACCENT, PLAYER_COLOURS, WARN
 from display.fonts import FontBook
+from display.games.something_missing.samples import PLAYERS
 from display.i18n import LANGS
 from display.input import GLOBAL_KEYS
 from display.model import Snapshot
 from display.renderer import Renderer
-from display.samples import PLAYERS, T0, snapshots
+from display.samples import T0, snapshots
 
 
 @pytest.fixture

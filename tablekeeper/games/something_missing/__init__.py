@@ -3,7 +3,7 @@
 - the engine: :mod:`engine.something_missing`;
 - the table adapter: :mod:`.table` (the centre pile, the by-hand card, the buzzers' arming);
 - the screen's part: :mod:`.screen` (host choices as events, the snapshot's card fields);
-  its screens are :mod:`display.screens`, read through :mod:`display.adapt`;
+  its screens are :mod:`display.games.something_missing` (``DISPLAY``);
 - the host's choices as events: :mod:`.host`;
 - the simulated players: :mod:`.simplayers` (what happens) and :mod:`.simdriver` (through
   the hardware seams); the demo: :mod:`.demo`.
@@ -34,6 +34,12 @@ def _screen() -> Any:
     from tablekeeper.games.something_missing.screen import SomethingMissingScreen
 
     return SomethingMissingScreen()
+
+
+def _display() -> Any:
+    from display.games.something_missing import DISPLAY
+
+    return DISPLAY
 
 
 def _deck(path: str | None) -> Any:
@@ -108,5 +114,7 @@ KIT = Kit(
     demo_summary=_demo_summary,
     scoreboard=_scoreboard,
     text_demo=_text_demo,
+    display=_display,
+    zones=("centre",),
     uses=("camera", "buzzers"),
 )

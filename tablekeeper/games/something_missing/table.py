@@ -37,8 +37,6 @@ log = logging.getLogger("tablekeeper.referee")
 
 #: The phases in which cards are being laid on the centre pile: the camera is watched.
 WATCHED = (Phase.REVEAL, Phase.BUZZ)
-#: The vision zone of the centre pile (a table calibrated without zones: any card).
-ZONE = "centre"
 
 
 def default_card_ids() -> dict[str, int]:
@@ -69,10 +67,6 @@ class Table:
     def state(self) -> State:
         state: State = self.referee.state
         return state
-
-    @property
-    def zones(self) -> tuple[str, ...]:
-        return (ZONE,)
 
     def watching(self, state: State) -> bool:
         return state.phase in WATCHED

@@ -1,4 +1,4 @@
-"""Reading the engine's 什麼不見啦 state into the display's :class:`~display.model.GameView`.
+"""What the screens of 什麼不見啦 read: :class:`GameView`, and reading the engine's state into it.
 
 The one place that knows the engine's field names: ``engine.something_missing.State`` →
 ``GameView``. Engine phases map to screens as follows: VIEWING → viewing; REVEAL and BUZZ →
@@ -8,10 +8,65 @@ checking; SWAP → swap; REPLACE and VIEW_REPLACEMENT → replace; OVER → over
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
-from display.model import GameView, Phase, PlayerInfo
+from display.model import PlayerInfo
 from engine import something_missing as sm
+
+
+class Phase(StrEnum):
+    """The parts of a game of 什麼不見啦 the screen distinguishes."""
+
+    VIEWING = "viewing"  # setup: everyone studies the scenes, 5 s per pass
+    REPLACE = "replace"  # advanced variant: a new scene replaces one, 20 s to look
+    REVEAL = "reveal"  # players flip item cards in turn; buzzers are live
+    BETTING = "betting"  # from the hourglass holder, each bets on a scene or passes
+    CHECKING = "checking"  # bet-on scenes are turned up; 30 s hourglass; found / not found
+    SCORING = "scoring"  # the scores of this round are shown
+    SWAP = "swap"  # the lowest scorer may swap the turned-up scenes
+    OVER = "over"  # game over
+
+
+@dataclass(frozen=True)
+class GameView:
+    """A display-shaped summary of one 什麼不見啦 state. Seats are 0-based; scenes are 0-based
+    (drawn as A, B, C …). Times are milliseconds on the app's clock (``Snapshot.now_ms``)."""
+
+    phase: Phase
+    scores: tuple[int, ...]
+    round_no: int = 1
+    scene_count: int = 5
+    cards_left: tuple[int, ...] = ()
+    actor: int | None = None  # whose turn / decision it is
+    awaiting_buzz: bool = False  # REVEAL: a new card is up and the buzzers are live
+    revealer: int | None = None  # who flipped the card on top
+    hourglass: int | None = None  # who holds the hourglass (won the buzz) this round
+    bets: tuple[tuple[int, ...], ...] = ()  # per scene: seats in slot order
+    passed: tuple[int, ...] = ()  # seats that decided not to bet this round
+    checking_scene: int | None = None
+    results: tuple[bool | None, ...] = ()  # per scene: found / not found / not checked
+    deadline_ms: int | None = None  # the running timer's end
+    timer_ms: int = 0  # the running timer's full length
+    viewing_pass: int = 0  # 0-based pass of the scene viewing
+    viewing_passes: int = 0
+    swap_scenes: tuple[int, ...] = ()  # scenes turned up this round (swap decision)
+    history: tuple[tuple[int, ...], ...] = ()  # scores after each round, round 1 first
+    winners: tuple[int, ...] = ()
+    target: int = 35
+    end_reason: str = ""  # "score" | "cards" | "host" | ""
+    end_count: int = 0  # the threshold that ended it (points or players out of cards)
+    names: tuple[PlayerInfo, ...] = ()  # the game's own names/colours (Snapshot.players wins)
+
+    @property
+    def players(self) -> int:
+        return len(self.scores)
+
+    @property
+    def over(self) -> bool:
+        return self.phase is Phase.OVER
+
 
 _PHASES: dict[sm.Phase, Phase] = {
     sm.Phase.VIEWING: Phase.VIEWING,

@@ -1,0 +1,44 @@
+"""什麼不見啦's display part: its view (:mod:`.view`), its screens (:mod:`.screens`) and the
+sample snapshots of every screen (:mod:`.samples`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from display.games import GameDisplay
+from display.games.something_missing.screens import SCREENS
+from display.games.something_missing.view import GameView, Phase, game_view
+
+PHASE_SCREENS: dict[Phase, str] = {
+    Phase.VIEWING: "viewing",
+    Phase.REPLACE: "replace",
+    Phase.REVEAL: "reveal",
+    Phase.BETTING: "betting",
+    Phase.CHECKING: "checking",
+    Phase.SCORING: "scoring",
+    Phase.SWAP: "swap",
+    Phase.OVER: "over",
+}
+
+
+def screen_of(view: GameView) -> str:
+    return PHASE_SCREENS.get(view.phase, "reveal")
+
+
+def _samples(lang: str) -> list[tuple[str, Any]]:
+    from display.games.something_missing.samples import snapshots
+
+    return snapshots(lang)
+
+
+DISPLAY = GameDisplay(
+    game="something_missing",
+    view=game_view,
+    screens=SCREENS,
+    screen_of=screen_of,
+    timer_screens=frozenset({"viewing", "replace", "checking"}),
+    score_screens=frozenset({"reveal", "scoring"}),
+    scoring_screen="scoring",
+    view_type=GameView,
+    samples=_samples,
+)

@@ -1,0 +1,118 @@
+"""The home screen: the host picks the game, sets it up, may go back; the kiosk starts there.
+
+Rendered headless with SDL's dummy driver, through the real screen, referee and kit registry.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+from display.home import GameChoice
+from display.input import HostAction
+from firmware.box import build
+from firmware.config import FirmwareConfig
+from firmware.devices import HostAction as GpioAction
+from firmware.mock import mock_factory
+from tablekeeper import games
+from tablekeeper.app import Loop
+from tablekeeper.clock import FakeClock
+from tablekeeper.journal import JournaledGame
+from tablekeeper.referee import Referee
+from tablekeeper.screen import PygameScreen
+
+#: a second game on the menu (the registry may hold only one yet): picking it is reported
+OTHER = GameChoice("other-game", "別的遊戲", "Another game", 2, 4)
+
+
+@pytest.fixture
+def loop(tmp_path: Path) -> Iterator[Loop]:
+    clock = FakeClock()
+    firmware = build(FirmwareConfig.from_dict({"backend": "gpio", "sound": {"kind": "none"}}),
+                     mock_factory(), rng=random.Random(1), clock=clock.now_ns)
+    referee = Referee(JournaledGame.create(tmp_path / "current.jsonl"), firmware,
+                      clock.now_ns())
+    screen = PygameScreen(size=(800, 480), png_dir=tmp_path, rng=random.Random(1))
+    loop = Loop(referee, clock, screen=screen)
+    yield loop
+    firmware.close()
+    screen.close()
+
+
+def _screen(loop: Loop) -> PygameScreen:
+    assert isinstance(loop.screen, PygameScreen)
+    return loop.screen
+
+
+def test_the_home_screen_lists_every_registered_game() -> None:
+    choices = games.home_choices()
+    assert [c.name for c in choices] == list(games.names())
+    sm = next(c for c in choices if c.name == "something-missing")
+    assert (sm.title_zh, sm.title_en, sm.min_players, sm.max_players) == (
+        "什麼不見啦", "Something Is Missing", 3, 7)
+
+
+def test_picking_a_game_reports_it_and_opens_its_setup(loop: Loop) -> None:
+    screen = _screen(loop)
+    chosen: list[str] = []
+    screen.on_choose_game = chosen.append
+    screen.show_home((*games.home_choices(), OTHER), chosen="something-missing")
+    screen.render(loop, loop.clock.now_ns())
+    assert screen.renderer.screen == "home"
+    titles = " ".join(t.text for t in screen.renderer.texts)
+    assert "什麼不見啦" in titles and "別的遊戲" in titles and "3–7" in titles
+    screen.host_action(loop, HostAction("home.pick", len(games.names())), loop.clock.now_ns())
+    assert chosen == ["other-game"]
+    screen.render(loop, loop.clock.now_ns())
+    assert screen.renderer.screen == "setup"  # (this loop's referee still keeps 什麼不見啦)
+    form = screen.snapshot(loop, loop.clock.now_ns()).setup
+    assert form is not None and form.can_go_home
+    assert "換遊戲" in [t.text for t in screen.renderer.texts]  # the way back
+
+
+def test_back_on_the_setup_screen_returns_home(loop: Loop) -> None:
+    screen = _screen(loop)
+    screen.show_home(games.home_choices())
+    screen.host_action(loop, HostAction("confirm"), loop.clock.now_ns())
+    screen.render(loop, loop.clock.now_ns())
+    assert screen.renderer.screen == "setup"
+    header = [t.text for t in screen.renderer.texts]
+    assert any("什麼不見啦" in text for text in header)  # the game's name heads its setup
+    screen.gpio_button(loop, GpioAction.BACK, loop.clock.now_ns())
+    screen.render(loop, loop.clock.now_ns())
+    assert screen.renderer.screen == "home"
+    screen.host_action(loop, HostAction("home"), loop.clock.now_ns())  # (already home)
+    assert screen.home is not None
+
+
+def test_three_buttons_walk_the_games(loop: Loop) -> None:
+    screen = _screen(loop)
+    chosen: list[str] = []
+    screen.on_choose_game = chosen.append
+    screen.show_home((*games.home_choices(), OTHER))
+    screen.render(loop, loop.clock.now_ns())
+    for _ in range(len(games.names())):
+        screen.gpio_button(loop, GpioAction.NEXT, loop.clock.now_ns())
+    screen.gpio_button(loop, GpioAction.CONFIRM, loop.clock.now_ns())
+    assert chosen == ["other-game"]
+
+
+def test_seat_buttons_do_nothing_on_the_home_screen(loop: Loop) -> None:
+    screen = _screen(loop)
+    screen.show_home(games.home_choices())
+    screen.seat_pressed(loop, 3, loop.clock.now_ns())
+    assert screen.home is not None and screen.setup is None
+
+
+def test_an_unknown_game_is_refused_by_name() -> None:
+    with pytest.raises(games.UnknownGame, match="unknown game 'chess'"):
+        games.load("chess")
+    with pytest.raises(games.UnknownGame):
+        games.engine_for("chess")
