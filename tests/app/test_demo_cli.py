@@ -13,6 +13,7 @@ from tablekeeper.cli import main
 from tablekeeper.journal import replay
 
 
+@pytest.mark.slow
 def test_headless_demo_plays_a_game_writes_screens_and_a_replayable_journal(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "demo"

@@ -40,6 +40,7 @@ def test_bench_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:
     assert "betting-seven-full" in out
 
 
+@pytest.mark.slow
 def test_demo_game_memory_is_read_from_the_game_in_its_own_process() -> None:
     from display.cli import demo_game_memory
 

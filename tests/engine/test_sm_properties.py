@@ -15,6 +15,7 @@ import tempfile
 from pathlib import Path
 from unittest import mock
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sm_helpers import new_game
@@ -177,6 +178,7 @@ def test_random_legal_playouts_of_whole_games(seed: int, n: int, variant: str,
 @settings(max_examples=800, deadline=None)
 @given(seed=st.integers(0, 2**32), n=st.integers(3, 7), variant=variants,
        interp=interpretations, short=st.lists(st.integers(0, 3), min_size=3, max_size=3))
+@pytest.mark.slow
 def test_random_legal_playouts_with_short_piles(seed: int, n: int, variant: str,
                                                 interp: Interpretations,
                                                 short: list[int]) -> None:

@@ -229,6 +229,7 @@ def test_a_still_table_is_not_searched_again_until_it_changes(wink: Deck) -> Non
     assert watcher.searched == searched + 2  # after a reset the first frame is searched
 
 
+@pytest.mark.slow
 def test_a_table_that_stays_the_same_is_searched_less_and_less_often(wink: Deck) -> None:
     # A card of the deck and one from no deck (unknown, the costlier kind to search) lie
     # still: each search that finds them again doubles the wait before the next one.

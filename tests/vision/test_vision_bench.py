@@ -54,6 +54,7 @@ def test_frames_are_deterministic(demo_decks: DemoDecks) -> None:
     assert [[t.card_id for t in ts] for ts in a] == [[t.card_id for t in ts] for ts in b]
 
 
+@pytest.mark.slow
 def test_card_placed_to_event_within_three_frames(demo_decks: DemoDecks) -> None:
     lat = latency(demo_decks("wink"), trials=4, seed=5)
     assert lat.placed == 4
@@ -85,6 +86,7 @@ def test_centre_pile_cards_are_seen_as_they_are_laid(demo_decks: DemoDecks) -> N
     assert ps.found >= 6
 
 
+@pytest.mark.slow
 def test_bench_command_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "vision", "--frames", "2", "--deck", "wink", "--seed", "1"]) == 0
     out = capsys.readouterr().out
@@ -137,6 +139,7 @@ def test_the_latency_trial_lays_its_cards_wholly_in_view(demo_decks: DemoDecks) 
     assert len(inside.truth()) == 12 and all(in_view(t.corners) for t in inside.truth())
 
 
+@pytest.mark.slow
 def test_a_still_table_costs_less_with_the_searches_backing_off(demo_decks: DemoDecks) -> None:
     deck = demo_decks("wink")
     new, old = still_table(deck, 120, 3), still_table(deck, 120, 3, back_off=False)
