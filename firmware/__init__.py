@@ -20,7 +20,7 @@ Public API (for the integrator)::
 
     # Inputs: seat edges go straight to the arbiter (from the callback thread) and every event
     # is queued: firmware.devices.SeatEdge(seat, pressed, t_ns) | HostPress(action, t_ns),
-    # action a HostAction (CONFIRM, BACK, NEXT).
+    # action a HostButton (CONFIRM, BACK, NEXT).
     for event in fw.hub.drain(): ...          # or fw.hub.get(timeout)
     # build(..., also=callback) also calls callback(event) for each event, in the input thread.
 

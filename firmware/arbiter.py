@@ -50,14 +50,14 @@ MAX_ARM_AGE_NS = 2_000_000_000
 _PRUNE_AT = 256
 
 
-class Phase(Enum):
+class ArbiterPhase(Enum):
     IDLE = "idle"
     ARMED = "armed"
     DECIDED = "decided"
 
 
 # Module constants: looking up an Enum member on its class costs far more in the hot path.
-_IDLE, _ARMED, _DECIDED = Phase.IDLE, Phase.ARMED, Phase.DECIDED
+_IDLE, _ARMED, _DECIDED = ArbiterPhase.IDLE, ArbiterPhase.ARMED, ArbiterPhase.DECIDED
 
 
 @dataclass(frozen=True)
@@ -99,7 +99,7 @@ class Decision:
 class ArbiterStatus:
     """A snapshot for lamps, screen and log (see ``Arbiter.status``)."""
 
-    phase: Phase
+    phase: ArbiterPhase
     armed_ns: int | None
     pressed: frozenset[int]
     locked_out: frozenset[int]
@@ -246,7 +246,7 @@ class Arbiter:
     # -- queries -----------------------------------------------------------------------------
 
     @property
-    def phase(self) -> Phase:
+    def phase(self) -> ArbiterPhase:
         return self._phase
 
     @property

@@ -29,7 +29,7 @@ from firmware.config import FirmwareConfig
 
 log = logging.getLogger(__name__)
 
-class HostAction(Enum):
+class HostButton(Enum):
     CONFIRM = "confirm"
     BACK = "back"
     NEXT = "next"
@@ -48,7 +48,7 @@ class SeatEdge:
 class HostPress:
     """A host button (confirm / back / next) was pressed at ``t_ns``."""
 
-    action: HostAction
+    action: HostButton
     t_ns: int
 
 
@@ -175,12 +175,12 @@ class GpioButtons:
         self.pin_factory = resolve_pin_factory(pin_factory)
         self._sink = sink
         self.seats: list[Any] = []
-        self.host: dict[HostAction, Any] = {}
+        self.host: dict[HostButton, Any] = {}
         try:
             for seat, pin in enumerate(config.pins.seats, start=1):
                 self.seats.append(_StampedButton(pin, self._seat_handler(seat),
                                                  self.pin_factory))
-            for action in HostAction:
+            for action in HostButton:
                 pin = getattr(config.pins, action.value)
                 self.host[action] = _StampedButton(pin, self._host_handler(action),
                                                    self.pin_factory)
@@ -197,7 +197,7 @@ class GpioButtons:
             self._sink(SeatEdge(seat, pressed, t_ns))
         return handler
 
-    def _host_handler(self, action: HostAction) -> Callable[[bool, int], None]:
+    def _host_handler(self, action: HostButton) -> Callable[[bool, int], None]:
         def handler(pressed: bool, t_ns: int) -> None:
             if pressed:
                 self._sink(HostPress(action, t_ns))
@@ -220,11 +220,11 @@ class GpioButtons:
 
 
 #: pygame key names (``pygame.key.name``) of the host actions.
-HOST_KEYS: dict[str, HostAction] = {
-    "return": HostAction.CONFIRM, "enter": HostAction.CONFIRM,
-    "keypad enter": HostAction.CONFIRM,
-    "backspace": HostAction.BACK,
-    "space": HostAction.NEXT,
+HOST_KEYS: dict[str, HostButton] = {
+    "return": HostButton.CONFIRM, "enter": HostButton.CONFIRM,
+    "keypad enter": HostButton.CONFIRM,
+    "backspace": HostButton.BACK,
+    "space": HostButton.NEXT,
 }
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from gpiozero import LED
 
-from firmware.arbiter import ArbiterStatus, Phase
+from firmware.arbiter import ArbiterPhase, ArbiterStatus
 from firmware.config import FirmwareConfig
 from firmware.devices import resolve_pin_factory
 
@@ -42,8 +42,8 @@ class LampState:
     @classmethod
     def from_status(cls, status: ArbiterStatus) -> LampState:
         winner = status.decision.winner if (
-            status.phase is Phase.DECIDED and status.decision is not None) else None
-        return cls(armed=status.phase is Phase.ARMED, winner=winner,
+            status.phase is ArbiterPhase.DECIDED and status.decision is not None) else None
+        return cls(armed=status.phase is ArbiterPhase.ARMED, winner=winner,
                    locked_out=status.locked_out)
 
 

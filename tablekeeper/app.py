@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
-from firmware.arbiter import Phase as ArbiterPhase
+from firmware.arbiter import ArbiterPhase
 from firmware.devices import SeatEdge
 from tablekeeper.clock import Clock, FakeClock
 from tablekeeper.referee import CardSeen, Referee

@@ -29,8 +29,7 @@ from display.input import HostAction, SeatInput, TextInput
 from display.model import CardView, Notice, Snapshot
 from display.setup import SetupForm
 from engine.core import Rejection
-from firmware.devices import HostAction as GpioAction
-from firmware.devices import HostPress
+from firmware.devices import HostButton, HostPress
 from tablekeeper import choices as host
 from tablekeeper.clock import Clock
 
@@ -162,13 +161,13 @@ class PygameScreen:
         else:
             loop.referee.note_press(seat, t_ns)
 
-    def gpio_button(self, loop: Loop, action: GpioAction, t_ns: int) -> None:
+    def gpio_button(self, loop: Loop, action: HostButton, t_ns: int) -> None:
         """The three host buttons: next moves the highlight, confirm takes it, back undoes."""
-        if action is GpioAction.BACK:
+        if action is HostButton.BACK:
             self.host_action(loop, HostAction("undo"), t_ns)
             return
         choices = self._choices()
-        if action is GpioAction.NEXT:
+        if action is HostButton.NEXT:
             if choices:
                 self.focus = (self.focus + 1) % len(choices)
                 self.renderer.invalidate()

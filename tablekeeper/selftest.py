@@ -44,11 +44,20 @@ if TYPE_CHECKING:
 
     from firmware.box import Firmware
 
-__all__ = ["CameraThresholds", "FrameQuality", "Outcome", "Person", "Result", "SelfTest",
-           "TerminalPerson", "frame_quality", "register"]
+__all__ = [
+    "CameraThresholds",
+    "FrameQuality",
+    "Person",
+    "Result",
+    "SelfTest",
+    "TerminalPerson",
+    "Verdict",
+    "frame_quality",
+    "register",
+]
 
 
-class Outcome(Enum):
+class Verdict(Enum):
     PASS = "PASS"
     FAIL = "FAIL"
     SKIP = "SKIP"
@@ -57,7 +66,7 @@ class Outcome(Enum):
 @dataclass(frozen=True)
 class Result:
     item: str
-    outcome: Outcome
+    outcome: Verdict
     detail: str
 
     def line(self) -> str:
@@ -168,7 +177,7 @@ class Screen(Protocol):
 SCREEN_TEXT = "什麼不見啦 搶拿沙漏 計分板 Something Is Missing 0123456789"
 
 
-class PygameScreen:
+class SelftestScreen:
     """The real screen: pygame's display (KMSDRM on the Pi) and display.fonts' TC face."""
 
     def __init__(self, size: tuple[int, int] | None = None) -> None:
@@ -242,7 +251,7 @@ class SelfTest:
             try:
                 results.extend(steps[name]())
             except Exception as exc:  # one broken part must not hide the others' report
-                results.append(Result(name, Outcome.FAIL, f"{type(exc).__name__}: {exc}"))
+                results.append(Result(name, Verdict.FAIL, f"{type(exc).__name__}: {exc}"))
         return results
 
     # --- GPIO ------------------------------------------------------------------------------
@@ -277,7 +286,7 @@ class SelfTest:
         buttons = self._gpio()
         if buttons is None:
             why = "no firmware" if self.firmware is None else "keyboard backend: no GPIO"
-            return [Result("seat buttons", Outcome.SKIP, why)]
+            return [Result("seat buttons", Verdict.SKIP, why)]
         assert self.firmware is not None
         leds: list[Any] = list(self.firmware.lamps.leds)
         for led in leds:
@@ -288,11 +297,11 @@ class SelfTest:
             held = buttons.pressed_seats()
             for seat in range(1, seats + 1):
                 if seat in held:
-                    results.append(Result(f"seat {seat} button at rest", Outcome.FAIL,
+                    results.append(Result(f"seat {seat} button at rest", Verdict.FAIL,
                                           "reads pressed with nobody pressing: stuck switch, "
                                           "NC instead of NO, or a short to GND"))
                 else:
-                    results.append(Result(f"seat {seat} button at rest", Outcome.PASS,
+                    results.append(Result(f"seat {seat} button at rest", Verdict.PASS,
                                           "released (a press needs a person: run without "
                                           "--auto)"))
             for seat, led in enumerate(leds, start=1):
@@ -301,11 +310,11 @@ class SelfTest:
                 led.off()
                 off = not led.is_lit
                 results.append(Result(
-                    f"seat {seat} lamp output", Outcome.PASS if on and off else Outcome.FAIL,
+                    f"seat {seat} lamp output", Verdict.PASS if on and off else Verdict.FAIL,
                     "switches on and off (the lamp itself needs a person to see it)"
                     if on and off else "the output did not follow"))
             if not leds:
-                results.append(Result("seat lamps", Outcome.SKIP, "no lamp pins configured"))
+                results.append(Result("seat lamps", Verdict.SKIP, "no lamp pins configured"))
             return results
         person = self.person
         for seat in range(1, seats + 1):
@@ -322,18 +331,18 @@ class SelfTest:
 
             verdict, event = self._wait(accept)
             if verdict is None:
-                results.append(Result(f"seat {seat} button", Outcome.FAIL,
+                results.append(Result(f"seat {seat} button", Verdict.FAIL,
                                       f"no press within {self.timeout_s:g} s: check the wiring, "
                                       "the pin in [firmware.pins] and the gpio group"))
             elif verdict:
-                results.append(Result(f"seat {seat} button", Outcome.PASS, "pressed"))
+                results.append(Result(f"seat {seat} button", Verdict.PASS, "pressed"))
             else:
                 results.append(Result(
-                    f"seat {seat} button", Outcome.FAIL,
+                    f"seat {seat} button", Verdict.FAIL,
                     f"seat {event.seat}'s button answered instead: wires or pins of seats "
                     f"{seat} and {event.seat} swapped?"))
             if lamp is None:
-                results.append(Result(f"seat {seat} lamp", Outcome.SKIP,
+                results.append(Result(f"seat {seat} lamp", Verdict.SKIP,
                                       "no lamp pin configured for this seat"))
             else:
                 seen = person.ask(f"只有燈 {seat} 亮嗎？ / was only lamp {seat} lit?")
@@ -344,34 +353,34 @@ class SelfTest:
         return results
 
     def check_host(self) -> list[Result]:
-        from firmware.devices import HostAction, HostPress
+        from firmware.devices import HostButton, HostPress
 
         if self._gpio() is None:
-            return [Result("host buttons", Outcome.SKIP,
+            return [Result("host buttons", Verdict.SKIP,
                            "no firmware" if self.firmware is None else "keyboard backend")]
         if self.person is None:
-            return [Result("host buttons", Outcome.SKIP, "a press needs a person (--auto)")]
-        names = {HostAction.CONFIRM: "確認 confirm", HostAction.BACK: "返回 back",
-                 HostAction.NEXT: "下一步 next"}
+            return [Result("host buttons", Verdict.SKIP, "a press needs a person (--auto)")]
+        names = {HostButton.CONFIRM: "確認 confirm", HostButton.BACK: "返回 back",
+                 HostButton.NEXT: "下一步 next"}
         results = []
         assert self.firmware is not None
-        for action in HostAction:
+        for action in HostButton:
             self.firmware.hub.drain()
             self.person.tell(f"請按主持人按鈕「{names[action]}」/ press the host button "
                              f"{action.value}")
 
-            def accept(event: Any, action: HostAction = action) -> bool | None:
+            def accept(event: Any, action: HostButton = action) -> bool | None:
                 return event.action is action if isinstance(event, HostPress) else None
 
             verdict, event = self._wait(accept)
             item = f"host {action.value}"
             if verdict is None:
-                results.append(Result(item, Outcome.FAIL,
+                results.append(Result(item, Verdict.FAIL,
                                       f"no press within {self.timeout_s:g} s"))
             elif verdict:
-                results.append(Result(item, Outcome.PASS, "pressed"))
+                results.append(Result(item, Verdict.PASS, "pressed"))
             else:
-                results.append(Result(item, Outcome.FAIL,
+                results.append(Result(item, Verdict.FAIL,
                                       f"the {event.action.value} button answered instead"))
         return results
 
@@ -379,21 +388,21 @@ class SelfTest:
 
     def check_sound(self) -> list[Result]:
         if self.firmware is None:
-            return [Result("sound", Outcome.SKIP, "no firmware")]
+            return [Result("sound", Verdict.SKIP, "no firmware")]
         kind = self.firmware.config.sound.kind
         if kind not in ("pygame", "piezo"):
-            return [Result("sound", Outcome.SKIP, f"sound.kind = {kind!r}: no sound")]
+            return [Result("sound", Verdict.SKIP, f"sound.kind = {kind!r}: no sound")]
         self.firmware.sound.play()
         if kind == "pygame":
             import pygame
 
             if pygame.mixer.get_init() is None:
-                return [Result("sound", Outcome.FAIL,
+                return [Result("sound", Verdict.FAIL,
                                "the audio mixer did not start: no sound device, or the user "
                                "is not in the audio group")]
         where = "the audio output" if kind == "pygame" else "the piezo"
         if self.person is None:
-            return [Result("sound", Outcome.PASS,
+            return [Result("sound", Verdict.PASS,
                            f"played on {where} without error (hearing it needs a person)")]
         heard = self.person.ask("聽到提示音了嗎？ / did you hear the tone?")
         return [self._answer("sound", heard, f"heard on {where}",
@@ -405,20 +414,20 @@ class SelfTest:
         import cv2
 
         if self.camera is None:
-            return [Result("camera", Outcome.SKIP, "no camera configured")]
+            return [Result("camera", Verdict.SKIP, "no camera configured")]
         if self.person is not None:
             card = f" ({self.test_card})" if self.test_card else ""
             self.person.tell(f"請把測試卡{card}放在桌子中央 / lay the test card{card} in the "
                              "middle of the table")
             ready = self.person.ask("放好了嗎？ / is it there?")
             if not ready:
-                return [Result("camera", Outcome.SKIP, "no test card laid down")]
+                return [Result("camera", Verdict.SKIP, "no test card laid down")]
         cam = self.camera
         try:
             cam.configure()
             cam.start()
         except Exception as exc:
-            return [Result("camera", Outcome.FAIL,
+            return [Result("camera", Verdict.FAIL,
                            f"did not start: {exc} (cable, camera_auto_detect, video group)")]
         try:
             frame = None
@@ -426,7 +435,7 @@ class SelfTest:
                 frame = cam.capture()
         except Exception as exc:
             cam.close()
-            return [Result("camera", Outcome.FAIL, f"no frame: {exc}")]
+            return [Result("camera", Verdict.FAIL, f"no frame: {exc}")]
         cam.close()
         assert frame is not None
         grey = frame.grey if frame.grey is not None else cv2.cvtColor(frame.image,
@@ -434,52 +443,52 @@ class SelfTest:
         q = frame_quality(grey)
         t = self.thresholds
         h, w = frame.image.shape[:2]
-        results = [Result("camera frame", Outcome.PASS, f"{w}x{h}, frame {frame.seq}")]
+        results = [Result("camera frame", Verdict.PASS, f"{w}x{h}, frame {frame.seq}")]
         levels = f"mean {q.brightness:.0f}, highlights {q.highlights:.0f}, {q.blown:.1%} blown out"
         if q.highlights < t.min_highlights:
-            results.append(Result("camera exposure", Outcome.FAIL,
+            results.append(Result("camera exposure", Verdict.FAIL,
                                   f"too dark ({levels}): more light on the table, lens cap?"))
         elif q.blown > t.max_blown:
-            results.append(Result("camera exposure", Outcome.FAIL,
+            results.append(Result("camera exposure", Verdict.FAIL,
                                   f"blown out ({levels}): glare or a lamp in view?"))
         else:
-            results.append(Result("camera exposure", Outcome.PASS, levels))
+            results.append(Result("camera exposure", Verdict.PASS, levels))
         if q.focus >= t.min_focus:
-            results.append(Result("camera focus", Outcome.PASS, f"edge steepness {q.focus:.2f}"))
+            results.append(Result("camera focus", Verdict.PASS, f"edge steepness {q.focus:.2f}"))
         else:
-            results.append(Result("camera focus", Outcome.FAIL,
+            results.append(Result("camera focus", Verdict.FAIL,
                                   f"blurred (edge steepness {q.focus:.2f} < {t.min_focus:g}): "
                                   "focus the lens, or no card in view"))
         if self.recognise is None:
-            results.append(Result("test card", Outcome.SKIP, "no deck to recognise it with"))
+            results.append(Result("test card", Verdict.SKIP, "no deck to recognise it with"))
         else:
             seen = self.recognise(frame)
             if seen is None:
-                results.append(Result("test card", Outcome.FAIL, "no card recognised"))
+                results.append(Result("test card", Verdict.FAIL, "no card recognised"))
             elif self.test_card is not None and seen != self.test_card:
-                results.append(Result("test card", Outcome.FAIL,
+                results.append(Result("test card", Verdict.FAIL,
                                       f"recognised {seen!r}, expected {self.test_card!r}"))
             else:
-                results.append(Result("test card", Outcome.PASS, f"recognised {seen!r}"))
+                results.append(Result("test card", Verdict.PASS, f"recognised {seen!r}"))
         return results
 
     # --- screen ----------------------------------------------------------------------------
 
     def check_screen(self) -> list[Result]:
         if self.screen is None:
-            return [Result("screen", Outcome.SKIP, "no screen")]
+            return [Result("screen", Verdict.SKIP, "no screen")]
         try:
             described = self.screen.open()
         except Exception as exc:
-            return [Result("screen", Outcome.FAIL,
+            return [Result("screen", Verdict.FAIL,
                            f"did not open: {exc} (vc4-kms-v3d overlay, video/render groups, "
                            "another program on the screen?)")]
-        results = [Result("screen", Outcome.PASS, described)]
+        results = [Result("screen", Verdict.PASS, described)]
         try:
             font = self.screen.show_test_pattern()
-            results.append(Result("screen font", Outcome.PASS, font))
+            results.append(Result("screen font", Verdict.PASS, font))
         except Exception as exc:
-            results.append(Result("screen font", Outcome.FAIL, str(exc)))
+            results.append(Result("screen font", Verdict.FAIL, str(exc)))
         if self.person is not None:
             seen = self.person.ask("看到彩色條紋和「什麼不見啦」嗎？ / do you see colour bars "
                                    "and 什麼不見啦?")
@@ -491,8 +500,8 @@ class SelfTest:
     @staticmethod
     def _answer(item: str, yes: bool | None, ok: str, bad: str) -> Result:
         if yes is None:
-            return Result(item, Outcome.SKIP, "no answer")
-        return Result(item, Outcome.PASS if yes else Outcome.FAIL, ok if yes else bad)
+            return Result(item, Verdict.SKIP, "no answer")
+        return Result(item, Verdict.PASS if yes else Verdict.FAIL, ok if yes else bad)
 
 
 def deck_recogniser(deck: Any, vision_config: Any = None) -> Callable[[Any], str | None]:
@@ -518,9 +527,9 @@ def deck_recogniser(deck: Any, vision_config: Any = None) -> Callable[[Any], str
 
 
 def report(results: Sequence[Result]) -> str:
-    failed = sum(r.outcome is Outcome.FAIL for r in results)
-    passed = sum(r.outcome is Outcome.PASS for r in results)
-    skipped = sum(r.outcome is Outcome.SKIP for r in results)
+    failed = sum(r.outcome is Verdict.FAIL for r in results)
+    passed = sum(r.outcome is Verdict.PASS for r in results)
+    skipped = sum(r.outcome is Verdict.SKIP for r in results)
     lines = ["tablekeeper self-test 自我檢測", *[r.line() for r in results],
              f"{passed} passed, {failed} failed, {skipped} skipped"]
     return "\n".join(lines)
@@ -586,7 +595,7 @@ def _selftest(args: argparse.Namespace) -> int:
                 test.firmware = build(FirmwareConfig.from_dict(
                     config.sections.get("firmware", {})))
             except Exception as exc:
-                results.append(Result("firmware", Outcome.FAIL, f"could not start: {exc}"))
+                results.append(Result("firmware", Verdict.FAIL, f"could not start: {exc}"))
         if "camera" in only:
             try:
                 from vision.camera import CameraConfig, open_camera
@@ -602,9 +611,9 @@ def _selftest(args: argparse.Namespace) -> int:
                     test.recognise = deck_recogniser(
                         deck, VisionConfig.from_dict(config.sections.get("vision", {})))
             except Exception as exc:
-                results.append(Result("camera", Outcome.FAIL, f"could not open: {exc}"))
+                results.append(Result("camera", Verdict.FAIL, f"could not open: {exc}"))
         if "screen" in only:
-            test.screen = PygameScreen(None if config.screen.fullscreen
+            test.screen = SelftestScreen(None if config.screen.fullscreen
                                        else config.screen.size)
         results.extend(test.run([p for p in only
                                  if not any(r.item == p for r in results)]))
@@ -616,7 +625,7 @@ def _selftest(args: argparse.Namespace) -> int:
                          ensure_ascii=False))
     else:
         print(report(results))
-    return 1 if any(r.outcome is Outcome.FAIL for r in results) else 0
+    return 1 if any(r.outcome is Verdict.FAIL for r in results) else 0
 
 
 def _load_deck(name_or_path: str) -> Any:

@@ -19,7 +19,7 @@ from display.home import GameChoice
 from display.input import HostAction
 from firmware.box import build
 from firmware.config import FirmwareConfig
-from firmware.devices import HostAction as GpioAction
+from firmware.devices import HostButton
 from firmware.mock import mock_factory
 from tablekeeper import games
 from tablekeeper.app import Loop
@@ -85,7 +85,7 @@ def test_back_on_the_setup_screen_returns_home(loop: Loop) -> None:
     assert screen.renderer.screen == "setup"
     header = [t.text for t in screen.renderer.texts]
     assert any("什麼不見啦" in text for text in header)  # the game's name heads its setup
-    screen.gpio_button(loop, GpioAction.BACK, loop.clock.now_ns())
+    screen.gpio_button(loop, HostButton.BACK, loop.clock.now_ns())
     screen.render(loop, loop.clock.now_ns())
     assert screen.renderer.screen == "home"
     screen.host_action(loop, HostAction("home"), loop.clock.now_ns())  # (already home)
@@ -99,8 +99,8 @@ def test_three_buttons_walk_the_games(loop: Loop) -> None:
     screen.show_home((*games.home_choices(), OTHER))
     screen.render(loop, loop.clock.now_ns())
     for _ in range(len(games.names())):
-        screen.gpio_button(loop, GpioAction.NEXT, loop.clock.now_ns())
-    screen.gpio_button(loop, GpioAction.CONFIRM, loop.clock.now_ns())
+        screen.gpio_button(loop, HostButton.NEXT, loop.clock.now_ns())
+    screen.gpio_button(loop, HostButton.CONFIRM, loop.clock.now_ns())
     assert chosen == ["other-game"]
 
 

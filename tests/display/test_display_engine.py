@@ -8,7 +8,7 @@ from display_testing import book
 
 from display.fonts import FontBook
 from display.games.something_missing import DISPLAY
-from display.games.something_missing.view import Phase, game_view
+from display.games.something_missing.view import ViewPhase, game_view
 from display.input import HostAction
 from display.model import BuzzView, PlayerInfo, Snapshot
 from display.renderer import Renderer
@@ -145,7 +145,7 @@ def test_decline_swap_and_names_from_the_engine(fonts: FontBook) -> None:
     table.play(NewGame(at_ms=0, names=NAMES[:3], colours=("purple", "brown", "orange"),
                        variant="easy", start_seat=1, scenes=(3, 4, 5, 6)))
     view = game_view(table.state)
-    assert view is not None and view.phase is Phase.VIEWING and view.scene_count == 4
+    assert view is not None and view.phase is ViewPhase.VIEWING and view.scene_count == 4
     assert view.names == (PlayerInfo("小明", "purple"), PlayerInfo("阿美", "brown"),
                           PlayerInfo("Alice", "orange"))
 

@@ -14,7 +14,7 @@ from display_testing import book
 from display.fonts import FontBook
 from display.games.something_missing import DISPLAY
 from display.games.something_missing.samples import BASE, PLAYERS
-from display.games.something_missing.view import GameView, Phase
+from display.games.something_missing.view import GameView, ViewPhase
 from display.model import BuzzView, Snapshot
 from display.renderer import Renderer
 from display.samples import T0, snapshots
@@ -62,9 +62,9 @@ def test_running_timer_redraws_at_the_frame_rate_then_stops(fonts: FontBook) -> 
 
 def test_score_change_animates_by_time_not_frames(fonts: FontBook) -> None:
     r = _renderer(fonts, score_anim_ms=1000, delta_hold_ms=1000)
-    before = replace(SAMPLES["scoring"], state=replace(BASE, phase=Phase.SCORING))
+    before = replace(SAMPLES["scoring"], state=replace(BASE, phase=ViewPhase.SCORING))
     r.render(before)
-    after_view = replace(BASE, phase=Phase.SCORING, scores=(17, 7, 15, 3, 9))
+    after_view = replace(BASE, phase=ViewPhase.SCORING, scores=(17, 7, 15, 3, 9))
     r.render(replace(before, state=after_view, now_ms=T0 + 10_000))
     texts = {t.text for t in r.texts}
     assert "+5" in texts and "12" in texts  # starts at the old score
@@ -119,7 +119,7 @@ def test_a_failing_screen_is_logged_not_raised(fonts: FontBook,
                                                caplog: pytest.LogCaptureFixture) -> None:
     r = Renderer(pygame.Surface((800, 480)), fonts=fonts, game=DISPLAY)
     broken: Any = (("not a seat",),)
-    bad = GameView(phase=Phase.BETTING, scores=(1, 2, 3), scene_count=1, bets=broken)
+    bad = GameView(phase=ViewPhase.BETTING, scores=(1, 2, 3), scene_count=1, bets=broken)
     with caplog.at_level(logging.ERROR):
         assert r.render(Snapshot(state=bad, players=PLAYERS))
     assert "drawing betting failed" in caplog.text

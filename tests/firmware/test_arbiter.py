@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from firmware.arbiter import Arbiter, Decision, Phase
+from firmware.arbiter import Arbiter, ArbiterPhase, Decision
 from firmware.config import ArbiterConfig
 
 MS = 1_000_000
@@ -56,7 +56,7 @@ def test_single_press_waits_for_the_settle_window() -> None:
     assert (d.winner, d.t_ns, d.runner_up, d.margin_us, d.tie) == (3, T0 + 5 * MS, None, None,
                                                                     False)
     assert d.reaction_ms == pytest.approx(5.0)
-    assert arb.phase is Phase.DECIDED
+    assert arb.phase is ArbiterPhase.DECIDED
 
 
 def test_callback_order_opposite_to_edge_order() -> None:
@@ -91,7 +91,7 @@ def test_decision_is_returned_once_and_never_changes() -> None:
     assert arb.poll(T0 + 60 * MS) is None
     assert arb.decision == d and seen == [d]
     arb.disarm()
-    assert arb.phase is Phase.IDLE and arb.decision == d and arb.poll(T0 + 70 * MS) is None
+    assert arb.phase is ArbiterPhase.IDLE and arb.decision == d and arb.poll(T0 + 70 * MS) is None
     arb.arm(T0 + 100 * MS)
     assert arb.decision is None
 
@@ -140,7 +140,7 @@ def test_early_press_locks_the_seat_out() -> None:
     arb.arm(T0)
     press(arb, 1, T0 + 100 * MS)  # locked: restarts the lockout
     status = arb.status(T0 + 110 * MS)
-    assert status.locked_out == {1} and status.phase is Phase.ARMED
+    assert status.locked_out == {1} and status.phase is ArbiterPhase.ARMED
     arb.edge(2, True, T0 + 120 * MS)
     d = decide(arb, T0 + 200 * MS)
     assert (d.winner, d.runner_up, d.locked_out) == (2, None, (1,))
@@ -354,7 +354,7 @@ def test_bad_input_is_rejected_with_a_clear_message() -> None:
         Arbiter(9)
     with pytest.raises(ValueError, match=r"arbiter.lockout_ms"):
         ArbiterConfig(lockout_ms=-1)
-    assert arb.phase is Phase.IDLE  # nothing was changed by the bad calls
+    assert arb.phase is ArbiterPhase.IDLE  # nothing was changed by the bad calls
 
 
 def test_history_is_pruned_but_keeps_the_level() -> None:

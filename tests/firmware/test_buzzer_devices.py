@@ -14,7 +14,7 @@ from firmware.arbiter import Arbiter
 from firmware.config import FirmwareConfig
 from firmware.devices import (
     GpioButtons,
-    HostAction,
+    HostButton,
     HostPress,
     InputHub,
     KeyboardButtons,
@@ -138,12 +138,12 @@ def test_host_buttons_send_host_presses_on_press_only() -> None:
     factory, buttons, hub, _, clock = rig()
     with buttons:
         t = clock.now
-        for k, action in enumerate(HostAction):
+        for k, action in enumerate(HostButton):
             pin: StampedMockPin = factory.pin(getattr(CFG.pins, action.value))
             pin.press(t + k)
             pin.release(t + k + 50 * MS)
-        assert hub.drain() == [HostPress(HostAction.CONFIRM, t), HostPress(HostAction.BACK, t + 1),
-                               HostPress(HostAction.NEXT, t + 2)]
+        assert hub.drain() == [HostPress(HostButton.CONFIRM, t), HostPress(HostButton.BACK, t + 1),
+                               HostPress(HostButton.NEXT, t + 2)]
 
 
 def test_a_seat_held_at_start_is_reported_as_down() -> None:
@@ -190,8 +190,8 @@ def test_keyboard_buttons_send_the_same_events() -> None:
     assert not kb.key_event("5", True, 700)  # only 4 seats
     assert not kb.key_event("a", True, 800)
     assert got == [SeatEdge(3, True, 100), SeatEdge(3, False, 200), SeatEdge(2, True, 300),
-                   HostPress(HostAction.CONFIRM, 400), HostPress(HostAction.BACK, 500),
-                   HostPress(HostAction.NEXT, 600)]
+                   HostPress(HostButton.CONFIRM, 400), HostPress(HostButton.BACK, 500),
+                   HostPress(HostButton.NEXT, 600)]
 
 
 def test_hub_feeds_the_arbiter_and_the_queue_and_a_callback() -> None:
@@ -201,9 +201,9 @@ def test_hub_feeds_the_arbiter_and_the_queue_and_a_callback() -> None:
     hub = InputHub(arbiter, seen.append)
     arbiter.arm(clock.now)
     hub(SeatEdge(2, True, clock.now + MS))
-    hub(HostPress(HostAction.NEXT, clock.now + 2 * MS))
+    hub(HostPress(HostButton.NEXT, clock.now + 2 * MS))
     assert hub.get(timeout=0) == SeatEdge(2, True, clock.now + MS)
-    assert hub.drain() == [HostPress(HostAction.NEXT, clock.now + 2 * MS)]
+    assert hub.drain() == [HostPress(HostButton.NEXT, clock.now + 2 * MS)]
     assert hub.get(timeout=0) is None and len(seen) == 2
     d = arbiter.poll(clock.now + 50 * MS)
     assert d is not None and d.winner == 2

@@ -9,10 +9,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from firmware.arbiter import Arbiter, Phase
+from firmware.arbiter import Arbiter, ArbiterPhase
 from firmware.box import build
 from firmware.config import FirmwareConfig, SoundConfig
-from firmware.devices import HostAction, HostPress, SeatEdge
+from firmware.devices import HostButton, HostPress, SeatEdge
 from firmware.lamps import LampMode, Lamps, LampState, lamp_modes
 from firmware.mock import mock_factory
 from firmware.sound import PiezoTone, PygameTone, Silent, make_sound, tone_samples
@@ -48,7 +48,7 @@ def test_lamp_state_from_the_arbiter_status() -> None:
     assert LampState.from_status(arb.status(T0)) == LampState(True, None, frozenset({2}))
     arb.edge(1, True, T0 + 10 * MS)
     assert arb.poll(T0 + 30 * MS) is not None
-    assert arb.status(T0 + 30 * MS).phase is Phase.DECIDED
+    assert arb.status(T0 + 30 * MS).phase is ArbiterPhase.DECIDED
     assert LampState.from_status(arb.status(T0 + 30 * MS)) == LampState(False, 1, frozenset())
 
 
@@ -164,7 +164,7 @@ def test_box_on_mock_pins_decides_lights_and_sounds() -> None:
         assert fw.update(T0 + 260 * MS) is None and played == [1]
         assert fw.hub.drain() == [SeatEdge(5, True, T0 + 200 * MS),
                                   SeatEdge(2, True, T0 + 201 * MS),
-                                  HostPress(HostAction.CONFIRM, T0 + 300 * MS)]
+                                  HostPress(HostButton.CONFIRM, T0 + 300 * MS)]
         assert fw.key_event("1", True, T0) is False  # GPIO backend: keys are not buttons
 
 

@@ -18,7 +18,7 @@ from firmware.config import FirmwareConfig
 from firmware.mock import mock_factory
 from tablekeeper import selftest
 from tablekeeper.cli import main
-from tablekeeper.selftest import Outcome, Result, SelfTest, TerminalPerson, frame_quality
+from tablekeeper.selftest import Result, SelfTest, TerminalPerson, Verdict, frame_quality
 
 
 @pytest.fixture(autouse=True)
@@ -107,40 +107,40 @@ def test_interactive_all_good(fw: Firmware, factory: Any) -> None:
     results = SelfTest(firmware=fw, person=person, timeout_s=2).run(["buttons", "host", "sound"])
     items = by_item(results)
     for seat in (1, 2, 3):
-        assert items[f"seat {seat} button"].outcome is Outcome.PASS
-        assert items[f"seat {seat} lamp"].outcome is Outcome.PASS
+        assert items[f"seat {seat} button"].outcome is Verdict.PASS
+        assert items[f"seat {seat} lamp"].outcome is Verdict.PASS
         # while the person was asked to press seat N, lamp N and only it was lit
         assert person.lamps_when_asked[seat] == (seat,)
     for action in ("confirm", "back", "next"):
-        assert items[f"host {action}"].outcome is Outcome.PASS
-    assert items["sound"].outcome is Outcome.PASS
-    assert all(r.outcome is Outcome.PASS for r in results), results
+        assert items[f"host {action}"].outcome is Verdict.PASS
+    assert items["sound"].outcome is Verdict.PASS
+    assert all(r.outcome is Verdict.PASS for r in results), results
     assert not any(factory.pin(p).state for p in fw.config.pins.lamps)  # lamps off after
 
 
 def test_swapped_buttons_are_named(fw: Firmware, factory: Any) -> None:
     person = ScriptedPerson(fw, factory, press={1: 2, 2: 1})
     items = by_item(SelfTest(firmware=fw, person=person, timeout_s=2).run(["buttons"]))
-    assert items["seat 1 button"].outcome is Outcome.FAIL
+    assert items["seat 1 button"].outcome is Verdict.FAIL
     assert "seat 2's button answered" in items["seat 1 button"].detail
     assert "swapped" in items["seat 2 button"].detail
-    assert items["seat 3 button"].outcome is Outcome.PASS
+    assert items["seat 3 button"].outcome is Verdict.PASS
 
 
 def test_dead_button_times_out(fw: Firmware, factory: Any) -> None:
     person = ScriptedPerson(fw, factory, press={2: None})
     items = by_item(SelfTest(firmware=fw, person=person, timeout_s=0.05).run(["buttons"]))
-    assert items["seat 2 button"].outcome is Outcome.FAIL
+    assert items["seat 2 button"].outcome is Verdict.FAIL
     assert "no press within 0.05 s" in items["seat 2 button"].detail
-    assert items["seat 1 button"].outcome is Outcome.PASS
+    assert items["seat 1 button"].outcome is Verdict.PASS
 
 
 def test_lamp_not_seen_and_no_answer(fw: Firmware, factory: Any) -> None:
     person = ScriptedPerson(fw, factory, answers={"lamp 2": False, "lamp 3": None})
     items = by_item(SelfTest(firmware=fw, person=person, timeout_s=2).run(["buttons"]))
-    assert items["seat 2 lamp"].outcome is Outcome.FAIL
+    assert items["seat 2 lamp"].outcome is Verdict.FAIL
     assert "12 V" in items["seat 2 lamp"].detail
-    assert items["seat 3 lamp"].outcome is Outcome.SKIP
+    assert items["seat 3 lamp"].outcome is Verdict.SKIP
 
 
 def test_host_button_wrong_one(fw: Firmware, factory: Any) -> None:
@@ -149,18 +149,18 @@ def test_host_button_wrong_one(fw: Firmware, factory: Any) -> None:
             super().tell(text.replace("host button back", "host button next"))
 
     items = by_item(SelfTest(firmware=fw, person=Mixup(fw, factory), timeout_s=2).run(["host"]))
-    assert items["host confirm"].outcome is Outcome.PASS
-    assert items["host back"].outcome is Outcome.FAIL
+    assert items["host confirm"].outcome is Verdict.PASS
+    assert items["host back"].outcome is Verdict.FAIL
     assert "the next button answered instead" in items["host back"].detail
 
 
 def test_auto_checks_what_needs_nobody(fw: Firmware) -> None:
     items = by_item(SelfTest(firmware=fw, person=None).run(["buttons", "host", "sound"]))
     for seat in (1, 2, 3):
-        assert items[f"seat {seat} button at rest"].outcome is Outcome.PASS
-        assert items[f"seat {seat} lamp output"].outcome is Outcome.PASS
-    assert items["host buttons"].outcome is Outcome.SKIP
-    assert items["sound"].outcome is Outcome.PASS
+        assert items[f"seat {seat} button at rest"].outcome is Verdict.PASS
+        assert items[f"seat {seat} lamp output"].outcome is Verdict.PASS
+    assert items["host buttons"].outcome is Verdict.SKIP
+    assert items["sound"].outcome is Verdict.PASS
     assert "without error" in items["sound"].detail
 
 
@@ -171,9 +171,9 @@ def test_auto_finds_a_stuck_button(factory: Any) -> None:
         items = by_item(SelfTest(firmware=box, person=None).run(["buttons"]))
     finally:
         box.close()
-    assert items["seat 2 button at rest"].outcome is Outcome.FAIL
+    assert items["seat 2 button at rest"].outcome is Verdict.FAIL
     assert "short to GND" in items["seat 2 button at rest"].detail
-    assert items["seat 1 button at rest"].outcome is Outcome.PASS
+    assert items["seat 1 button at rest"].outcome is Verdict.PASS
 
 
 def test_sound_fails_without_an_audio_device(factory: Any,
@@ -187,14 +187,14 @@ def test_sound_fails_without_an_audio_device(factory: Any,
         items = by_item(SelfTest(firmware=box, person=None).run(["sound"]))
     finally:
         box.close()
-    assert items["sound"].outcome is Outcome.FAIL
+    assert items["sound"].outcome is Verdict.FAIL
     assert "audio group" in items["sound"].detail
 
 
 def test_sound_not_heard(fw: Firmware, factory: Any) -> None:
     person = ScriptedPerson(fw, factory, answers={"hear": False})
     items = by_item(SelfTest(firmware=fw, person=person).run(["sound"]))
-    assert items["sound"].outcome is Outcome.FAIL
+    assert items["sound"].outcome is Verdict.FAIL
 
 
 def test_keyboard_backend_and_missing_parts_are_skipped() -> None:
@@ -204,11 +204,11 @@ def test_keyboard_backend_and_missing_parts_are_skipped() -> None:
         items = by_item(SelfTest(firmware=box, person=None).run())
     finally:
         box.close()
-    assert items["seat buttons"].outcome is Outcome.SKIP
-    assert items["host buttons"].outcome is Outcome.SKIP
-    assert items["sound"].outcome is Outcome.SKIP
-    assert items["camera"].outcome is Outcome.SKIP
-    assert items["screen"].outcome is Outcome.SKIP
+    assert items["seat buttons"].outcome is Verdict.SKIP
+    assert items["host buttons"].outcome is Verdict.SKIP
+    assert items["sound"].outcome is Verdict.SKIP
+    assert items["camera"].outcome is Verdict.SKIP
+    assert items["screen"].outcome is Verdict.SKIP
 
 
 # --- camera -----------------------------------------------------------------------------------
@@ -236,10 +236,10 @@ def test_camera_good_frame_and_card(fw: Firmware, factory: Any) -> None:
     test = SelfTest(camera=camera, person=person, recognise=selftest.deck_recogniser(_deck()),
                     test_card=card)
     items = by_item(test.run(["camera"]))
-    assert items["camera frame"].outcome is Outcome.PASS
-    assert items["camera exposure"].outcome is Outcome.PASS
-    assert items["camera focus"].outcome is Outcome.PASS, items["camera focus"]
-    assert items["test card"].outcome is Outcome.PASS
+    assert items["camera frame"].outcome is Verdict.PASS
+    assert items["camera exposure"].outcome is Verdict.PASS
+    assert items["camera focus"].outcome is Verdict.PASS, items["camera focus"]
+    assert items["test card"].outcome is Verdict.PASS
     assert any("lay the test card" in t for t in person.told)
 
 
@@ -253,9 +253,9 @@ def test_camera_problems_are_found(conditions: dict[str, float], item: str,
     camera = sim_camera(**conditions)
     camera.place(_deck().ids[5], "centre")
     items = by_item(SelfTest(camera=camera, person=None).run(["camera"]))
-    assert items[item].outcome is Outcome.FAIL
+    assert items[item].outcome is Verdict.FAIL
     assert words in items[item].detail
-    assert items["test card"].outcome is Outcome.SKIP  # no recogniser given
+    assert items["test card"].outcome is Verdict.SKIP  # no recogniser given
 
 
 def test_camera_wrong_or_no_card() -> None:
@@ -267,7 +267,7 @@ def test_camera_wrong_or_no_card() -> None:
     assert "expected" in by_item(test.run(["camera"]))["test card"].detail
     empty = sim_camera()
     test = SelfTest(camera=empty, recognise=selftest.deck_recogniser(_deck()))
-    assert by_item(test.run(["camera"]))["test card"].outcome is Outcome.FAIL
+    assert by_item(test.run(["camera"]))["test card"].outcome is Verdict.FAIL
 
 
 def test_camera_that_does_not_start() -> None:
@@ -282,7 +282,7 @@ def test_camera_that_does_not_start() -> None:
             pass
 
     items = by_item(SelfTest(camera=Broken()).run(["camera"]))
-    assert items["camera"].outcome is Outcome.FAIL
+    assert items["camera"].outcome is Verdict.FAIL
     assert "did not complete" in items["camera"].detail
 
 
@@ -297,25 +297,25 @@ def test_frame_quality_rejects_colour_input() -> None:
 
 def test_screen_opens_and_draws(fw: Firmware, factory: Any) -> None:
     person = ScriptedPerson(fw, factory)
-    items = by_item(SelfTest(screen=selftest.PygameScreen((640, 480)), person=person)
+    items = by_item(SelfTest(screen=selftest.SelftestScreen((640, 480)), person=person)
                     .run(["screen"]))
-    assert items["screen"].outcome is Outcome.PASS
+    assert items["screen"].outcome is Verdict.PASS
     assert "dummy 640x480" in items["screen"].detail
-    assert items["screen font"].outcome is Outcome.PASS, items["screen font"]
-    assert items["screen picture"].outcome is Outcome.PASS
+    assert items["screen font"].outcome is Verdict.PASS, items["screen font"]
+    assert items["screen picture"].outcome is Verdict.PASS
 
 
 def test_screen_font_missing_glyphs(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(selftest, "SCREEN_TEXT", "什麼\U000f0000")  # a private-use character
-    items = by_item(SelfTest(screen=selftest.PygameScreen((320, 240))).run(["screen"]))
-    assert items["screen font"].outcome is Outcome.FAIL
+    items = by_item(SelfTest(screen=selftest.SelftestScreen((320, 240))).run(["screen"]))
+    assert items["screen font"].outcome is Verdict.FAIL
     assert "U+F0000" in items["screen font"].detail
 
 
 def test_screen_that_does_not_open(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SDL_VIDEODRIVER", "no-such-driver")
-    items = by_item(SelfTest(screen=selftest.PygameScreen((320, 240))).run(["screen"]))
-    assert items["screen"].outcome is Outcome.FAIL
+    items = by_item(SelfTest(screen=selftest.SelftestScreen((320, 240))).run(["screen"]))
+    assert items["screen"].outcome is Verdict.FAIL
     assert "vc4-kms-v3d" in items["screen"].detail
 
 

@@ -7,17 +7,17 @@ from typing import Any
 
 from display.games import GameDisplay
 from display.games.something_missing.screens import SCREENS
-from display.games.something_missing.view import GameView, Phase, game_view
+from display.games.something_missing.view import GameView, ViewPhase, game_view
 
-PHASE_SCREENS: dict[Phase, str] = {
-    Phase.VIEWING: "viewing",
-    Phase.REPLACE: "replace",
-    Phase.REVEAL: "reveal",
-    Phase.BETTING: "betting",
-    Phase.CHECKING: "checking",
-    Phase.SCORING: "scoring",
-    Phase.SWAP: "swap",
-    Phase.OVER: "over",
+PHASE_SCREENS: dict[ViewPhase, str] = {
+    ViewPhase.VIEWING: "viewing",
+    ViewPhase.REPLACE: "replace",
+    ViewPhase.REVEAL: "reveal",
+    ViewPhase.BETTING: "betting",
+    ViewPhase.CHECKING: "checking",
+    ViewPhase.SCORING: "scoring",
+    ViewPhase.SWAP: "swap",
+    ViewPhase.OVER: "over",
 }
 
 

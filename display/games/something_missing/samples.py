@@ -11,7 +11,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from display.games.something_missing.view import GameView, Phase
+from display.games.something_missing.view import GameView, ViewPhase
 from display.model import BuzzView, CardView, Notice, PlayerInfo, Snapshot
 
 PLAYERS: tuple[PlayerInfo, ...] = (
@@ -43,7 +43,7 @@ def card_image(h: int = 300, w: int = 200) -> np.ndarray:
 CARD = CardView("item-17", "腳踏車", "Bicycle", card_image())
 
 BASE = GameView(
-    phase=Phase.REVEAL,
+    phase=ViewPhase.REVEAL,
     scores=(12, 7, 15, 3, 9),
     round_no=6,
     scene_count=5,
@@ -64,12 +64,12 @@ def snapshots(lang: str = "zh-TW") -> list[tuple[str, Snapshot]]:
     def add(name: str, snap: Snapshot) -> None:
         out.append((name, snap))
 
-    view = replace(BASE, phase=Phase.VIEWING, scores=(0,) * 5, cards_left=(14, 13, 13, 13, 13),
+    view = replace(BASE, phase=ViewPhase.VIEWING, scores=(0,) * 5, cards_left=(14, 13, 13, 13, 13),
                    round_no=1, viewing_pass=1, viewing_passes=5, history=())
     add("viewing-ready", replace(s, state=view))
     add("viewing-running", replace(s, state=replace(view, deadline_ms=T0 + 3200, timer_ms=5000)))
     add("viewing-done", replace(s, state=replace(view, deadline_ms=T0 - 10, timer_ms=5000)))
-    rep = replace(BASE, phase=Phase.REPLACE, scene_count=6, actor=3)
+    rep = replace(BASE, phase=ViewPhase.REPLACE, scene_count=6, actor=3)
     add("replace-choose", replace(s, state=rep))
     add("replace-viewing", replace(s, state=replace(rep, deadline_ms=T0 + 14_000,
                                                     timer_ms=20_000)))
@@ -90,20 +90,20 @@ def snapshots(lang: str = "zh-TW") -> list[tuple[str, Snapshot]]:
     add("buzz-alone", replace(s, state=reveal, buzz=BuzzView(winner=3, at_ms=T0 - 200)))
     add("buzz-tie", replace(s, state=reveal, buzz=BuzzView(
         winner=4, at_ms=T0 - 200, margin_us=0, tie=True, tied=(4, 0))))
-    bet = replace(BASE, phase=Phase.BETTING, hourglass=1, actor=1, bets=((), (), (), (), ()))
+    bet = replace(BASE, phase=ViewPhase.BETTING, hourglass=1, actor=1, bets=((), (), (), (), ()))
     add("betting-must", replace(s, state=bet))
     bet2 = replace(bet, actor=3, bets=((), (1, 4), (), (2,), ()), passed=(0,))
     add("betting-decide", replace(s, state=bet2))
-    chk = replace(BASE, phase=Phase.CHECKING, hourglass=1, bets=((), (1, 4, 0), (), (2,), ()),
+    chk = replace(BASE, phase=ViewPhase.CHECKING, hourglass=1, bets=((), (1, 4, 0), (), (2,), ()),
                   passed=(3,), checking_scene=1, results=(None,) * 5, timer_ms=30_000)
     add("checking-idle", replace(s, state=chk))
     add("checking-running", replace(s, state=replace(chk, deadline_ms=T0 + 21_500)))
     add("checking-low", replace(s, state=replace(chk, deadline_ms=T0 + 4_200)))
     add("checking-expired", replace(s, state=replace(
         chk, checking_scene=3, results=(None, True, None, None, None), deadline_ms=T0 - 1)))
-    sc = replace(BASE, phase=Phase.SCORING, scores=(17, 13, 15, 3, 14))
+    sc = replace(BASE, phase=ViewPhase.SCORING, scores=(17, 13, 15, 3, 14))
     add("scoring", replace(s, state=sc))
-    swp = replace(BASE, phase=Phase.SWAP, actor=3, swap_scenes=(1, 3),
+    swp = replace(BASE, phase=ViewPhase.SWAP, actor=3, swap_scenes=(1, 3),
                   bets=((), (1, 4, 0), (), (2,), ()), results=(None, True, None, False, None))
     add("swap", replace(s, state=swp))
     swp3 = replace(swp, swap_scenes=(0, 1, 3), bets=((2,), (1, 4, 0), (), (3,), ()),
@@ -111,15 +111,15 @@ def snapshots(lang: str = "zh-TW") -> list[tuple[str, Snapshot]]:
     add("swap-three", replace(s, state=swp3))
     hist = (*BASE.history, (17, 13, 15, 3, 14), (23, 13, 21, 3, 18), (28, 19, 21, 3, 22),
             (35, 19, 27, 5, 22))
-    over = replace(BASE, phase=Phase.OVER, scores=hist[-1], history=hist, winners=(0,),
+    over = replace(BASE, phase=ViewPhase.OVER, scores=hist[-1], history=hist, winners=(0,),
                    end_reason="score", end_count=35)
     add("over", replace(s, state=over))
     add("over-shared", replace(s, state=replace(over, scores=(35, 19, 35, 5, 22), winners=(0, 2),
                                                 history=(*hist[:-1], (35, 19, 35, 5, 22)))))
-    seven = replace(BASE, phase=Phase.BETTING, scores=(3, 12, 9, 0, 6, 18, 2), actor=6,
+    seven = replace(BASE, phase=ViewPhase.BETTING, scores=(3, 12, 9, 0, 6, 18, 2), actor=6,
                     hourglass=5, cards_left=(6, 6, 5, 5, 5, 5, 0), scene_count=6,
                     bets=((5, 1, 0, 2, 4, 3), (), (), (), (), ()), passed=())
     add("betting-seven-full", replace(s, players=SEVEN, state=seven))
     add("reveal-seven", replace(s, players=SEVEN, last_card=CARD, state=replace(
-        seven, phase=Phase.REVEAL, actor=5, revealer=4, awaiting_buzz=True, bets=())))
+        seven, phase=ViewPhase.REVEAL, actor=5, revealer=4, awaiting_buzz=True, bets=())))
     return out

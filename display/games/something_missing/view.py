@@ -16,7 +16,7 @@ from display.model import PlayerInfo
 from engine import something_missing as sm
 
 
-class Phase(StrEnum):
+class ViewPhase(StrEnum):
     """The parts of a game of 什麼不見啦 the screen distinguishes."""
 
     VIEWING = "viewing"  # setup: everyone studies the scenes, 5 s per pass
@@ -34,7 +34,7 @@ class GameView:
     """A display-shaped summary of one 什麼不見啦 state. Seats are 0-based; scenes are 0-based
     (drawn as A, B, C …). Times are milliseconds on the app's clock (``Snapshot.now_ms``)."""
 
-    phase: Phase
+    phase: ViewPhase
     scores: tuple[int, ...]
     round_no: int = 1
     scene_count: int = 5
@@ -65,19 +65,19 @@ class GameView:
 
     @property
     def over(self) -> bool:
-        return self.phase is Phase.OVER
+        return self.phase is ViewPhase.OVER
 
 
-_PHASES: dict[sm.Phase, Phase] = {
-    sm.Phase.VIEWING: Phase.VIEWING,
-    sm.Phase.REVEAL: Phase.REVEAL,
-    sm.Phase.BUZZ: Phase.REVEAL,
-    sm.Phase.BET: Phase.BETTING,
-    sm.Phase.CHECK: Phase.CHECKING,
-    sm.Phase.SWAP: Phase.SWAP,
-    sm.Phase.REPLACE: Phase.REPLACE,
-    sm.Phase.VIEW_REPLACEMENT: Phase.REPLACE,
-    sm.Phase.OVER: Phase.OVER,
+_PHASES: dict[sm.Phase, ViewPhase] = {
+    sm.Phase.VIEWING: ViewPhase.VIEWING,
+    sm.Phase.REVEAL: ViewPhase.REVEAL,
+    sm.Phase.BUZZ: ViewPhase.REVEAL,
+    sm.Phase.BET: ViewPhase.BETTING,
+    sm.Phase.CHECK: ViewPhase.CHECKING,
+    sm.Phase.SWAP: ViewPhase.SWAP,
+    sm.Phase.REPLACE: ViewPhase.REPLACE,
+    sm.Phase.VIEW_REPLACEMENT: ViewPhase.REPLACE,
+    sm.Phase.OVER: ViewPhase.OVER,
 }
 _END: dict[sm.EndReason, str] = {
     sm.EndReason.SCORE_REACHED: "score",

@@ -15,8 +15,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 from display.input import HostAction
 from engine.something_missing import Phase
-from firmware.devices import GpioButtons
-from firmware.devices import HostAction as GpioAction
+from firmware.devices import GpioButtons, HostButton
 from tablekeeper.app import Loop
 from tablekeeper.clock import FakeClock
 from tablekeeper.games.something_missing.demo import build_demo
@@ -63,11 +62,11 @@ def test_three_buttons_next_moves_confirm_takes_back_undoes(loop: Loop) -> None:
     seat = before.to_act
     assert seat is not None
     # the highlight starts on scene A; next moves it to B; confirm bets there
-    screen.gpio_button(loop, GpioAction.NEXT, loop.clock.now_ns())
-    screen.gpio_button(loop, GpioAction.CONFIRM, loop.clock.now_ns())
+    screen.gpio_button(loop, HostButton.NEXT, loop.clock.now_ns())
+    screen.gpio_button(loop, HostButton.CONFIRM, loop.clock.now_ns())
     bet = loop.referee.state.bet_of(seat)
     assert bet is not None and bet.position == 1
-    screen.gpio_button(loop, GpioAction.BACK, loop.clock.now_ns())
+    screen.gpio_button(loop, HostButton.BACK, loop.clock.now_ns())
     assert loop.referee.state == before
 
 
@@ -169,7 +168,7 @@ def test_a_card_the_camera_missed_is_turned_over_by_hand(
     seat = before.to_act
     assert seat is not None
     now = loop.clock.now_ns()
-    screen.gpio_button(loop, GpioAction.CONFIRM, now)  # the highlight's on it: take it
+    screen.gpio_button(loop, HostButton.CONFIRM, now)  # the highlight's on it: take it
     state = loop.referee.state
     assert state.phase is Phase.BUZZ and state.pile == (*before.pile, None)
     assert state.revealer == seat and loop.referee.firmware.arbiter.armed_ns == now
@@ -187,13 +186,13 @@ def test_a_card_the_camera_missed_is_turned_over_by_hand(
     assert [c.name for c in screen._choices()] == ["held_new", "held_same"]
     shot = screen.snapshot(loop, loop.clock.now_ns())
     assert shot.held_card is not None and shot.held_card.card_id == "i07"
-    screen.gpio_button(loop, GpioAction.NEXT, loop.clock.now_ns())
-    screen.gpio_button(loop, GpioAction.CONFIRM, loop.clock.now_ns())  # the same card
+    screen.gpio_button(loop, HostButton.NEXT, loop.clock.now_ns())
+    screen.gpio_button(loop, HostButton.CONFIRM, loop.clock.now_ns())  # the same card
     assert table_of(loop.referee).held is None and loop.referee.state == state
     screen.render(loop, loop.clock.now_ns())
     assert [c.name for c in screen._choices()] == ["next"]  # (nobody buzzed)
     # The host undoes it (back): the turn is as it was.
-    screen.gpio_button(loop, GpioAction.BACK, loop.clock.now_ns())
+    screen.gpio_button(loop, HostButton.BACK, loop.clock.now_ns())
     assert loop.referee.state == before
     # Once the card is out of the way (nobody buzzed), the camera names cards again.
     screen.host_action(loop, HostAction("by_hand"), loop.clock.now_ns())
