@@ -15,6 +15,8 @@ from display.model import PlayerInfo, Snapshot
 from display.setup import SetupForm
 
 T0 = 1_000_000
+#: a table's regulars, as a config's roster lists them
+ROSTER: tuple[str, ...] = ("志強", "美玲", "怡君", "家豪", "淑芬", "Ann")
 SEVEN: tuple[PlayerInfo, ...] = (
     PlayerInfo("小明", "red"), PlayerInfo("阿美", "yellow"), PlayerInfo("Alice", "blue"),
     PlayerInfo("志明", "green"), PlayerInfo("春嬌", "orange"), PlayerInfo("大雄", "brown"),
@@ -40,6 +42,10 @@ def shared(lang: str = "zh-TW") -> list[tuple[str, Snapshot]]:
         ("setup", replace(s, setup=form)),
         ("setup-7-typing", replace(s, setup=SetupForm(players=SEVEN, variant="advanced",
                                                       focus=2))),
+        ("setup-name-entry", replace(s, setup=SetupForm(
+            players=SEVEN[:4], focus=3, roster=ROSTER))),
+        ("setup-name-roster-typed", replace(s, setup=SetupForm(
+            players=(*SEVEN[:3], PlayerInfo("Bart", "green")), focus=3, roster=ROSTER))),
         ("setup-problem", replace(s, setup=SetupForm(
             players=(PlayerInfo("A", "red"), PlayerInfo("B", "red"))))),
     ]

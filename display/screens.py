@@ -250,8 +250,56 @@ def draw_title(p: Painter, f: Frame) -> None:
     footer(p, [(HostAction("confirm"), p.tr("btn.new_game"), None, C.ACCENT, True)], undo=False)
 
 
+KEY_ROWS: tuple[str, ...] = ("1234567890", "QWERTYUIOP", "ASDFGHJKL-", "ZXCVBNM.'")
+
+
+def draw_name_entry(p: Painter, form: SetupForm) -> None:
+    """The name of one seat: the roster's names to pick with a touch, and an on-screen keyboard
+    for Latin letters (the Pi's touchscreen has no keyboard; a real one types as well)."""
+    seat = form.focus
+    assert seat is not None
+    info = form.players[seat]
+    p.surface.fill(C.BG)
+    header(p, p.tr("setup.name_of", n=seat + 1), p.tr(f"colour.{info.colour}"))
+    field = p.rect(0.02, BODY_TOP, 0.96, 0.1)
+    p.fill(field, C.PANEL_HI, 0.012)
+    p.outline(field, player_rgb(info.colour), 0.006, 0.012)
+    shown = info.name + "|" if info.name else form.display_name(seat, p.lang)
+    p.text(shown, field, size=0.065, colour=C.TEXT if info.name else C.TEXT_DIM,
+           align="left", pad=0.02)
+    top = BODY_TOP + 0.115
+    if form.roster:
+        p.text(p.tr("setup.roster"), p.rect(0.02, top, 0.16, 0.08), size=0.04,
+               colour=C.TEXT_DIM, align="left")
+        n = min(len(form.roster), 8)
+        w = 0.78 / n
+        for i, name in enumerate(form.roster[:n]):
+            p.button(p.rect(0.19 + i * w, top, w - 0.008, 0.08), HostAction("setup.roster", i),
+                     name, size=0.04)
+        top += 0.095
+    rows = len(KEY_ROWS) + 1
+    gap = 0.008
+    key_h = (FOOTER_Y - 0.015 - top - gap * (rows - 1)) / rows
+    for r, row in enumerate(KEY_ROWS):
+        w = (0.96 - gap * 9) / 10
+        x0 = 0.02 + (10 - len(row)) * (w + gap) / 2
+        for i, ch in enumerate(row):
+            p.button(p.rect(x0 + i * (w + gap), top + r * (key_h + gap), w, key_h),
+                     HostAction("setup.key", ch), ch, size=0.05)
+    y = top + len(KEY_ROWS) * (key_h + gap)
+    p.button(p.rect(0.02, y, 0.22, key_h), HostAction("erase"), "⌫", size=0.05)
+    p.button(p.rect(0.26, y, 0.48, key_h), HostAction("setup.key", " "), p.tr("key.space"),
+             size=0.045)
+    p.button(p.rect(0.76, y, 0.22, key_h), HostAction("setup.done"), p.tr("key.done"),
+             colour=C.ACCENT, size=0.045)
+    footer(p, [], undo=False)
+
+
 def draw_setup(p: Painter, f: Frame) -> None:
     form: SetupForm = f.snap.setup if isinstance(f.snap.setup, SetupForm) else SetupForm()
+    if form.focus is not None and 0 <= form.focus < len(form.players):
+        draw_name_entry(p, form)
+        return
     p.surface.fill(C.BG)
     title = form.title(p.lang)
     header(p, p.tr("setup.title_of", game=title) if title else p.tr("setup.title"),
@@ -266,12 +314,8 @@ def draw_setup(p: Painter, f: Frame) -> None:
                pad=0.008)
         p.buttons.append(_plain_button(colour_box, HostAction("setup.colour", seat)))
         name_box = p.rect(0.17, y, 0.24, row_h)
-        focused = form.focus == seat
-        p.fill(name_box, C.PANEL_HI if focused else C.PANEL, 0.012)
-        if focused:
-            p.outline(name_box, C.ACCENT, 0.005, 0.012)
-        name = info.name + ("▏" if focused else "")
-        shown = name if info.name else form.display_name(seat, p.lang)
+        p.fill(name_box, C.PANEL, 0.012)
+        shown = info.name or form.display_name(seat, p.lang)
         p.text(shown, name_box, size=0.05, colour=C.TEXT if info.name else C.TEXT_DIM,
                align="left", pad=0.014)
         p.buttons.append(_plain_button(name_box, HostAction("setup.focus", seat)))
@@ -294,10 +338,7 @@ def draw_setup(p: Painter, f: Frame) -> None:
         p.button(r, HostAction("setup.variant", variant), p.tr(f"variant.{variant}"),
                  colour=C.ACCENT if chosen else C.PANEL_HI, size=0.045)
     notes = [p.tr(k, lo=form.min_players, hi=form.max_players) for k in form.problems]
-    if form.focus is not None:
-        notes.append(p.tr("setup.typing"))
-    else:
-        notes.append(p.tr("setup.start_hint"))
+    notes.append(p.tr("setup.start_hint"))
     for i, note in enumerate(notes[:2]):
         p.text(note, p.rect(0.66, 0.64 + i * 0.08, 0.32, 0.07), size=0.04,
                colour=C.WARN if i < len(form.problems) else C.TEXT_DIM, align="left")

@@ -65,18 +65,22 @@ class SetupForm:
     titles: tuple[str, str] = ("", "")
     #: the host came here from the home screen and may go back to pick another game
     can_go_home: bool = False
+    #: the table's known names (the config's roster: typed once, picked with a touch, since
+    #: Chinese names cannot be typed on the Pi's console)
+    roster: tuple[str, ...] = ()
 
     def title(self, lang: str) -> str:
         return self.titles[1] if lang == "en" else self.titles[0]
 
     @classmethod
     def for_spec(cls, spec: FormSpec, *, titles: tuple[str, str] = ("", ""),
-                 can_go_home: bool = False) -> SetupForm:
+                 can_go_home: bool = False, roster: tuple[str, ...] = ()) -> SetupForm:
         """An empty form for a game: its default number of players, in its first colours."""
         return cls(players=_default_players(spec.default_players, spec.colours),
                    variant=spec.default_variant, min_players=spec.min_players,
                    max_players=spec.max_players, variants=spec.variants,
-                   colours=spec.colours, titles=titles, can_go_home=can_go_home)
+                   colours=spec.colours, titles=titles, can_go_home=can_go_home,
+                   roster=roster)
 
     @property
     def problems(self) -> tuple[str, ...]:
@@ -99,7 +103,10 @@ class SetupForm:
 
     def display_name(self, seat: int, lang: str) -> str:
         name = self.players[seat].name.strip()
-        return name or tr("player.default", lang, n=seat + 1)
+        if name:
+            return name
+        return tr("player.by_colour", lang, colour=tr(f"colour.{self.players[seat].colour}",
+                                                      lang))
 
     def players_for(self, lang: str) -> tuple[PlayerInfo, ...]:
         """The players with default names filled in, for starting the game."""
@@ -133,6 +140,13 @@ class SetupForm:
                 return replace(self, focus=None if arg == self.focus else arg)
         if name == "setup.variant" and arg in self.variants:
             return replace(self, variant=str(arg), focus=None)
+        if name == "setup.key" and isinstance(arg, str):
+            return self._type(arg)
+        if name == "setup.roster" and isinstance(arg, int) and 0 <= arg < len(self.roster) \
+                and self.focus is not None:
+            return replace(self._set_name(self.focus, self.roster[arg][:MAX_NAME]), focus=None)
+        if name == "setup.done":
+            return replace(self, focus=None)
         if name == "erase" and self.focus is not None:
             return self._set_name(self.focus, self.players[self.focus].name[:-1])
         return self

@@ -62,7 +62,8 @@ class PygameScreen:
                  title: str = "tablekeeper", cards: Mapping[str, CardInfo] | None = None,
                  rng: random.Random | None = None,
                  on_new_game: Callable[[], None] | None = None,
-                 on_choose_game: Callable[[str], None] | None = None) -> None:
+                 on_choose_game: Callable[[str], None] | None = None,
+                 roster: tuple[str, ...] = ()) -> None:
         from display.renderer import Renderer
 
         pygame.display.init()
@@ -88,6 +89,8 @@ class PygameScreen:
         self.on_new_game = on_new_game
         #: the host picked a game on the home screen (its kit's name): set the table up for it
         self.on_choose_game = on_choose_game
+        #: the table's known names, offered on the setup screen (the config's roster)
+        self.roster = tuple(roster)
         #: the home screen's game picker while it is shown (None: not shown)
         self.home: HomeMenu | None = None
         self._menu: HomeMenu | None = None  # the last menu shown (setup's "other game")
@@ -248,7 +251,7 @@ class PygameScreen:
         """An empty setup form for the game the referee keeps."""
         kit = loop.referee.kit
         return SetupForm.for_spec(kit.setup, titles=(kit.title_in("zh-TW"), kit.title_in("en")),
-                                  can_go_home=self._menu is not None)
+                                  can_go_home=self._menu is not None, roster=self.roster)
 
     def _setup_action(self, loop: Loop, action: HostAction, now_ns: int) -> None:
         if self.setup is None:

@@ -46,8 +46,26 @@ def test_typing_names() -> None:
     assert len(form.players[1].name) == MAX_NAME
     assert form.apply(HostAction("setup.focus", None)).focus is None
     assert SetupForm().apply(TextInput("nobody focused")) == SetupForm()
-    assert form.players_for("en")[0].name == "Player 1"
-    assert form.players_for("zh-TW")[0].name == "玩家 1"
+    # a seat nobody named is called by its colour (names and colours are both unique)
+    assert form.players_for("en")[0].name == "Red"
+    assert form.players_for("zh-TW")[0].name == "紅色"
+
+
+def test_a_roster_name_is_picked_with_one_touch() -> None:
+    form = SetupForm(roster=("志強", "美玲")).apply(HostAction("setup.focus", 2))
+    form = form.apply(HostAction("setup.roster", 1))
+    assert form.players[2].name == "美玲" and form.focus is None
+    assert form.apply(HostAction("setup.roster", 0)) == form  # no name field has the focus
+    assert form.apply(HostAction("setup.focus", 0)).apply(
+        HostAction("setup.roster", 9)).players[0].name == ""  # no such roster name
+
+
+def test_the_on_screen_keyboard_types_latin_letters() -> None:
+    form = SetupForm().apply(HostAction("setup.focus", 0))
+    for key in ("A", "N", "N", " ", "B"):
+        form = form.apply(HostAction("setup.key", key))
+    form = form.apply(HostAction("erase")).apply(HostAction("setup.done"))
+    assert form.players[0].name == "ANN " and form.focus is None
 
 
 def test_problems_block_the_start() -> None:
@@ -80,6 +98,12 @@ def test_the_setup_screen_is_operable_by_touch(fonts: FontBook) -> None:
     tap("setup.colour", 4)
     tap("setup.focus", 2)
     assert renderer.render(Snapshot(state=None, setup=form)) and renderer.text_focus
+    for key in ("J", "O"):
+        tap("setup.key", key)
+    tap("erase")
+    tap("setup.key", "O")
+    tap("setup.done")
+    assert form.players[2].name == "JO" and form.focus is None
     tap("setup.variant", "easy")
     assert len(form.players) == 5 and form.variant == "easy"
     renderer.render(Snapshot(state=None, setup=form))
