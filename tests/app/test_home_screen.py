@@ -17,14 +17,10 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 from display.home import GameChoice
 from display.input import HostAction
-from firmware.box import build
-from firmware.config import FirmwareConfig
 from firmware.devices import HostButton
-from firmware.mock import mock_factory
 from tablekeeper import games
 from tablekeeper.app import Loop
 from tablekeeper.clock import FakeClock
-from tablekeeper.journal import JournaledGame
 from tablekeeper.referee import Referee
 from tablekeeper.screen import PygameScreen
 
@@ -33,16 +29,9 @@ OTHER = GameChoice("other-game", "別的遊戲", "Another game", 2, 4)
 
 
 @pytest.fixture
-def loop(tmp_path: Path) -> Iterator[Loop]:
-    clock = FakeClock()
-    firmware = build(FirmwareConfig.from_dict({"backend": "gpio", "sound": {"kind": "none"}}),
-                     mock_factory(), rng=random.Random(1), clock=clock.now_ns)
-    referee = Referee(JournaledGame.create(tmp_path / "current.jsonl"), firmware,
-                      clock.now_ns())
+def loop(tmp_path: Path, referee: Referee, clock: FakeClock) -> Iterator[Loop]:
     screen = PygameScreen(size=(800, 480), png_dir=tmp_path, rng=random.Random(1))
-    loop = Loop(referee, clock, screen=screen)
-    yield loop
-    firmware.close()
+    yield Loop(referee, clock, screen=screen)
     screen.close()
 
 

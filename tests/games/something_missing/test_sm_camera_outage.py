@@ -9,8 +9,6 @@ waits for the host to say, and is not taken for the next one until then."""
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,9 +23,7 @@ from engine.something_missing import (
     State,
     legal_actions,
 )
-from firmware.box import Firmware, build
-from firmware.config import FirmwareConfig
-from firmware.mock import mock_factory
+from firmware.box import Firmware
 from tablekeeper.clock import FakeClock
 from tablekeeper.games.something_missing.simdriver import card_id
 from tablekeeper.games.something_missing.table import table_of
@@ -66,19 +62,6 @@ class Cable:
 
     def close(self) -> None:
         pass
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
-def firmware(clock: FakeClock) -> Iterator[Firmware]:
-    config = FirmwareConfig.from_dict({"backend": "gpio", "sound": {"kind": "none"}})
-    fw = build(config, mock_factory(), rng=random.Random(5), clock=clock.now_ns)
-    yield fw
-    fw.close()
 
 
 @pytest.fixture

@@ -3,18 +3,12 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
-
-import pytest
 
 from engine.core import Rejection
 from engine.something_missing import Phase, State
-from firmware.box import Firmware, build
-from firmware.config import FirmwareConfig
+from firmware.box import Firmware
 from firmware.devices import SeatEdge
-from firmware.mock import mock_factory
 from tablekeeper.clock import FakeClock
 from tablekeeper.games.something_missing.host import new_game
 from tablekeeper.games.something_missing.simdriver import card_id
@@ -23,31 +17,6 @@ from tablekeeper.journal import JournaledGame, replay
 from tablekeeper.referee import CardSeen, Referee
 
 MS = 1_000_000
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
-def factory() -> Any:
-    return mock_factory()
-
-
-@pytest.fixture
-def firmware(factory: Any, clock: FakeClock) -> Iterator[Firmware]:
-    config = FirmwareConfig.from_dict({"backend": "gpio", "sound": {"kind": "none"}})
-    fw = build(config, factory, rng=random.Random(5), clock=clock.now_ns)
-    yield fw
-    fw.close()
-
-
-@pytest.fixture
-def referee(tmp_path: Path, firmware: Firmware, clock: FakeClock) -> Referee:
-    game = JournaledGame.create(tmp_path / "game.jsonl")
-    return Referee(game, firmware, clock.now_ns(),
-                   card_ids={card_id(i): i for i in range(66)}, game_id="test")
 
 
 def start(referee: Referee, clock: FakeClock, players: int = 3) -> State:
