@@ -222,6 +222,98 @@ class EventRegistry:
         return cls.from_dict(data)
 
 
+# --- static rules as JSON (the journal header's "rules") -----------------------------------
+
+D = TypeVar("D")
+
+
+def rules_to_dict(obj: Any) -> dict[str, Any]:
+    """A frozen dataclass of static rules as JSON: tuples as lists, nested dataclasses as
+    tables, and a table by number (``tuple[tuple[int, int], ...]``) as ``{"3": 8, ...}``."""
+    out: dict[str, Any] = {}
+    hints = _hints(type(obj))
+    for f in dataclasses.fields(obj):
+        value = getattr(obj, f.name)
+        if dataclasses.is_dataclass(value):
+            out[f.name] = rules_to_dict(value)
+        elif _is_table(hints[f.name]):
+            out[f.name] = {str(k): v for k, v in value}
+        elif isinstance(value, tuple):
+            out[f.name] = list(value)
+        else:
+            out[f.name] = value
+    return out
+
+
+def rules_from_dict(cls: type[D], data: Any, where: str = "rules") -> D:
+    """The frozen dataclass ``cls`` from its JSON form (:func:`rules_to_dict`): missing keys
+    take the defaults; an unknown key or a bad value is a ``ValueError`` naming it
+    (``rules.interpretations.x: expected true/false``). Fields may be ``int``, ``bool``,
+    ``str``, ``tuple[int, ...]``, a table by number, or a nested dataclass. When the result
+    has a ``problems()`` method, the first problem it names is raised too."""
+    if not isinstance(data, Mapping):
+        raise ValueError(f"{where}: expected a table, got {data!r}")
+    assert dataclasses.is_dataclass(cls)
+    hints = _hints(cls)
+    names = {f.name for f in dataclasses.fields(cls)}
+    kwargs: dict[str, Any] = {}
+    for key, value in data.items():
+        if key not in names:
+            raise ValueError(f"{where}.{key}: unknown key")
+        kwargs[key] = _rule_value(hints[key], value, f"{where}.{key}")
+    result = cls(**kwargs)
+    problems = getattr(result, "problems", None)
+    if callable(problems):
+        found = problems()
+        if found:
+            raise ValueError(found[0])
+    return result
+
+
+def _is_table(hint: Any) -> bool:
+    if typing.get_origin(hint) is not tuple:
+        return False
+    args = typing.get_args(hint)
+    return (len(args) == 2 and args[1] is Ellipsis and typing.get_origin(args[0]) is tuple
+            and typing.get_args(args[0]) == (int, int))
+
+
+def _rule_value(hint: Any, value: Any, where: str) -> Any:
+    if dataclasses.is_dataclass(hint) and isinstance(hint, type):
+        return rules_from_dict(hint, value, where)
+    if _is_table(hint):
+        if not isinstance(value, Mapping):
+            raise ValueError(f"{where}: expected a table of numbers, got {value!r}")
+        out = []
+        for k, v in value.items():
+            try:
+                n = int(k)
+            except (TypeError, ValueError):
+                raise ValueError(f"{where}: {k!r} is not a number") from None
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise ValueError(f"{where}.{k}: expected an integer, got {v!r}")
+            out.append((n, v))
+        return tuple(sorted(out))
+    if typing.get_origin(hint) is tuple:
+        if not isinstance(value, list | tuple) or not all(
+                isinstance(v, int) and not isinstance(v, bool) for v in value):
+            raise ValueError(f"{where}: expected a list of integers, got {value!r}")
+        return tuple(value)
+    if hint is bool:
+        if not isinstance(value, bool):
+            raise ValueError(f"{where}: expected true/false, got {value!r}")
+        return value
+    if hint is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError(f"{where}: expected an integer, got {value!r}")
+        return value
+    if hint is str:
+        if not isinstance(value, str):
+            raise ValueError(f"{where}: expected a string, got {value!r}")
+        return value
+    raise ValueError(f"{where}: unsupported rule type {hint}")  # pragma: no cover
+
+
 # --- seats -------------------------------------------------------------------------------
 
 

@@ -50,6 +50,8 @@ from engine.core import (
     first_clockwise,
     highest,
     left_of,
+    rules_from_dict,
+    rules_to_dict,
 )
 
 GAME_NAME = "something_missing"
@@ -169,35 +171,12 @@ class Rules:
         return n_players + self.slot_offsets[slot - 1]
 
     def to_dict(self) -> dict[str, Any]:
-        return _dc_to_dict(self)
+        return rules_to_dict(self)
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Self:
         """Defaults for missing keys; ``ValueError`` naming the key for a bad value."""
-        if not isinstance(d, Mapping):
-            raise ValueError(f"rules: expected a table, got {d!r}")
-        kwargs: dict[str, Any] = {}
-        names = {f.name: f for f in dataclasses.fields(cls)}
-        for key, value in d.items():
-            if key not in names:
-                raise ValueError(f"rules.{key}: unknown key")
-            if key == "interpretations":
-                kwargs[key] = _interpretations_from(value)
-            elif key == "slot_offsets":
-                if not isinstance(value, list | tuple) or not all(
-                        isinstance(v, int) and not isinstance(v, bool) for v in value):
-                    raise ValueError(f"rules.slot_offsets: expected a list of integers, "
-                                     f"got {value!r}")
-                kwargs[key] = tuple(value)
-            else:
-                if isinstance(value, bool) or not isinstance(value, int):
-                    raise ValueError(f"rules.{key}: expected an integer, got {value!r}")
-                kwargs[key] = value
-        rules = cls(**kwargs)
-        problems = rules.problems()
-        if problems:
-            raise ValueError(problems[0])
-        return rules
+        return rules_from_dict(cls, d)
 
     def problems(self) -> list[str]:
         out = []
@@ -216,33 +195,6 @@ class Rules:
         if min(self.scenes_easy, self.scenes_standard, self.scenes_advanced) < 1:
             out.append("rules.scenes_*: at least one scene must be in play")
         return out
-
-
-def _interpretations_from(value: Any) -> Interpretations:
-    if not isinstance(value, Mapping):
-        raise ValueError(f"rules.interpretations: expected a table, got {value!r}")
-    known = {f.name for f in dataclasses.fields(Interpretations)}
-    kwargs = {}
-    for key, v in value.items():
-        if key not in known:
-            raise ValueError(f"rules.interpretations.{key}: unknown key")
-        if not isinstance(v, bool):
-            raise ValueError(f"rules.interpretations.{key}: expected true/false, got {v!r}")
-        kwargs[key] = v
-    return Interpretations(**kwargs)
-
-
-def _dc_to_dict(obj: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for f in dataclasses.fields(obj):
-        value = getattr(obj, f.name)
-        if dataclasses.is_dataclass(value):
-            out[f.name] = _dc_to_dict(value)
-        elif isinstance(value, tuple):
-            out[f.name] = list(value)
-        else:
-            out[f.name] = value
-    return out
 
 
 def deal_counts(n_players: int, start_seat: int, item_cards: int = 66) -> tuple[int, ...]:

@@ -70,6 +70,8 @@ from engine.core import (
     Rejection,
     Source,
     left_of,
+    rules_from_dict,
+    rules_to_dict,
 )
 
 GAME_NAME = "wink"
@@ -207,38 +209,12 @@ class Rules:
             else self.empty_hands_end
 
     def to_dict(self) -> dict[str, Any]:
-        out = _dc_to_dict(self)
-        out["hand_cards"] = {str(n): h for n, h in self.hand_cards}
-        return out
+        return rules_to_dict(self)
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Self:
         """Defaults for missing keys; ``ValueError`` naming the key for a bad value."""
-        if not isinstance(d, Mapping):
-            raise ValueError(f"rules: expected a table, got {d!r}")
-        kwargs: dict[str, Any] = {}
-        names = {f.name for f in dataclasses.fields(cls)}
-        for key, value in d.items():
-            if key not in names:
-                raise ValueError(f"rules.{key}: unknown key")
-            if key == "interpretations":
-                kwargs[key] = _interpretations_from(value)
-            elif key == "hand_cards":
-                kwargs[key] = _hand_cards_from(value)
-            elif key == "extra_card_players":
-                if not isinstance(value, list | tuple) or not all(_is_int(v) for v in value):
-                    raise ValueError(f"rules.extra_card_players: expected a list of integers, "
-                                     f"got {value!r}")
-                kwargs[key] = tuple(value)
-            else:
-                if not _is_int(value):
-                    raise ValueError(f"rules.{key}: expected an integer, got {value!r}")
-                kwargs[key] = value
-        rules = cls(**kwargs)
-        problems = rules.problems()
-        if problems:
-            raise ValueError(problems[0])
-        return rules
+        return rules_from_dict(cls, d)
 
     def problems(self) -> list[str]:
         out = []
@@ -267,53 +243,6 @@ class Rules:
                 out.append(f"rules.{key}: must be 1..{self.min_players}, "
                            f"got {getattr(self, key)}")
         return out
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _hand_cards_from(value: Any) -> tuple[tuple[int, int], ...]:
-    if not isinstance(value, Mapping):
-        raise ValueError(f"rules.hand_cards: expected a table of player count -> cards, "
-                         f"got {value!r}")
-    out = []
-    for key, v in value.items():
-        try:
-            n = int(key)
-        except (TypeError, ValueError):
-            raise ValueError(f"rules.hand_cards.{key}: not a player count") from None
-        if not _is_int(v):
-            raise ValueError(f"rules.hand_cards.{key}: expected an integer, got {v!r}")
-        out.append((n, v))
-    return tuple(sorted(out))
-
-
-def _interpretations_from(value: Any) -> Interpretations:
-    if not isinstance(value, Mapping):
-        raise ValueError(f"rules.interpretations: expected a table, got {value!r}")
-    known = {f.name for f in dataclasses.fields(Interpretations)}
-    kwargs = {}
-    for key, v in value.items():
-        if key not in known:
-            raise ValueError(f"rules.interpretations.{key}: unknown key")
-        if not isinstance(v, bool):
-            raise ValueError(f"rules.interpretations.{key}: expected true/false, got {v!r}")
-        kwargs[key] = v
-    return Interpretations(**kwargs)
-
-
-def _dc_to_dict(obj: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for f in dataclasses.fields(obj):
-        value = getattr(obj, f.name)
-        if dataclasses.is_dataclass(value):
-            out[f.name] = _dc_to_dict(value)
-        elif isinstance(value, tuple):
-            out[f.name] = [list(v) if isinstance(v, tuple) else v for v in value]
-        else:
-            out[f.name] = value
-    return out
 
 
 # --- events ------------------------------------------------------------------------------
