@@ -3,14 +3,23 @@ test module, in every xdist worker).
 
 Sections:
 
-- **fonts**: the system's fonts are invisible to every test process.
+- **fonts**: the system's fonts are invisible to every test process;
+- **vision: demo decks**: moved verbatim from ``tests/vision/conftest.py``. mypy checks
+  ``tests/`` as loose modules (no ``__init__.py``), so two ``conftest.py`` files are one module
+  twice, an error that stops the type check: the root conftest has to be the only one.
 """
 
 from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+
+import pytest
+
+from vision.deck import Deck, load_deck
+from vision.demo_decks import demo_deck
 
 # --- fonts: what happens to be installed must not change a result ----------------------------
 #
@@ -51,3 +60,24 @@ def hide_system_fonts() -> Path:
 
 
 EMPTY_FONTCONFIG_FILE = hide_system_fonts()
+
+
+# --- vision: demo decks, generated once per test session --------------------------------------
+
+@pytest.fixture(scope="session")
+def demo_deck_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A cache folder of demo decks shared by the session (decks are made on first use)."""
+    return tmp_path_factory.mktemp("demo-decks")
+
+
+@pytest.fixture(scope="session")
+def demo_decks(demo_deck_cache: Path) -> Callable[[str], Deck]:
+    """``demo_decks("wink")`` -> the loaded demo deck, generated once per session."""
+    loaded: dict[str, Deck] = {}
+
+    def get(name: str) -> Deck:
+        if name not in loaded:
+            loaded[name] = load_deck(demo_deck(name, demo_deck_cache))
+        return loaded[name]
+
+    return get
