@@ -7,10 +7,19 @@ hard-coded index; it is index 3 in Debian's and Pi OS's package).
 
 Search order, per weight (``bold`` for titles and numbers, ``regular`` for the rest):
 
-1. the system's Noto Sans CJK collection (Debian/Pi OS package ``fonts-noto-cjk``);
+1. the system's Noto Sans CJK collection (Debian/Pi OS package ``fonts-noto-cjk``), unless the
+   environment says ``TABLEKEEPER_SYSTEM_FONTS=0`` (:data:`SYSTEM_FONTS_ENV`);
 2. the subset TC font bundled in ``display/fonts/`` (built by ``display/fonts/make_subset.py``;
-   it covers every character of the translation table and the demo decks' names);
+   it covers every string of the code — the translation tables, the demo's names, the decks'
+   card names, what screens draw —, Big5 level 1 (5,401 characters), Latin-1, and the symbols
+   of ``display/fonts/extra_text.txt``);
 3. pygame's built-in Latin font, with one clear log line: Chinese text will show as boxes.
+
+``TABLEKEEPER_SYSTEM_FONTS=0`` makes a machine with ``fonts-noto-cjk`` look like a fresh one:
+the test suite sets it for every test (``tests/conftest.py``, with an empty fontconfig
+configuration), so no result depends on what happens to be installed; a developer can set it
+to see what a Pi before its installer ran shows. It is read each time a :class:`FontBook` is
+made. Passing ``system_patterns`` explicitly overrides it.
 
 :class:`FontBook` caches ``pygame.freetype.Font`` objects by (face, size).
 """
@@ -18,6 +27,7 @@ Search order, per weight (``bold`` for titles and numbers, ``regular`` for the r
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,6 +51,9 @@ SYSTEM_CJK_PATTERNS: tuple[str, ...] = (
     "/usr/share/fonts/google-noto-cjk/NotoSansCJK-{weight}.ttc",  # Fedora
 )
 
+#: Environment variable: "0" (or "false", "no", "off") hides the system fonts.
+SYSTEM_FONTS_ENV = "TABLEKEEPER_SYSTEM_FONTS"
+
 BUNDLED_DIR = Path(__file__).resolve().parent / "fonts"
 BUNDLED_FILES: dict[Weight, str] = {
     "bold": "NotoSansCJKtc-Bold-subset.otf",
@@ -61,6 +74,17 @@ class Face:
     @property
     def cjk(self) -> bool:
         return self.source != "fallback"
+
+
+def system_fonts_allowed() -> bool:
+    """Whether the system's fonts may be used (:data:`SYSTEM_FONTS_ENV` is not "0")."""
+    value = os.environ.get(SYSTEM_FONTS_ENV, "1").strip().lower()
+    return value not in ("0", "false", "no", "off")
+
+
+def default_system_patterns() -> tuple[str, ...]:
+    """:data:`SYSTEM_CJK_PATTERNS`, or none when :data:`SYSTEM_FONTS_ENV` hides them."""
+    return SYSTEM_CJK_PATTERNS if system_fonts_allowed() else ()
 
 
 def _ensure_freetype() -> None:
@@ -102,10 +126,15 @@ def _tc_face(path: str, source: Literal["system", "bundled"]) -> Face | None:
 def find_face(
     weight: Weight,
     *,
-    system_patterns: Sequence[str] = SYSTEM_CJK_PATTERNS,
+    system_patterns: Sequence[str] | None = None,
     bundled_dir: Path | None = BUNDLED_DIR,
 ) -> Face:
-    """The best face for ``weight``: system TC, bundled subset TC, then built-in Latin."""
+    """The best face for ``weight``: system TC, bundled subset TC, then built-in Latin.
+
+    ``system_patterns`` None: :func:`default_system_patterns` (the environment decides).
+    """
+    if system_patterns is None:
+        system_patterns = default_system_patterns()
     for pattern in system_patterns:
         path = pattern.format(weight=weight.capitalize())
         face = _tc_face(path, "system") if Path(path).is_file() else None
@@ -125,19 +154,22 @@ class FontBook:
     def __init__(
         self,
         *,
-        system_patterns: Sequence[str] = SYSTEM_CJK_PATTERNS,
+        system_patterns: Sequence[str] | None = None,
         bundled_dir: Path | None = BUNDLED_DIR,
     ) -> None:
         _ensure_freetype()
+        if system_patterns is None:
+            system_patterns = default_system_patterns()
         self.faces: dict[Weight, Face] = {
             w: find_face(w, system_patterns=system_patterns, bundled_dir=bundled_dir)
             for w in WEIGHTS
         }
         if not any(face.cjk for face in self.faces.values()):
+            hidden = "" if system_fonts_allowed() else f", {SYSTEM_FONTS_ENV}=0 hides the system's"
             _log.warning(
-                "display: no CJK font found (no fonts-noto-cjk, no bundled subset in %s); "
+                "display: no CJK font found (no fonts-noto-cjk%s, no bundled subset in %s); "
                 "Chinese text will show as boxes — install fonts-noto-cjk",
-                bundled_dir,
+                hidden, bundled_dir,
             )
         self._cache: dict[tuple[Face, int], pygame.freetype.Font] = {}
 

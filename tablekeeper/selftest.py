@@ -173,8 +173,17 @@ class Screen(Protocol):
     def close(self) -> None: ...
 
 
+def _screen_text() -> str:
+    """What the screen check draws: strings the screens show (the UI table of
+    :mod:`display.i18n`, both languages) and the digits of the scores and timers."""
+    from display.i18n import tr
+
+    return " ".join([tr("game.title", "zh-TW"), tr("btn.new_game", "zh-TW"),
+                     tr("game.title", "en"), "0123456789"])
+
+
 #: Text the screen check draws; every character must be in the font.
-SCREEN_TEXT = "什麼不見啦 搶拿沙漏 計分板 Something Is Missing 0123456789"
+SCREEN_TEXT = _screen_text()
 
 
 class SelftestScreen:

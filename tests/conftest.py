@@ -1,5 +1,6 @@
 """Fixtures every part of the suite shares.
 
+- **fonts**: the system's fonts are invisible to every test process (below);
 - ``clock``: a :class:`tablekeeper.clock.FakeClock` (timers and the arbiter's settle window are
   tested in microseconds, never with sleeps);
 - ``factory``: gpiozero's own ``MockFactory`` (``firmware.mock.mock_factory``), pins stamped on
@@ -16,7 +17,9 @@
 
 from __future__ import annotations
 
+import os
 import random
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -32,6 +35,48 @@ from tablekeeper.referee import Referee
 from vision.deck import Deck, load_deck
 from vision.demo_decks import demo_deck
 
+# --- fonts: what happens to be installed must not change a result ----------------------------
+#
+# A machine with fonts-noto-cjk passed tests that a fresh one (CI, a new laptop) failed: the
+# bundled subset lacked characters the system font had. So every test sees what a fresh machine
+# sees, set here at import, before any test module imports pygame:
+#
+# - TABLEKEEPER_SYSTEM_FONTS=0: display.fonts skips its hard-coded system paths (it reads the
+#   variable whenever a FontBook is made) and uses the bundled subset;
+# - FONTCONFIG_FILE: an empty fontconfig configuration (no font folders), so nothing that asks
+#   fontconfig (pygame.font.SysFont / pygame.sysfont via fc-list, SDL) finds a system font.
+#
+# Child processes (the CLI and power-cut tests start `python -m tablekeeper`) inherit both.
+# tests/display/test_display_fonts.py checks that this holds, and that the bundled font alone
+# has every glyph the UI draws.
+
+SYSTEM_FONTS_ENV = "TABLEKEEPER_SYSTEM_FONTS"  # display.fonts.SYSTEM_FONTS_ENV
+EMPTY_FONTCONFIG = """<?xml version="1.0"?>
+<!DOCTYPE fontconfig SYSTEM "fonts.dtd">
+<!-- tablekeeper's tests: no font folders, so fontconfig knows no fonts -->
+<fontconfig></fontconfig>
+"""
+
+
+def hide_system_fonts() -> Path:
+    """Point fontconfig at an empty configuration and switch display.fonts' system fonts off;
+    returns the configuration file."""
+    folder = Path(tempfile.gettempdir()) / f"tablekeeper-tests-{os.getuid()}"
+    folder.mkdir(exist_ok=True)
+    path = folder / "fonts-empty.conf"
+    if not path.is_file() or path.read_text(encoding="utf-8") != EMPTY_FONTCONFIG:
+        part = folder / f"fonts-empty.conf.{os.getpid()}"
+        part.write_text(EMPTY_FONTCONFIG, encoding="utf-8")
+        part.replace(path)  # atomic: xdist workers may race here
+    os.environ["FONTCONFIG_FILE"] = str(path)
+    os.environ[SYSTEM_FONTS_ENV] = "0"
+    return path
+
+
+EMPTY_FONTCONFIG_FILE = hide_system_fonts()
+
+
+# --- clock, pins, firmware, referee ---------------------------------------------------------
 
 @pytest.fixture
 def clock() -> FakeClock:

@@ -305,6 +305,22 @@ def test_screen_opens_and_draws(fw: Firmware, factory: Any) -> None:
     assert items["screen picture"].outcome is Verdict.PASS
 
 
+def test_screen_text_is_what_the_screens_show() -> None:
+    """The sample is made of UI strings (and digits), so the font that draws the screens
+    draws it: no word of its own that the bundled font might lack."""
+    from display.i18n import STRINGS
+
+    shown = {text for entry in STRINGS.values() for text in entry.values()}
+    words = selftest.SCREEN_TEXT.split(" ")
+    assert "什麼不見啦" in words  # what the person is asked whether they see
+    assert "Something Is Missing" in selftest.SCREEN_TEXT
+    rest = selftest.SCREEN_TEXT
+    for text in sorted(shown, key=len, reverse=True):
+        if text and text in rest:
+            rest = rest.replace(text, " ")
+    assert set(rest) <= set(" 0123456789"), rest
+
+
 def test_screen_font_missing_glyphs(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(selftest, "SCREEN_TEXT", "什麼\U000f0000")  # a private-use character
     items = by_item(SelfTest(screen=selftest.SelftestScreen((320, 240))).run(["screen"]))
