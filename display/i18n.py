@@ -84,6 +84,7 @@ STRINGS: Mapping[str, Mapping[str, str]] = {
     "setup.roster": {"zh-TW": "常來的人", "en": "Regulars"},
     "key.space": {"zh-TW": "空格", "en": "Space"},
     "key.done": {"zh-TW": "完成", "en": "Done"},
+    "key.erase": {"zh-TW": "刪除", "en": "Delete"},
     "setup.start_mark": {"zh-TW": "先", "en": "1st"},
     "setup.start_hint": {"zh-TW": "「先」：最年輕的先開始", "en": "1st: the youngest starts"},
     "variant.easy": {"zh-TW": "簡單：4 張場景", "en": "Easy: 4 scenes"},

@@ -264,7 +264,7 @@ def draw_name_entry(p: Painter, form: SetupForm) -> None:
     field = p.rect(0.02, BODY_TOP, 0.96, 0.1)
     p.fill(field, C.PANEL_HI, 0.012)
     p.outline(field, player_rgb(info.colour), 0.006, 0.012)
-    shown = info.name + "|" if info.name else form.display_name(seat, p.lang)
+    shown = info.name + "▏" if info.name else form.display_name(seat, p.lang)
     p.text(shown, field, size=0.065, colour=C.TEXT if info.name else C.TEXT_DIM,
            align="left", pad=0.02)
     top = BODY_TOP + 0.115
@@ -287,7 +287,7 @@ def draw_name_entry(p: Painter, form: SetupForm) -> None:
             p.button(p.rect(x0 + i * (w + gap), top + r * (key_h + gap), w, key_h),
                      HostAction("setup.key", ch), ch, size=0.05)
     y = top + len(KEY_ROWS) * (key_h + gap)
-    p.button(p.rect(0.02, y, 0.22, key_h), HostAction("erase"), "⌫", size=0.05)
+    p.button(p.rect(0.02, y, 0.22, key_h), HostAction("erase"), p.tr("key.erase"), size=0.045)
     p.button(p.rect(0.26, y, 0.48, key_h), HostAction("setup.key", " "), p.tr("key.space"),
              size=0.045)
     p.button(p.rect(0.76, y, 0.22, key_h), HostAction("setup.done"), p.tr("key.done"),
