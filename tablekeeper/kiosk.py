@@ -26,13 +26,17 @@ from typing import Any
 from engine.something_missing import is_over
 from tablekeeper.app import Loop
 from tablekeeper.clock import MonotonicClock
-from tablekeeper.config import Config, ConfigError, load_config
+from tablekeeper.config import Config, ConfigReport, check_config
 from tablekeeper.journal import JournaledGame, JournalError
 from tablekeeper.referee import Referee
 
 log = logging.getLogger("tablekeeper.kiosk")
 
 CURRENT = "current.jsonl"
+
+#: The exit status of a kiosk that must not start (the games folder is not known): the unit
+#: does not restart it (``RestartPreventExitStatus=``), the host reads why on the screen.
+EXIT_CONFIG = 78
 
 
 def games_dir(config: Config) -> Path:
@@ -85,14 +89,14 @@ def run_kiosk(args: argparse.Namespace) -> int:
 
     setup_logging(args.log_level)
     notifier = Notifier.from_environ(os.environ, os.getpid())
-    config_problem = None
     config_path = Path(args.config) if args.config else None
-    try:
-        config = load_config(config_path)
-    except ConfigError as exc:
-        config_problem = str(exc)
-        log.error("%s; using the defaults (the file is left as it is)", exc)
-        config = Config()
+    report = read_config(config_path, explicit=args.config is not None)
+    for config_line in report.problems:
+        log.error("config: %s", config_line)
+    if report.fatal is not None:
+        return stop_for(report.fatal, args, notifier)
+    config = report.config
+    config_problem: str | None = config_summary(report.problems)
 
     from firmware.box import build
     from firmware.config import FirmwareConfig
@@ -172,3 +176,89 @@ def item_card_ids(deck: Any) -> dict[str, int]:
     if not ids:
         return {f"i{i + 1:02d}": i for i in range(66)}
     return {cid: i for i, cid in enumerate(ids)}
+
+
+def read_config(path: Path | None, *, explicit: bool) -> ConfigReport:
+    """The config with every subsystem's section checked key by key (see
+    :func:`tablekeeper.config.check_config`)."""
+    from firmware.config import FirmwareConfig
+    from vision.camera import CameraConfig
+    from vision.config import VisionConfig
+
+    return check_config(path, explicit=explicit,
+                        sections={"firmware": FirmwareConfig.from_dict,
+                                  "camera": CameraConfig.from_dict,
+                                  "vision": VisionConfig.from_dict})
+
+
+def config_summary(problems: tuple[str, ...] | list[str], shown: int = 4) -> str | None:
+    """The config's problems as one screen notice (the log has them all)."""
+    if not problems:
+        return None
+    head = list(problems[:shown])
+    if len(problems) > shown:
+        head.append(f"… {len(problems) - shown} more in the log (journalctl -u "
+                    "tablekeeper-kiosk) / 另有 {len(problems) - shown} 項，見日誌")
+    return "設定檔有誤 / config problems:\n" + "\n".join(head)
+
+
+def stop_for(reason: str, args: argparse.Namespace, notifier: Any) -> int:
+    """Stop before any game is opened: the reason goes to the log, to systemd's status line,
+    to stderr and onto the screen (held there for ``--run-for`` seconds, or until the window
+    is closed or Esc is pressed). Returns :data:`EXIT_CONFIG`."""
+    text = f"tablekeeper kiosk stopped / 已停止: {reason}"
+    log.critical("%s", text)
+    # READY (with the reason as the status) so systemd neither times the start out nor
+    # restarts the unit while the reason is on the screen; the watchdog is fed meanwhile.
+    notifier.ready(text[:200])
+    print(text, file=sys.stderr)
+    try:
+        show_fatal(text, fullscreen=not args.window, hold_s=args.run_for,
+                   tick=lambda: notifier.tick(time.monotonic()))
+    except Exception as exc:  # no display: the log and stderr still have it
+        log.warning("the reason could not be shown on screen: %s", exc)
+    return EXIT_CONFIG
+
+
+def show_fatal(text: str, *, fullscreen: bool, hold_s: float | None,
+               tick: Any = None) -> None:
+    """A plain screen with ``text`` (wrapped), until closed, Esc, or ``hold_s`` seconds."""
+    import pygame
+
+    from display.fonts import FontBook
+
+    pygame.display.init()
+    try:
+        if fullscreen:
+            pygame.mouse.set_visible(False)
+            surface = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
+        else:
+            surface = pygame.display.set_mode((960, 540))
+        font = FontBook().font("bold", max(18, surface.get_height() // 28))
+        width = surface.get_width() - 80
+        lines: list[str] = []
+        for para in text.split("\n"):
+            line = ""
+            for ch in para:
+                if font.get_rect(line + ch).width > width and line:
+                    lines.append(line)
+                    line = ""
+                line += ch
+            lines.append(line)
+        surface.fill((90, 0, 0))
+        y = 40
+        for line in lines:
+            font.render_to(surface, (40, y), line, (255, 255, 255))
+            y += font.get_sized_height(0) + 8
+        pygame.display.flip()
+        begin = time.monotonic()
+        while hold_s is None or time.monotonic() - begin < hold_s:
+            for event in pygame.event.get():
+                if event.type == pygame.QUIT or (event.type == pygame.KEYDOWN
+                                                 and event.key == pygame.K_ESCAPE):
+                    return
+            if tick is not None:
+                tick()
+            time.sleep(0.1)
+    finally:
+        pygame.display.quit()
