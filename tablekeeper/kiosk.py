@@ -9,25 +9,59 @@ pinging the watchdog from the render loop itself.
 
 A finished game's journal is kept as ``games/<game id>.jsonl`` when the host starts the next
 game; ``tablekeeper replay`` prints any of them.
+
+Faults the kiosk lives through (tests/kiosk/test_faults_*.py):
+
+- a journal that cannot be read, whatever the damage, is set aside as
+  ``damaged-<n>-<date>.jsonl`` (a counter: never overwriting one kept before) and a new game
+  starts; the reason is on the screen (a problem banner) and in the log;
+- a write that fails (a full disk, a state folder that cannot be written or created) pauses
+  the game: the event is refused, nothing is acknowledged, the reason is on the screen and in
+  systemd's status line; every second the kiosk tries again and the banner goes when writing
+  works (:class:`GuardedGame`);
+- a ``.current.jsonl.<pid>.new`` left by a crash during a create is removed at start-up.
+
+Interpretations:
+
+- [I] kiosk-pause-clock: a paused game's clock runs on (the engine's deadlines are game time;
+  the kiosk cannot stop them without events it cannot write); a time-up that falls in the
+  pause is written when writing works again, at its deadline. A card the camera saw or a buzz
+  the arbiter decided during the pause is refused (the screen says why); the buzzers are armed
+  again when the game resumes in the buzz phase, and a card can be turned by hand.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
 import logging
 import os
 import random
+import re
 import secrets
 import sys
+import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from engine.something_missing import is_over
+from engine.core import Rejection
+from engine.something_missing import GAME_NAME, is_over
 from tablekeeper.app import Loop
+from tablekeeper.atomic import fsync_directory
 from tablekeeper.clock import MonotonicClock
 from tablekeeper.config import Config, ConfigReport, check_config
-from tablekeeper.journal import JournaledGame, JournalError
+from tablekeeper.journal import (
+    GAMES,
+    Contents,
+    Header,
+    Journal,
+    JournaledGame,
+    JournalError,
+    read,
+)
 from tablekeeper.referee import Referee
 
 log = logging.getLogger("tablekeeper.kiosk")
@@ -45,16 +79,25 @@ def games_dir(config: Config) -> Path:
 
 def open_game(folder: Path) -> tuple[JournaledGame, str | None]:
     """The unfinished game to resume, or a new one. A journal that cannot be read is moved
-    aside (never deleted) and a new game starts; the problem is returned for the screen."""
-    folder.mkdir(parents=True, exist_ok=True)
+    aside (never deleted) and a new game starts; the problem is returned for the screen.
+    A folder that cannot be written gives a paused new game (:class:`GuardedGame`)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        return paused_game(folder / CURRENT, exc), None
+    remove_stale_temporaries(folder)
     path = folder / CURRENT
     problem = None
     if path.exists():
         try:
-            game = JournaledGame.open(path)
+            game = GuardedGame.open(path)
         except JournalError as exc:
-            aside = folder / f"damaged-{int(time.time())}.jsonl"
-            path.rename(aside)
+            try:
+                aside = set_aside(folder, path)
+            except OSError as move_exc:
+                problem = f"{exc} — and it cannot be moved aside: {describe(move_exc)}"
+                log.error("journal unreadable: %s", problem)
+                return paused_game(path, move_exc), problem
             problem = f"{exc} — kept as {aside.name}"
             log.error("journal unreadable: %s", problem)
         else:
@@ -66,7 +109,7 @@ def open_game(folder: Path) -> tuple[JournaledGame, str | None]:
                 log.info("resuming the unfinished game in %s", path)
                 return game, problem
             archive(folder, game)
-    return JournaledGame.create(path), problem
+    return new_journaled_game(path), problem
 
 
 def archive(folder: Path, game: JournaledGame) -> Path:
@@ -131,6 +174,7 @@ def run_kiosk(args: argparse.Namespace) -> int:
 
     folder = games_dir(config)
     game, journal_problem = open_game(folder)
+    pause_banner: list[str] = []
     referee = Referee(game, firmware, clock.now_ns(), card_ids=item_card_ids(deck),
                       game_id=Path(game.journal.path).stem)
 
@@ -145,9 +189,19 @@ def run_kiosk(args: argparse.Namespace) -> int:
             screen.show_problem(problem)
     loop = Loop(referee, clock, cards=cards_source, screen=screen)
 
+    def on_pause(reason: str | None) -> None:
+        show_pause(screen.problems, pause_banner, reason)
+        notifier.status((reason or "the game goes on: the journal is written again")[:200])
+        if reason is None:
+            rearm_after_pause(loop.referee)
+
+    watch_pauses(game, on_pause)
+
     def new_game() -> None:
-        archive(folder, loop.referee.game)
-        fresh = JournaledGame.create(folder / CURRENT)
+        fresh = next_game(folder, loop.referee.game, screen.show_problem)
+        if fresh is None:
+            return
+        watch_pauses(fresh, on_pause)
         loop.referee = Referee(fresh, firmware, clock.now_ns(), card_ids=referee.card_ids,
                                game_id=Path(fresh.journal.path).stem)
         screen.setup = None
@@ -156,6 +210,9 @@ def run_kiosk(args: argparse.Namespace) -> int:
 
     def watchdog() -> None:
         notifier.tick(time.monotonic())
+        current = loop.referee.game
+        if isinstance(current, GuardedGame):
+            current.probe()
 
     loop.watchdog = watchdog
     notifier.ready("screen, buttons and camera up")
@@ -262,3 +319,252 @@ def show_fatal(text: str, *, fullscreen: bool, hold_s: float | None,
             time.sleep(0.1)
     finally:
         pygame.display.quit()
+
+
+# --- faults: a damaged journal, a full disk, an unwritable folder, a crash's leftovers ------
+
+_DAMAGED = re.compile(r"^damaged-(\d+)(?:-[^.]*)?\.jsonl$")
+_STALE = re.compile(r"^\.(?P<name>.+\.jsonl)\.(?P<pid>\d+)\.new$")
+
+
+def set_aside(folder: Path, path: Path) -> Path:
+    """Move a journal that cannot be read to ``damaged-<n>-<date>.jsonl``: ``n`` is one more
+    than any number there, and the file is linked (which never replaces a file) before its
+    old name goes, so nothing kept before is overwritten, whatever the clock says."""
+    used = [int(m.group(1)) for p in folder.iterdir() if (m := _DAMAGED.match(p.name))]
+    n = max(used, default=0) + 1
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime())
+    while True:
+        target = folder / f"damaged-{n:03d}-{stamp}.jsonl"
+        try:
+            os.link(path, target)
+        except FileExistsError:
+            n += 1
+            continue
+        break
+    path.unlink()
+    fsync_directory(folder)
+    return target
+
+
+def remove_stale_temporaries(folder: Path) -> list[Path]:
+    """Remove ``.<journal>.<pid>.new`` files of processes that are gone (a crash while a
+    journal's header was written: it was never linked into place, so nothing is lost)."""
+    removed = []
+    for p in folder.iterdir():
+        m = _STALE.match(p.name)
+        if m is None or int(m.group("pid")) == os.getpid():
+            continue
+        with contextlib.suppress(FileNotFoundError):
+            p.unlink()
+            removed.append(p)
+            log.warning("removed %s, left by an interrupted start", p.name)
+    return removed
+
+
+def describe(exc: OSError) -> str:
+    """An ``OSError`` as the host reads it on the screen."""
+    if exc.errno == errno.ENOSPC:
+        what = "the disk is full / 儲存空間已滿"
+    elif exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        what = "the games folder cannot be written / 無法寫入遊戲資料夾"
+    else:
+        what = "the games folder cannot be written / 無法寫入遊戲資料夾"
+    detail = exc.strerror or str(exc)
+    where = f" ({exc.filename})" if exc.filename else ""
+    return f"{what}: {detail}{where}"
+
+
+def folder_writable(folder: Path) -> OSError | None:
+    """None if a block can be written and fsynced in ``folder`` now; else the error."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, name = tempfile.mkstemp(prefix=".probe.", dir=folder)
+        try:
+            view = memoryview(b"\0" * 4096)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+            os.unlink(name)
+    except OSError as exc:
+        return exc
+    return None
+
+
+class DeferredJournal(Journal):
+    """A new game's journal that cannot be created yet (a full disk, a folder that cannot be
+    written): it holds no event, and is created on the first write that works."""
+
+    def __init__(self, path: Path, game: str = GAME_NAME) -> None:
+        spec = GAMES[game]
+        rules = spec.rules_from_dict({})
+        header = Header(game=game, rules=rules.to_dict())
+        super().__init__(path, Contents(path=str(path), header=header, spec=spec, rules=rules,
+                                        records=(), torn_tail=None, good_bytes=0))
+        self.created = False
+
+    def ensure(self) -> None:
+        """Create the file now (raises ``OSError`` if that still cannot be done)."""
+        if self.created:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        made: Journal | None = None
+        if self.path.exists():
+            try:  # a header linked before a failed fsync: adopt it
+                contents = read(self.path)
+            except JournalError:  # the damaged journal that could not be moved aside yet
+                set_aside(self.path.parent, self.path)
+            else:
+                if contents.records:
+                    raise FileExistsError(errno.EEXIST, "a journal with events is in the way",
+                                          str(self.path))
+                made = Journal(self.path, contents)
+        if made is None:
+            made = Journal.create(self.path, game=self.header.game)
+        self.header, self.rules = made.header, made.rules
+        self._size = made._size
+        self.created = True
+
+    def _write(self, record: dict[str, Any]) -> None:
+        self.ensure()
+        super()._write(record)
+
+
+class GuardedGame(JournaledGame):
+    """A journaled game whose failed writes pause it instead of ending the kiosk.
+
+    An event whose line cannot be written (:class:`OSError`) is refused with the Rejection
+    ``journal_unwritable`` (nothing acknowledged; the journal keeps no half line) and the game
+    is paused: :attr:`paused` holds the reason, ``on_pause(reason)`` is told, and while paused
+    an event is refused at once except for one try a second. :meth:`probe` (called from the
+    render loop) tries the folder once a second; the first write that works, or a probe that
+    does, resumes the game (``on_pause(None)``).
+    """
+
+    RETRY_S = 1.0
+
+    def __init__(self, journal: Journal) -> None:
+        super().__init__(journal)
+        self.paused: str | None = None
+        self.on_pause: Callable[[str | None], None] | None = None
+        self._tried = -float("inf")
+
+    def submit(self, event: Any) -> Any:
+        return self._guarded(lambda: super(GuardedGame, self).submit(event))
+
+    def undo(self) -> Any:
+        return self._guarded(lambda: super(GuardedGame, self).undo())
+
+    def _guarded(self, write: Callable[[], Any]) -> Any:
+        now = time.monotonic()
+        if self.paused is not None and now - self._tried < self.RETRY_S:
+            return Rejection("journal_unwritable", self.paused)
+        self._tried = now
+        try:
+            result = write()
+        except OSError as exc:
+            return self.pause(exc)
+        if not isinstance(result, Rejection):
+            self.resume()
+        return result
+
+    def pause(self, exc: OSError) -> Rejection:
+        reason = (f"paused: nothing is recorded / 暫停（無法記錄）: {describe(exc)}; "
+                  "free space or fix the folder, the game goes on by itself")
+        if reason != self.paused:
+            log.error("%s", reason)
+            self.paused = reason
+            if self.on_pause is not None:
+                self.on_pause(reason)
+        return Rejection("journal_unwritable", reason)
+
+    def resume(self) -> None:
+        if self.paused is None:
+            return
+        log.warning("the journal can be written again: the game goes on")
+        self.paused = None
+        if self.on_pause is not None:
+            self.on_pause(None)
+
+    def probe(self) -> None:
+        """While paused, once a second: can the journal be written again?"""
+        now = time.monotonic()
+        if self.paused is None or now - self._tried < self.RETRY_S:
+            return
+        self._tried = now
+        journal = self.journal
+        try:
+            if isinstance(journal, DeferredJournal):
+                journal.ensure()
+            problem = folder_writable(Path(journal.path).parent)
+            if problem is not None:
+                raise problem
+        except OSError as exc:
+            self.pause(exc)
+            return
+        self.resume()
+
+
+def new_journaled_game(path: Path) -> GuardedGame:
+    """A new game at ``path``; paused (a :class:`DeferredJournal`) if it cannot be created."""
+    try:
+        return GuardedGame.create(path)  # type: ignore[return-value]
+    except FileExistsError:
+        raise
+    except OSError as exc:
+        return paused_game(path, exc)
+
+
+def paused_game(path: Path, exc: OSError) -> GuardedGame:
+    game = GuardedGame(DeferredJournal(path))
+    game.pause(exc)
+    return game
+
+
+def watch_pauses(game: JournaledGame, on_pause: Callable[[str | None], None]) -> None:
+    """Tell ``on_pause`` when ``game`` pauses and resumes (now too, if it is paused)."""
+    if isinstance(game, GuardedGame):
+        game.on_pause = on_pause
+        if game.paused is not None:
+            on_pause(game.paused)
+
+
+def show_pause(problems: list[str], banner: list[str], reason: str | None) -> None:
+    """Put the pause's reason in the screen's problem list (``banner`` remembers which line is
+    the pause's), or take it out when the game resumes."""
+    for line in banner:
+        if line in problems:
+            problems.remove(line)
+    banner.clear()
+    if reason is not None:
+        problems.append(reason)
+        banner.append(reason)
+
+
+def rearm_after_pause(referee: Referee) -> None:
+    """A buzz decided during the pause was refused: arm the buzzers again, from now."""
+    from engine.something_missing import Phase
+    from firmware.arbiter import Phase as ArbiterPhase
+
+    arbiter = referee.firmware.arbiter
+    if referee.state.phase is Phase.BUZZ and arbiter.phase is not ArbiterPhase.ARMED:
+        arbiter.arm()
+
+
+def next_game(folder: Path, game: JournaledGame,
+              problem: Callable[[str], None]) -> JournaledGame | None:
+    """The host starts a new game: keep the current one (archived) and open a fresh journal,
+    paused if it cannot be created. None (and the reason said) if the current one cannot be
+    kept: the host goes on with it."""
+    journal = game.journal
+    if not (isinstance(journal, DeferredJournal) and not journal.created):
+        try:
+            archive(folder, game)
+        except OSError as exc:
+            reason = f"a new game cannot be started / 無法開新局: {describe(exc)}"
+            log.error("%s", reason)
+            problem(reason)
+            return None
+    return new_journaled_game(folder / CURRENT)
