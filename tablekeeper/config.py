@@ -15,8 +15,11 @@ fullscreen = true
 ```
 
 Subsystems parse their own sections (``firmware`` reads ``[firmware]``, ``vision`` reads
-``[camera]`` and ``[vision]``); each raises ``ValueError`` naming the key, and the kiosk shows
-it with the file's name. A missing file means "all defaults".
+``[camera]`` and ``[vision]``); each raises ``ValueError`` naming the key. :func:`load_config`
+stops at the first problem (for tools); the kiosk reads with :func:`check_config`, which reports
+every problem at once (file, line, section, key), lets a refused key alone take its default,
+names unknown sections and keys (with the near name meant), and never lets ``state_dir`` fall
+back (see there). A missing file means "all defaults" (unless it was named explicitly).
 Writing goes through :func:`tablekeeper.atomic.write_atomic` (temp file, fsync, rename), so
 a power cut never leaves half a config.
 """

@@ -1,7 +1,9 @@
 """``tablekeeper kiosk``: the referee at a real table, full screen, started by systemd.
 
-Start-up: read the config (a broken config is shown on screen and the defaults are used; the
-file is left alone), build the buttons and lamps (lgpio on a Pi; ``--keyboard`` for a laptop),
+Start-up: read the config (every problem is shown on screen and logged, each refused key takes
+its default alone, the file is left alone; a config that does not say for sure where the games
+are stops the kiosk with the reason, exit 78), build the buttons and lamps (lgpio on a Pi;
+``--keyboard`` for a laptop),
 the camera (reconnecting with back-off when it is unplugged) and the item deck, open the screen
 full screen (KMSDRM on a Pi without a desktop), and resume the unfinished game in
 ``<state_dir>/games/current.jsonl`` if there is one. Then tell systemd READY=1 and run the loop,
