@@ -297,3 +297,13 @@ def test_the_header_appears_whole_or_not_at_all(tmp_path: Path,
     monkeypatch.undo()
     Journal.create(path)
     assert read(path).records == ()
+
+
+def test_the_documented_checksums_are_the_real_ones() -> None:
+    doc = (Path(__file__).parents[1] / "docs" / "journal.md").read_text(encoding="utf-8")
+    buzz = line_of({"seq": 4, "event": {"type": "buzz_won", "v": 1, "at_ms": 61234, "seat": 2,
+                                        "margin_us": 1800, "tie": False}})
+    undo = line_of({"seq": 9, "undo": 7})
+    for line in (buzz, undo):
+        crc = json.loads(line)["crc"]
+        assert f'"crc": "{crc}"' in doc

@@ -162,6 +162,27 @@ def test_a_new_game_on_a_full_disk_is_paused_and_the_finished_one_kept(tiny: Pat
     assert fresh.paused is None and read(folder / CURRENT).records == ()
 
 
+def test_a_read_only_disk_pauses_and_resumes(tiny: Path) -> None:
+    folder = tiny / "games"
+    game = _fast(open_game(folder)[0])
+    table = SimTable.generate(random.Random(2), 3, Variant.EASY)
+    assert isinstance(game.submit(table.propose(game.state)), State)
+    subprocess.run(["mount", "-o", "remount,ro", str(tiny)], check=True)
+    try:
+        state = game.state
+        refused = game.submit(table.propose(game.state))
+        assert isinstance(refused, Rejection) and game.state == state
+        assert game.paused is not None and "cannot be written" in game.paused
+        game.probe()
+        assert game.paused is not None
+    finally:
+        subprocess.run(["mount", "-o", "remount,rw", str(tiny)], check=True)
+    game.probe()
+    assert game.paused is None
+    assert isinstance(game.submit(table.propose(game.state)), State)
+    assert replay(folder / CURRENT) == game.state
+
+
 def test_a_games_folder_that_cannot_be_created_pauses_and_resumes(tmp_path: Path) -> None:
     blocker = tmp_path / "state"
     blocker.write_text("not a folder")  # ENOTDIR, for root too
