@@ -30,6 +30,10 @@ Interpretations:
   pause is written when writing works again, at its deadline. A card the camera saw or a buzz
   the arbiter decided during the pause is refused (the screen says why); the buzzers are armed
   again when the game resumes in the buzz phase, and a card can be turned by hand.
+- [I] kiosk-config-stop: the issue's "never for state_dir" is read as: whenever the file names
+  a ``state_dir`` that cannot be taken as written (not TOML, not a non-empty string, set twice,
+  outside ``[table]``, in a misspelled section), and when an explicit ``--config`` does not
+  exist or cannot be read, the kiosk stops (exit 78) instead of using the default folder.
 """
 
 from __future__ import annotations
@@ -69,6 +73,9 @@ from tablekeeper.referee import Referee
 log = logging.getLogger("tablekeeper.kiosk")
 
 CURRENT = "current.jsonl"
+
+#: How the reason of a paused game begins (on the screen and in the log).
+PAUSED = "paused: nothing is recorded / 暫停（無法記錄）"
 
 #: The exit status of a kiosk that must not start (the games folder is not known): the unit
 #: does not restart it (``RestartPreventExitStatus=``), the host reads why on the screen.
@@ -198,6 +205,9 @@ def run_kiosk(args: argparse.Namespace) -> int:
             rearm_after_pause(loop.referee)
 
     watch_pauses(game, on_pause)
+    referee_log = logging.getLogger("tablekeeper.referee")
+    if not any(isinstance(f, PauseLogFilter) for f in referee_log.filters):
+        referee_log.addFilter(PauseLogFilter())
 
     def new_game() -> None:
         fresh = next_game(folder, loop.referee.game, screen.show_problem)
@@ -473,8 +483,8 @@ class GuardedGame(JournaledGame):
         return result
 
     def pause(self, exc: OSError) -> Rejection:
-        reason = (f"paused: nothing is recorded / 暫停（無法記錄）: {describe(exc)}; "
-                  "free space or fix the folder, the game goes on by itself")
+        reason = (f"{PAUSED}: {describe(exc)}; free space or fix the folder, the game goes "
+                  "on by itself")
         if reason != self.paused:
             log.error("%s", reason)
             self.paused = reason
@@ -570,3 +580,23 @@ def next_game(folder: Path, game: JournaledGame,
             problem(reason)
             return None
     return new_journaled_game(folder / CURRENT)
+
+
+class PauseLogFilter(logging.Filter):
+    """While the game is paused the referee logs every refused event (a time-up is tried at
+    each frame): keep one such line every ``every_s`` seconds."""
+
+    def __init__(self, every_s: float = 10.0) -> None:
+        super().__init__()
+        self.every_s = every_s
+        self._last = -float("inf")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args if isinstance(record.args, tuple) else ()
+        if not any(isinstance(a, str) and a.startswith(PAUSED) for a in args):
+            return True
+        now = time.monotonic()
+        if now - self._last < self.every_s:
+            return False
+        self._last = now
+        return True

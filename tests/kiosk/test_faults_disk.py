@@ -242,3 +242,20 @@ def test_the_kiosk_runs_on_a_full_disk_without_a_traceback(
                      "--window", "--run-for", "0.5"])
     assert code == 0
     assert any("disk is full" in r.getMessage() for r in caplog.records)
+
+
+def test_a_paused_game_does_not_flood_the_log() -> None:
+    import logging
+
+    from tablekeeper.kiosk import PAUSED, PauseLogFilter
+
+    keep = PauseLogFilter(every_s=3600)
+
+    def record(*args: object) -> logging.LogRecord:
+        return logging.LogRecord("tablekeeper.referee", logging.INFO, __file__, 1,
+                                 "rejected %s: %s", args, None)
+
+    kept = [keep.filter(record("viewing_time_up", f"{PAUSED}: the disk is full"))
+            for _ in range(90)]
+    assert kept.count(True) == 1
+    assert keep.filter(record("bet", "not your turn"))  # other rejections are all kept
