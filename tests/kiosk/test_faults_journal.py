@@ -10,11 +10,14 @@ from __future__ import annotations
 import json
 import os
 import random
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from engine.something_missing import Phase, State, Variant, is_over
 from tablekeeper.journal import JournaledGame, JournalError, line_of, read, replay
@@ -236,3 +239,47 @@ def test_a_stale_temporary_from_an_interrupted_create_is_cleaned_up(tmp_path: Pa
     assert not other.exists() and not mine.exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == [CURRENT]
     assert remove_stale_temporaries(tmp_path) == []
+
+
+# --- random damage: whatever happens to the bytes, reading never raises anything else ------
+
+
+
+@settings(max_examples=300, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_random_damage_is_a_journal_error_or_harmless(tmp_path: Path, played: bytes,
+                                                      data: st.DataObject) -> None:
+    raw = bytearray(played)
+    kind = data.draw(st.sampled_from(["flip", "cut", "insert", "swap", "delete"]))
+    if kind == "flip":
+        for _ in range(data.draw(st.integers(1, 4))):
+            i = data.draw(st.integers(0, len(raw) - 1))
+            raw[i] ^= 1 << data.draw(st.integers(0, 7))
+    elif kind == "cut":
+        del raw[data.draw(st.integers(0, len(raw) - 1)):]
+    elif kind == "insert":
+        i = data.draw(st.integers(0, len(raw)))
+        raw[i:i] = data.draw(st.binary(min_size=1, max_size=40))
+    else:
+        lines = _lines(bytes(raw))
+        i = data.draw(st.integers(1, len(lines) - 1))
+        j = data.draw(st.integers(1, len(lines) - 1))
+        if kind == "swap":
+            lines[i], lines[j] = lines[j], lines[i]
+        else:
+            del lines[i]
+        raw = bytearray(_join(lines))
+    folder = Path(tempfile.mkdtemp(dir=tmp_path))
+    path = folder / CURRENT
+    path.write_bytes(bytes(raw))
+    try:
+        state = replay(path)
+    except JournalError:
+        state = None
+    game, problem = open_game(folder)  # never raises
+    if state is None:
+        assert problem is not None and "damaged-" in problem
+        assert [p.read_bytes() for p in folder.glob("damaged-*")] == [bytes(raw)]
+    else:  # readable: a cut at the end (a power cut), or a change that replays the same
+        assert game.state == state or is_over(state)
