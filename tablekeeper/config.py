@@ -256,7 +256,7 @@ def _merge(into: dict[str, Any], more: Mapping[str, Any], where: tuple[str, ...]
 class _Reading:
     path: Path
     lines: list[str]
-    problems: list[str] = field(default_factory=list)
+    problems: list[tuple[int, str]] = field(default_factory=list)  # (line or 0, message)
     #: key paths whose value was lost (a broken line, an unknown section or key, a bad value)
     lost: list[tuple[str, ...]] = field(default_factory=list)
 
@@ -284,7 +284,8 @@ class _Reading:
         where = f"{self.path}:{line}" if line else str(self.path)
         section = ".".join(key_path[:1]) or "(top level)"
         key = ".".join(key_path[1:])
-        self.problems.append(f"{where}: [{section}]{' ' + key if key else ''}: {message}")
+        self.problems.append((line or 0, f"{where}: [{section}]{' ' + key if key else ''}: "
+                                         f"{message}"))
 
     def lose(self, key_path: tuple[str, ...], message: str, *, line: int | None = None) -> None:
         self.lost.append(key_path)
@@ -491,4 +492,5 @@ def check_config(path: Path | None, *, explicit: bool = False,
         fatal = (f"{path}: the games folder (table.state_dir) cannot be read from this file; "
                  "the kiosk does not start a game elsewhere (that would hide the unfinished "
                  "one). Fix the file and restart")
-    return ConfigReport(config, tuple(reading.problems), fatal)
+    problems = tuple(text for _, text in sorted(reading.problems, key=lambda p: p[0]))
+    return ConfigReport(config, problems, fatal)

@@ -148,7 +148,7 @@ def run_kiosk(args: argparse.Namespace) -> int:
     if report.fatal is not None:
         return stop_for(report.fatal, args, notifier)
     config = report.config
-    config_problem: str | None = config_summary(report.problems)
+    config_problem: str | None = config_summary(report.problems, config_path)
 
     from firmware.box import build
     from firmware.config import FirmwareConfig
@@ -198,13 +198,13 @@ def run_kiosk(args: argparse.Namespace) -> int:
             screen.show_problem(problem)
     loop = Loop(referee, clock, cards=cards_source, screen=screen)
 
-    def on_pause(reason: str | None) -> None:
-        show_pause(screen.problems, pause_banner, reason)
-        notifier.status((reason or "the game goes on: the journal is written again")[:200])
-        if reason is None:
+    def on_pause(banner: str | None) -> None:
+        show_pause(screen.problems, pause_banner, banner)
+        notifier.status((banner or "the game goes on: the journal is written again")[:200])
+        if banner is None:
             rearm_after_pause(loop.referee)
 
-    watch_pauses(game, on_pause)
+    watch_pauses(game, on_pause)  # (the loop's referee plays ``game`` until a new game)
     referee_log = logging.getLogger("tablekeeper.referee")
     if not any(isinstance(f, PauseLogFilter) for f in referee_log.filters):
         referee_log.addFilter(PauseLogFilter())
@@ -260,15 +260,18 @@ def read_config(path: Path | None, *, explicit: bool) -> ConfigReport:
                                   "vision": VisionConfig.from_dict})
 
 
-def config_summary(problems: tuple[str, ...] | list[str], shown: int = 4) -> str | None:
-    """The config's problems as one screen notice (the log has them all)."""
+def config_summary(problems: tuple[str, ...] | list[str],
+                   path: Path | None = None) -> str | None:
+    """The config's problems as one line of the screen's banner: the first, and how many more
+    the log has (journalctl -u tablekeeper-kiosk lists them all)."""
     if not problems:
         return None
-    head = list(problems[:shown])
-    if len(problems) > shown:
-        head.append(f"… {len(problems) - shown} more in the log (journalctl -u "
-                    "tablekeeper-kiosk) / 另有 {len(problems) - shown} 項，見日誌")
-    return "設定檔有誤 / config problems:\n" + "\n".join(head)
+    first = problems[0]
+    if path is not None and first.startswith(str(path)):
+        first = path.name + first[len(str(path)):]
+    more = len(problems) - 1
+    tail = f" (+{more} more in the log / 另有 {more} 項見日誌)" if more else ""
+    return f"設定檔有誤 / config: {first}{tail}"
 
 
 def stop_for(reason: str, args: argparse.Namespace, notifier: Any) -> int:
@@ -374,14 +377,16 @@ def remove_stale_temporaries(folder: Path) -> list[Path]:
     return removed
 
 
-def describe(exc: OSError) -> str:
-    """An ``OSError`` as the host reads it on the screen."""
+def what_failed(exc: OSError) -> str:
+    """What an ``OSError`` of the journal means at the table, in a few words."""
     if exc.errno == errno.ENOSPC:
-        what = "the disk is full / 儲存空間已滿"
-    elif exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
-        what = "the games folder cannot be written / 無法寫入遊戲資料夾"
-    else:
-        what = "the games folder cannot be written / 無法寫入遊戲資料夾"
+        return "the disk is full / 儲存空間已滿"
+    return "the games folder cannot be written / 無法寫入遊戲資料夾"
+
+
+def describe(exc: OSError) -> str:
+    """An ``OSError`` as the host reads it (the log, systemd's status line)."""
+    what = what_failed(exc)
     detail = exc.strerror or str(exc)
     where = f" ({exc.filename})" if exc.filename else ""
     return f"{what}: {detail}{where}"
@@ -449,7 +454,8 @@ class GuardedGame(JournaledGame):
 
     An event whose line cannot be written (:class:`OSError`) is refused with the Rejection
     ``journal_unwritable`` (nothing acknowledged; the journal keeps no half line) and the game
-    is paused: :attr:`paused` holds the reason, ``on_pause(reason)`` is told, and while paused
+    is paused: :attr:`paused` holds the reason (:attr:`banner` in a few words, for the screen),
+    ``on_pause(banner)`` is told, and while paused
     an event is refused at once except for one try a second. :meth:`probe` (called from the
     render loop) tries the folder once a second; the first write that works, or a probe that
     does, resumes the game (``on_pause(None)``).
@@ -460,6 +466,8 @@ class GuardedGame(JournaledGame):
     def __init__(self, journal: Journal) -> None:
         super().__init__(journal)
         self.paused: str | None = None
+        #: the pause's reason in a few words, for the screen's banner
+        self.banner: str | None = None
         self.on_pause: Callable[[str | None], None] | None = None
         self._tried = -float("inf")
 
@@ -488,15 +496,17 @@ class GuardedGame(JournaledGame):
         if reason != self.paused:
             log.error("%s", reason)
             self.paused = reason
+            self.banner = (f"{PAUSED}: {what_failed(exc)} — it goes on by itself when it can "
+                           "write / 可寫入時自動繼續")
             if self.on_pause is not None:
-                self.on_pause(reason)
+                self.on_pause(self.banner)
         return Rejection("journal_unwritable", reason)
 
     def resume(self) -> None:
         if self.paused is None:
             return
         log.warning("the journal can be written again: the game goes on")
-        self.paused = None
+        self.paused = self.banner = None
         if self.on_pause is not None:
             self.on_pause(None)
 
@@ -539,8 +549,8 @@ def watch_pauses(game: JournaledGame, on_pause: Callable[[str | None], None]) ->
     """Tell ``on_pause`` when ``game`` pauses and resumes (now too, if it is paused)."""
     if isinstance(game, GuardedGame):
         game.on_pause = on_pause
-        if game.paused is not None:
-            on_pause(game.paused)
+        if game.banner is not None:
+            on_pause(game.banner)
 
 
 def show_pause(problems: list[str], banner: list[str], reason: str | None) -> None:
@@ -550,8 +560,8 @@ def show_pause(problems: list[str], banner: list[str], reason: str | None) -> No
         if line in problems:
             problems.remove(line)
     banner.clear()
-    if reason is not None:
-        problems.append(reason)
+    if reason is not None:  # first: the banner shows three lines
+        problems.insert(0, reason)
         banner.append(reason)
 
 

@@ -152,3 +152,17 @@ def test_an_unreadable_config_stops_the_kiosk(tmp_path: Path) -> None:
 def test_the_unit_does_not_restart_a_kiosk_stopped_for_its_config() -> None:
     unit = (Path(__file__).parents[2] / "systemd" / "tablekeeper-kiosk.service").read_text()
     assert f"RestartPreventExitStatus={EXIT_CONFIG}" in unit
+
+
+def test_the_screen_gets_one_short_line_for_all_the_problems(tmp_path: Path) -> None:
+    from tablekeeper.kiosk import config_summary
+
+    config = tmp_path / "tablekeeper.toml"
+    config.write_text('[table]\nstate_dir = "/x"\nlanguage = "english"\nvariant = "hard"\n'
+                      '[screem]\n', encoding="utf-8")
+    report = read_config(config, explicit=True)
+    line = config_summary(report.problems, config)
+    assert line is not None and "\n" not in line and str(tmp_path) not in line
+    assert line.startswith("設定檔有誤 / config: tablekeeper.toml:3: [table] language")
+    assert "+2 more in the log" in line
+    assert config_summary((), config) is None

@@ -112,7 +112,7 @@ def test_a_full_disk_pauses_the_game_and_nothing_unwritten_is_acknowledged(
             acknowledged += 1
     assert refused == 5 and acknowledged > 0
     assert game.paused is not None and "disk is full" in game.paused
-    assert pauses == [game.paused]  # said once, not once per refused event
+    assert pauses == [game.banner]  # said once, not once per refused event
     game.probe()
     assert game.paused is not None  # still full
     filler.unlink()  # the host frees space
@@ -226,7 +226,7 @@ def test_the_pause_banner_comes_and_goes() -> None:
     banner: list[str] = []
     show_pause(problems, banner, "paused: the disk is full")
     show_pause(problems, banner, "paused: the disk is full (again)")
-    assert problems == ["config problems: ...", "paused: the disk is full (again)"]
+    assert problems == ["paused: the disk is full (again)", "config problems: ..."]  # first
     show_pause(problems, banner, None)
     assert problems == ["config problems: ..."]
 
