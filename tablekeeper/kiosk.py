@@ -39,7 +39,6 @@ Interpretations:
 from __future__ import annotations
 
 import argparse
-import contextlib
 import errno
 import logging
 import os
@@ -117,7 +116,12 @@ def open_game(folder: Path) -> tuple[JournaledGame, str | None]:
             if not is_over(game.state):
                 log.info("resuming the unfinished game in %s", path)
                 return game, problem
-            archive(folder, game)
+            try:
+                archive(folder, game)
+            except OSError as exc:  # the finished game stays on the screen; "new game" retries
+                problem = f"the finished game cannot be put away: {describe(exc)}"
+                log.error("%s", problem)
+                return game, problem
     return new_journaled_game(path), problem
 
 
@@ -365,15 +369,25 @@ def set_aside(folder: Path, path: Path) -> Path:
 def remove_stale_temporaries(folder: Path) -> list[Path]:
     """Remove ``.<journal>.<pid>.new`` files of processes that are gone (a crash while a
     journal's header was written: it was never linked into place, so nothing is lost)."""
-    removed = []
-    for p in folder.iterdir():
+    removed: list[Path] = []
+    try:
+        names = list(folder.iterdir())
+    except OSError as exc:
+        log.warning("cannot look for leftovers in %s: %s", folder, exc)
+        return removed
+    for p in names:
         m = _STALE.match(p.name)
         if m is None or int(m.group("pid")) == os.getpid():
             continue
-        with contextlib.suppress(FileNotFoundError):
+        try:
             p.unlink()
-            removed.append(p)
-            log.warning("removed %s, left by an interrupted start", p.name)
+        except FileNotFoundError:
+            continue
+        except OSError as exc:  # Journal.create removes one of its own pid itself
+            log.warning("cannot remove %s, left by an interrupted start: %s", p.name, exc)
+            continue
+        removed.append(p)
+        log.warning("removed %s, left by an interrupted start", p.name)
     return removed
 
 

@@ -259,3 +259,25 @@ def test_a_paused_game_does_not_flood_the_log() -> None:
             for _ in range(90)]
     assert kept.count(True) == 1
     assert keep.filter(record("bet", "not your turn"))  # other rejections are all kept
+
+
+def test_a_finished_game_on_a_read_only_disk_stays_and_the_start_goes_on(tiny: Path) -> None:
+    from engine.something_missing import EndGame
+
+    folder = tiny / "games"
+    game = _fast(open_game(folder)[0])
+    table = SimTable.generate(random.Random(2), 3, Variant.EASY)
+    assert isinstance(game.submit(table.propose(game.state)), State)
+    assert isinstance(game.submit(EndGame(at_ms=game.state.now_ms + 1)), State)
+    (folder / f".{CURRENT}.999999.new").write_bytes(b"{")  # a leftover it cannot remove
+    subprocess.run(["mount", "-o", "remount,ro", str(tiny)], check=True)
+    try:
+        again, problem = open_game(folder)  # neither archiving nor cleaning up can be done
+        assert problem is not None and "cannot be put away" in problem
+        assert again.state == game.state and is_over(again.state)
+    finally:
+        subprocess.run(["mount", "-o", "remount,rw", str(tiny)], check=True)
+    said: list[str] = []
+    fresh = next_game(folder, again, said.append)  # the host's "new game", now it can
+    assert fresh is not None and not said and read(folder / CURRENT).records == ()
+    assert len(list(folder.glob("game-*.jsonl"))) == 1
