@@ -8,22 +8,29 @@
 # step first checks whether it is already done, so a second run changes nothing ("ok: ...").
 # Steps:
 #   1. apt packages: picamera2, lgpio, python3-systemd, CJK fonts, SDL2 runtime, venv
-#   2. the user `tablekeeper` (system user, no login) in the gpio video render input audio groups
-#   3. a venv with --system-site-packages under /opt/tablekeeper (picamera2/lgpio come from apt)
-#      and `pip install` of this checkout into it (skipped when the same source is installed)
+#   2. the user `tablekeeper` (system user, no login) in the gpio video render input audio
+#      groups, and the admin (TK_ADMIN, else the user who ran sudo) in the group tablekeeper,
+#      so the admin can read the config (and run `tablekeeper selftest`)
+#   3. a venv with --system-site-packages under /opt/tablekeeper (picamera2/lgpio come from apt);
+#      into it the locked dependencies (requirements/pi-bookworm-aarch64.txt: exact versions,
+#      pip --require-hashes, wheels only) and this checkout (--no-deps); skipped when the same
+#      source and lock are installed; the command /usr/local/bin/tablekeeper (a symlink)
 #   4. the state directory /var/lib/tablekeeper and a default config.toml if there is none
-#      (written atomically: temp file, fsync, rename, fsync the directory)
+#      (written atomically: temp file, fsync, rename, fsync the directory; mode 0640, group
+#      tablekeeper: readable by the admin group)
 #   5. the unit tablekeeper-kiosk.service, enabled and started (restarted when it changed)
 #
 # Options:
 #   --dry-run         print the steps, change nothing (runs without root)
 #   --no-start        enable the unit but do not start or restart it (e.g. in an image build)
-#   --skip=LIST       comma-separated steps to leave out: apt, user, systemd
+#   --skip=LIST       comma-separated steps to leave out: apt, user, deps (the locked
+#                     dependencies: e.g. not on aarch64), systemd
 #   -h, --help        this text
 # Environment (for image builds and tests; defaults in brackets):
 #   TK_PREFIX [/opt/tablekeeper]  TK_STATE_DIR [/var/lib/tablekeeper]
 #   TK_UNIT_DIR [/etc/systemd/system]  TK_USER [tablekeeper]  TK_PYTHON [/usr/bin/python3]
-#   TK_PIP_OPTS [] extra options for pip install (e.g. --no-deps)
+#   TK_PIP_OPTS [] extra options for pip install   TK_BIN_DIR [/usr/local/bin]
+#   TK_ADMIN [$SUDO_USER] the admin put in the group tablekeeper (none: nobody)
 set -euo pipefail
 
 readonly UNIT_NAME=tablekeeper-kiosk.service
@@ -48,6 +55,9 @@ python="${TK_PYTHON:-/usr/bin/python3}"
 read -r -a pip_opts <<< "${TK_PIP_OPTS:-}"
 stamp="$prefix/installed-source.sha256"
 config="$state_dir/config.toml"
+bin_dir="${TK_BIN_DIR:-/usr/local/bin}"
+admin="${TK_ADMIN-${SUDO_USER:-}}"
+lock="$src/requirements/pi-bookworm-aarch64.txt"
 
 dry_run=0
 start=1
@@ -72,7 +82,7 @@ while [ $# -gt 0 ]; do
       skip=",${1#--skip=},"
       IFS=, read -r -a asked <<< "${1#--skip=}"
       for s in "${asked[@]}"; do
-        case "$s" in apt|user|systemd) ;; *) die "--skip: unknown step '$s' (apt, user, systemd)" ;; esac
+        case "$s" in apt|user|deps|systemd) ;; *) die "--skip: unknown step '$s' (apt, user, deps, systemd)" ;; esac
       done
       ;;
     -h|--help) usage; exit 0 ;;
@@ -91,6 +101,11 @@ if ! grep -qs '^name = "tablekeeper"' "$src/pyproject.toml"; then
   die "$src is not a tablekeeper checkout (no pyproject.toml naming tablekeeper)"
 fi
 [ -f "$src/systemd/$UNIT_NAME" ] || die "$src/systemd/$UNIT_NAME is missing"
+[ -f "$lock" ] || die "$lock is missing"
+if ! skipped deps && [ "$(uname -m)" != "aarch64" ]; then
+  why="the lock $lock is for a 64-bit Pi (aarch64); this is $(uname -m): use --skip=deps"
+  if [ "$dry_run" -eq 1 ]; then echo "warning: $why"; else die "$why"; fi
+fi
 
 if ! grep -qs "Raspberry Pi" /proc/device-tree/model; then
   echo "warning: this does not look like a Raspberry Pi (no 'Raspberry Pi' in /proc/device-tree/model)"
@@ -140,6 +155,16 @@ else
       run usermod --append --groups "$group" "$user"
     fi
   done
+  if [ -z "$admin" ] || [ "$admin" = root ]; then
+    note "no admin to add to the group $user (TK_ADMIN, or run through sudo)"
+  elif ! getent passwd "$admin" >/dev/null; then
+    echo "warning: admin $admin does not exist; not added to the group $user"
+  elif [[ " $(id -nG "$admin") " == *" $user "* ]]; then
+    note "admin $admin is in the group $user"
+  else
+    run usermod --append --groups "$user" "$admin"
+    echo "note: $admin can read $config after logging in again"
+  fi
 fi
 
 # --- 3. venv and the project ------------------------------------------------------------
@@ -152,26 +177,39 @@ else
 fi
 # What is installed is identified by a hash of the source files, so re-running with the same
 # checkout does not reinstall (pip would rebuild and rewrite every file).
-source_hash="$(cd "$src" && find pyproject.toml README.md tablekeeper engine firmware vision display \
+source_hash="$(cd "$src" && find pyproject.toml README.md requirements tablekeeper engine firmware vision display \
   -type f ! -path '*/__pycache__/*' ! -name '*.pyc' -print0 2>/dev/null \
   | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -d' ' -f1)"
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$source_hash" ]; then
   note "this checkout is installed ($source_hash)"
 else
-  # Pi OS's own numpy-based packages (python3-picamera2's simplejpeg, python3-libcamera) are
-  # built against numpy 1.x: a numpy 2 in the venv would shadow apt's numpy and break them.
-  constraints="$prefix/constraints.txt"
-  if [ ! -f "$constraints" ] || [ "$(cat "$constraints")" != "numpy<2" ]; then
-    if [ "$dry_run" -eq 1 ]; then echo "+ write $constraints: numpy<2"; else echo "numpy<2" > "$constraints"; fi
+  # Exactly the versions CI tests (.ci/pi-deps), each wheel checked against its hash. Pi OS's
+  # own numpy-based packages (python3-picamera2's simplejpeg, python3-libcamera) are built
+  # against numpy 1.x: the lock keeps numpy below 2 (and so OpenCV at 4.11).
+  build_opts=()
+  if skipped deps; then
+    note "locked dependencies skipped (--skip=deps)"
+  else
+    run "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
+      --require-hashes --only-binary=:all: "${pip_opts[@]}" -r "$lock"
+    build_opts=(--no-build-isolation)  # build with the locked setuptools, fetch nothing more
   fi
-  run "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
-    --constraint "$constraints" "${pip_opts[@]}" "$src"
+  run "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps \
+    "${build_opts[@]}" "${pip_opts[@]}" "$src"
   reinstalled=1
   if [ "$dry_run" -eq 1 ]; then
     echo "+ record $source_hash in $stamp"
   else
     echo "$source_hash" > "$stamp"
   fi
+fi
+
+# The admin's command: `tablekeeper selftest --auto` as the README says, from any shell.
+if [ "$(readlink "$bin_dir/tablekeeper" 2>/dev/null || true)" = "$venv/bin/tablekeeper" ]; then
+  note "$bin_dir/tablekeeper -> $venv/bin/tablekeeper"
+else
+  run install -d -m 0755 "$bin_dir"
+  run ln -sfn "$venv/bin/tablekeeper" "$bin_dir/tablekeeper"
 fi
 
 # --- 4. state directory and default config ----------------------------------------------
@@ -183,8 +221,15 @@ if [ -d "$state_dir" ] && [ "$(stat -c '%U %a' "$state_dir")" = "$owner 750" ]; 
 else
   run install -d -o "$owner" -g "$(id -gn "$owner" 2>/dev/null || echo "$owner")" -m 0750 "$state_dir"
 fi
+group="$(id -gn "$owner" 2>/dev/null || echo "$owner")"
 if [ -f "$config" ]; then
-  note "$config exists (left as it is)"
+  note "$config exists (its content left as it is)"
+  if [ "$(stat -c '%a %G' "$config")" = "640 $group" ]; then
+    note "$config is readable by the group $group (mode 640)"
+  else
+    run chgrp "$group" "$config"
+    run chmod 0640 "$config"
+  fi
 else
   echo "+ write default $config atomically"
   if [ "$dry_run" -eq 0 ]; then

@@ -15,16 +15,21 @@ fullscreen = true
 ```
 
 Subsystems parse their own sections (``firmware`` reads ``[firmware]``, ``vision`` reads
-``[camera]`` and ``[vision]``); each raises ``ValueError`` naming the key, and the kiosk shows
-it with the file's name. A missing file means "all defaults".
+``[camera]`` and ``[vision]``); each raises ``ValueError`` naming the key. :func:`load_config`
+stops at the first problem (for tools); the kiosk reads with :func:`check_config`, which reports
+every problem at once (file, line, section, key), lets a refused key alone take its default,
+names unknown sections and keys (with the near name meant), and never lets ``state_dir`` fall
+back (see there). A missing file means "all defaults" (unless it was named explicitly).
 Writing goes through :func:`tablekeeper.atomic.write_atomic` (temp file, fsync, rename), so
 a power cut never leaves half a config.
 """
 
 from __future__ import annotations
 
+import difflib
+import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Self
@@ -92,6 +97,8 @@ class TableConfig:
         if language not in LANGUAGES:
             raise ValueError(f"table.language: {language!r} is not one of {', '.join(LANGUAGES)}")
         state_dir = _expect(d.get("state_dir", cls.state_dir), str, "table.state_dir")
+        if not state_dir.strip():
+            raise ValueError("table.state_dir: empty (the games folder must be named)")
         items_deck = _expect(d.get("items_deck", cls.items_deck), str, "table.items_deck")
         return cls(players, colours, variant, language, state_dir, items_deck)
 
@@ -189,3 +196,303 @@ def save_config(config: Config, path: Path) -> None:
     """Write atomically: temp file in the same folder, fsync, rename, fsync the folder."""
     path.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(path, dumps(config))
+
+
+# --- the kiosk's reading: every problem at once, a bad key falls back alone ----------------
+
+#: A subsystem's section parser (``FirmwareConfig.from_dict`` ...): raises ``ValueError``
+#: naming the key, as ``section.key: ...``, ``key: ...`` or ``section: unknown key(s) a, b``.
+SectionCheck = Callable[[Mapping[str, Any]], object]
+
+#: what decoding puts for bytes that are not UTF-8 (a marker looked for, never shown)
+_REPLACED = chr(0xFFFD)
+_HEADER = re.compile(r"^\s*\[\[?\s*([^\[\]#]+?)\s*\]\]?\s*(?:#.*)?$")
+_KEY_LINE = re.compile(r"^\s*([A-Za-z0-9_\-]+|\"[^\"]*\")\s*(?:\.\s*[A-Za-z0-9_\-]+\s*)*=")
+_TOML_AT = re.compile(r"\(at line (\d+), column (\d+)\)")
+_UNKNOWN = re.compile(r"unknown key(?:\(s\))? ([^()]+?)(?: \(known: ([^)]*)\))?$")
+_KNOWN = re.compile(r"\(known: ([^)]*)\)")
+_STATE_DIR = re.compile(r"^\s*\"?state_dir\"?\s*=")
+
+
+@dataclass(frozen=True)
+class ConfigReport:
+    """What the kiosk reads: the config to run with, every problem found (each naming the
+    file, the section and the key), and ``fatal`` when the games folder (``table.state_dir``)
+    is not known for sure -- then the kiosk must not start a game anywhere else."""
+
+    config: Config
+    problems: tuple[str, ...] = ()
+    fatal: str | None = None
+
+
+def _section_of(header: str) -> tuple[str, ...]:
+    return tuple(part.strip().strip('"') for part in header.split("."))
+
+
+def _chunks(lines: list[str]) -> list[tuple[int, str | None, list[str]]]:
+    """The text cut at its table headers: (first line number, header line, body lines)."""
+    chunks: list[tuple[int, str | None, list[str]]] = [(1, None, [])]
+    for n, line in enumerate(lines, start=1):
+        if _HEADER.match(line):
+            chunks.append((n, line, []))
+        else:
+            chunks[-1][2].append(line)
+    return chunks
+
+
+def _merge(into: dict[str, Any], more: Mapping[str, Any], where: tuple[str, ...],
+           clashes: list[tuple[str, ...]]) -> None:
+    for key, value in more.items():
+        old = into.get(key)
+        if isinstance(old, dict) and isinstance(value, dict):
+            _merge(old, value, (*where, key), clashes)
+        elif isinstance(old, list) and isinstance(value, list):
+            old.extend(value)  # [[array of tables]] cut into chunks
+        elif key in into:
+            clashes.append((*where, key))
+        else:
+            into[key] = value
+
+
+@dataclass
+class _Reading:
+    path: Path
+    lines: list[str]
+    problems: list[tuple[int, str]] = field(default_factory=list)  # (line or 0, message)
+    #: key paths whose value was lost (a broken line, an unknown section or key, a bad value)
+    lost: list[tuple[str, ...]] = field(default_factory=list)
+
+    def line_of(self, key_path: tuple[str, ...]) -> int | None:
+        """The line that sets ``key_path`` (for the message), if it can be found."""
+        section: tuple[str, ...] = ()
+        for n, line in enumerate(self.lines, start=1):
+            header = _HEADER.match(line)
+            if header:
+                section = _section_of(header.group(1))
+                if section == key_path:
+                    return n
+                continue
+            key = _KEY_LINE.match(line)
+            if key and (*section, key.group(1).strip('"')) == key_path[: len(section) + 1]:
+                return n
+        for n, line in enumerate(self.lines, start=1):  # the section header itself
+            header = _HEADER.match(line)
+            if header and _section_of(header.group(1))[: len(key_path)] == key_path:
+                return n
+        return None
+
+    def say(self, key_path: tuple[str, ...], message: str, *, line: int | None = None) -> None:
+        line = line if line is not None else self.line_of(key_path)
+        where = f"{self.path}:{line}" if line else str(self.path)
+        section = ".".join(key_path[:1]) or "(top level)"
+        key = ".".join(key_path[1:])
+        self.problems.append((line or 0, f"{where}: [{section}]{' ' + key if key else ''}: "
+                                         f"{message}"))
+
+    def lose(self, key_path: tuple[str, ...], message: str, *, line: int | None = None) -> None:
+        self.lost.append(key_path)
+        self.say(key_path, message, line=line)
+
+
+def _parse(reading: _Reading, text: str) -> dict[str, Any]:
+    """The TOML of ``text``; a chunk (one table) that is not valid TOML is read line by line,
+    and only the lines that cannot be read alone are lost (and reported)."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        pass
+    data: dict[str, Any] = {}
+    clashes: list[tuple[str, ...]] = []
+    for start, header, body in _chunks(reading.lines):
+        head = [header] if header is not None else []
+        section = _section_of(m.group(1)) if header and (m := _HEADER.match(header)) else ()
+        first_body = start + 1 if header is not None else start
+        try:
+            part = tomllib.loads("\n".join(head + body))
+        except tomllib.TOMLDecodeError as exc:
+            detail = _TOML_AT.sub("", str(exc)).strip()
+            kept: list[str] = []
+            for n, line in enumerate(body, start=first_body):
+                if not line.strip() or line.lstrip().startswith("#"):
+                    continue
+                try:
+                    _merge(data, tomllib.loads("\n".join([*head, line])), (), clashes)
+                    kept.append(line)
+                except tomllib.TOMLDecodeError:
+                    key = _KEY_LINE.match(line)
+                    name = key.group(1).strip('"') if key else None
+                    what = (f"not valid TOML ({detail}); the default is used" if name
+                            else f"not valid TOML ({detail}); this line is ignored")
+                    if name:
+                        reading.lose((*section, name), what, line=n)
+                    else:
+                        reading.say(section, what, line=n)
+            if header is not None and not kept:
+                try:
+                    _merge(data, tomllib.loads(header), (), clashes)
+                except tomllib.TOMLDecodeError:
+                    reading.lose(section, f"not a valid table header ({detail})", line=start)
+        else:
+            _merge(data, part, (), clashes)
+    for clash in clashes:
+        reading.lose(clash, "set twice; the first value is used")
+    return data
+
+
+def _named_path(message: str, section: str, d: Mapping[str, Any]) -> tuple[str, ...] | None:
+    """The key (path inside the section) a subsystem's message names, if it is in ``d``."""
+    token = message.split(":", 1)[0].strip()
+    parts = [re.sub(r"\[.*?\]", "", p) for p in token.split(".")]
+    if parts and parts[0] == section:
+        parts = parts[1:]
+    path: list[str] = []
+    node: Any = d
+    for part in parts:
+        if isinstance(node, Mapping) and part in node:
+            path.append(part)
+            node = node[part]
+        else:
+            break
+    return tuple(path) or None
+
+
+def _drop(d: dict[str, Any], path: tuple[str, ...]) -> None:
+    node = d
+    for part in path[:-1]:
+        node = node[part]
+    del node[path[-1]]
+
+
+def _copy(d: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: _copy(v) if isinstance(v, Mapping) else v for k, v in d.items()}
+
+
+def _did_you_mean(name: str, known: list[str]) -> str:
+    near = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+    return f"; did you mean {near[0]!r}?" if near else ""
+
+
+def _check_section(reading: _Reading, section: str, raw: Mapping[str, Any],
+                   check: SectionCheck) -> tuple[dict[str, Any], object]:
+    """The section with every key its parser refuses taken out (each reported), and what
+    the parser builds of the rest."""
+    good = _copy(raw)
+    for _ in range(200):  # each turn drops a key (or the section): this ends
+        try:
+            return good, check(good)
+        except ValueError as exc:
+            message = str(exc)
+        unknown = _UNKNOWN.search(message)
+        path = _named_path(message, section, good)
+        if unknown:
+            known_m = _KNOWN.search(message)
+            known = [k.strip() for k in known_m.group(1).split(",")] if known_m else []
+            names = [n.strip() for n in unknown.group(1).split(",")]
+            prefix = path if path is not None and names[0] not in (path or ()) else ()
+            if path is not None and path[-1] in names:
+                prefix = path[:-1]
+            dropped = False
+            for name in names:
+                key_path = (*prefix, name)
+                if _named_path(".".join(key_path), "", good) == key_path:
+                    reading.lose((section, *key_path),
+                                 f"unknown key{_did_you_mean(name, known)} (ignored)")
+                    _drop(good, key_path)
+                    dropped = True
+            if dropped:
+                continue
+        if path is not None:
+            detail = message.split(":", 1)[1].strip() if ":" in message else message
+            if detail.startswith("unknown key"):
+                known_m = _KNOWN.search(message)
+                known = [k.strip() for k in known_m.group(1).split(",")] if known_m else []
+                detail = f"unknown key{_did_you_mean(path[-1], known)} (ignored)"
+            else:
+                detail += " (the default is used)"
+            reading.lose((section, *path), detail)
+            _drop(good, path)
+            continue
+        reading.lose((section,), f"{message} (the whole section takes its defaults)")
+        good = {}
+        return good, check(good)
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def check_config(path: Path | None, *, explicit: bool = False,
+                 sections: Mapping[str, SectionCheck] | None = None) -> ConfigReport:
+    """Read the config the way the kiosk needs it: never give up on the whole file.
+
+    Every problem is reported (each naming the file, the line where it can be found, the
+    section and the key); a key whose value is refused takes its default alone; an unknown
+    section or key is reported (with the near name it may have meant). ``sections`` are the
+    other subsystems' parsers (``{"firmware": FirmwareConfig.from_dict, ...}``), whose keys
+    are checked the same way; the returned config holds only what they accept.
+
+    ``table.state_dir`` never falls back: the default folder would hide the unfinished game
+    (and start another). If its value is refused, lost in a broken line or a misspelled
+    section, or the file cannot be read (an explicit ``path`` that does not exist included),
+    ``fatal`` says why and the caller must stop.
+    """
+    checks: dict[str, SectionCheck] = {"table": TableConfig.from_dict,
+                                       "screen": ScreenConfig.from_dict}
+    checks.update(sections or {})
+    if path is None:
+        return ConfigReport(Config())
+    if not path.exists():
+        if explicit:
+            message = (f"{path}: the config file does not exist, so the games folder "
+                       "(table.state_dir) it names is not known")
+            return ConfigReport(Config(), (message,), fatal=message)
+        return ConfigReport(Config())
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        message = f"{path}: cannot be read: {exc.strerror or exc}"
+        return ConfigReport(Config(), (message,), fatal=message)
+    text = data.decode("utf-8", errors="replace")
+    reading = _Reading(path, text.splitlines())
+    if _REPLACED in text and _REPLACED not in data.decode("utf-8", errors="ignore"):
+        section: tuple[str, ...] = ()
+        for n, line in enumerate(reading.lines, start=1):
+            header = _HEADER.match(line)
+            if header:
+                section = _section_of(header.group(1))
+            if _REPLACED in line:
+                key = _KEY_LINE.match(line)
+                reading.lines[n - 1] = ""
+                reading.lose((*section, key.group(1)) if key else section,
+                             "not UTF-8 text; this line is ignored", line=n)
+        text = "\n".join(reading.lines)
+    parsed = _parse(reading, text)
+    built: dict[str, object] = {}
+    others: dict[str, Mapping[str, Any]] = {}
+    known = sorted(checks)
+    for name, value in parsed.items():
+        if not isinstance(value, dict):
+            reading.lose((name,), f"a value outside any section{_did_you_mean(name, known)} "
+                                  "(ignored)")
+            continue
+        check = checks.get(name)
+        if check is None:
+            reading.lose((name,), f"unknown section{_did_you_mean(name, known)} (ignored; "
+                                  f"known: {', '.join(known)})")
+            continue
+        good, built[name] = _check_section(reading, name, value, check)
+        if name not in ("table", "screen"):
+            others[name] = good
+    table = built.get("table")
+    screen = built.get("screen")
+    config = Config(table if isinstance(table, TableConfig) else TableConfig(),
+                    screen if isinstance(screen, ScreenConfig) else ScreenConfig(), others)
+    fatal = None
+    mentioned = any(_STATE_DIR.match(line) for line in reading.lines)
+    table_raw = parsed.get("table")
+    configured = table_raw.get("state_dir") if isinstance(table_raw, dict) else None
+    lost = any(p and p[-1] == "state_dir" for p in reading.lost)
+    if lost or (mentioned and not (isinstance(configured, str) and configured.strip()
+                                  and configured == config.table.state_dir)):
+        fatal = (f"{path}: the games folder (table.state_dir) cannot be read from this file; "
+                 "the kiosk does not start a game elsewhere (that would hide the unfinished "
+                 "one). Fix the file and restart")
+    problems = tuple(text for _, text in sorted(reading.problems, key=lambda p: p[0]))
+    return ConfigReport(config, problems, fatal)

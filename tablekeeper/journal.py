@@ -4,8 +4,8 @@ A journal is an append-only text file (UTF-8, one JSON object per line, ``\\n`` 
 
 line 1, the header::
 
-    {"schema": "tablekeeper.journal", "version": 1, "game": "something_missing",
-     "rules": {...Rules.to_dict()...}, "created": "2026-11-29T12:00:00+00:00"}
+    {"schema": "tablekeeper.journal", "version": 2, "game": "something_missing",
+     "rules": {...Rules.to_dict()...}, "created": "2026-11-29T12:00:00+00:00", "crc": "..."}
 
 then one record per line, numbered by ``seq`` (1, 2, 3 ... in file order):
 
@@ -13,6 +13,11 @@ then one record per line, numbered by ``seq`` (1, 2, 3 ... in file order):
 - an undo: ``{"seq": 9, "undo": 7}`` -- cancels the host-entered event ``seq`` 7 *and every
   event accepted after it* (they happened in a state that the undo takes back). Nothing is ever
   rewritten: undoing is appending. Undo again and the host event before that goes too.
+
+From version 2 every line (the header too) ends with ``"crc"``: the CRC-32 (8 lower-case hex
+digits) of the line's canonical JSON without its ``crc`` (:func:`canonical`: keys sorted, no
+spaces, UTF-8), so a value changed by hand or by a failing card is reported with its line.
+Version-1 journals (no ``crc`` anywhere) still replay; lines appended to one stay version 1.
 
 ``state = replay(path)`` folds the engine's ``apply`` over the events still in force, starting
 from ``initial_state(rules)`` with the rules of the header, so a later version can replay an old
@@ -22,9 +27,11 @@ defaults stable or bump ``version``). Reading:
 - a last line without its ``\\n`` (power cut mid-write: never acknowledged) is reported as
   ``torn_tail`` and skipped; nothing before it is lost. ``Journal.open`` cuts the torn bytes
   off so the file can be appended to again cleanly;
-- any other damage (bad JSON, a ``seq`` out of order, an unknown event or field, an undo of
-  something that is not a host event in force, an event the engine rejects) is a
-  :class:`JournalError` naming the line number;
+- any other damage (bad JSON, a checksum that does not match, a ``seq`` out of order, an
+  unknown event or field, an undo of something that is not the last host event in force, an
+  event the engine rejects; also whatever else goes wrong reading a line: a 5,000-digit
+  number, nesting too deep to parse, bytes that are not UTF-8) is a :class:`JournalError`
+  naming the line number;
 - an unknown ``schema`` or a ``version`` newer than this code is a :class:`JournalError` too.
 
 The writer: :class:`Journal` (create / open / append / append_undo). The game loop's
@@ -34,9 +41,11 @@ accepted event before returning it; ``undo()``).
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
+import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -46,7 +55,9 @@ from typing import Any
 from engine.core import Engine, Event, EventRegistry, Rejection, Source
 
 SCHEMA = "tablekeeper.journal"
-VERSION = 1
+#: 2: every line carries its ``crc``. 1: no checksums (still read, and continued as 1).
+VERSION = 2
+CRC_SINCE = 2
 
 
 class JournalError(ValueError):
@@ -91,6 +102,24 @@ class Header:
         if self.created is not None:
             out["created"] = self.created
         return out
+
+
+def canonical(obj: Mapping[str, Any]) -> bytes:
+    """The canonical JSON of a line's object (without its ``crc``): what the CRC covers."""
+    return json.dumps({k: v for k, v in obj.items() if k != "crc"}, ensure_ascii=False,
+                      separators=(",", ":"), sort_keys=True).encode("utf-8")
+
+
+def crc_of(obj: Mapping[str, Any]) -> str:
+    return f"{zlib.crc32(canonical(obj)):08x}"
+
+
+def line_of(obj: Mapping[str, Any], version: int = VERSION) -> bytes:
+    """One journal line (without its newline): ``obj`` with its ``crc`` last (version 2+)."""
+    out = {k: v for k, v in obj.items() if k != "crc"}
+    if version >= CRC_SINCE:
+        out["crc"] = crc_of(out)
+    return json.dumps(out, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
 @dataclass(frozen=True)
@@ -144,6 +173,11 @@ def _active(records: tuple[Record, ...] | list[Record], path: str) -> list[Recor
         if ev.source is not Source.HOST:
             raise JournalError(path, rec.line,
                                f"undo of seq {target}, which is not a host-entered event")
+        last = last_host_seq(active)
+        if target != last:
+            raise JournalError(path, rec.line,
+                               f"undo of seq {target}, which is not the last host-entered "
+                               f"event in force (seq {last} is)")
         del active[idx:]
     return active
 
@@ -180,11 +214,11 @@ def read(path: str | os.PathLike[str]) -> Contents:
         raise JournalError(p, 1, f"unknown game {header.game!r} (known: {_known()})")
     try:
         rules = spec.rules_from_dict(header.rules)
-    except ValueError as exc:
+    except Exception as exc:  # any failure to read the rules is damage of line 1
         raise JournalError(p, 1, f"bad rules: {exc}") from exc
     records: list[Record] = []
     for i, raw in enumerate(lines[1:], start=2):
-        rec = _parse_record(p, i, raw, spec.events)
+        rec = _parse_record(p, i, raw, spec.events, header.version)
         expected = records[-1].seq + 1 if records else 1
         if rec.seq != expected:
             raise JournalError(p, i, f"seq {rec.seq} where {expected} was expected")
@@ -195,11 +229,49 @@ def read(path: str | os.PathLike[str]) -> Contents:
     return contents
 
 
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"the key {key!r} appears twice")
+        out[key] = value
+    return out
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
 def _loads(path: str, line: int, raw: bytes) -> Any:
     try:
-        return json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise JournalError(path, line, f"not UTF-8 text ({exc.reason} at byte {exc.start})"
+                           ) from exc
+    try:
+        return json.loads(text, object_pairs_hook=_no_duplicates,
+                          parse_constant=_no_constant)
+    except json.JSONDecodeError as exc:
         raise JournalError(path, line, f"not valid JSON ({exc})") from exc
+    except RecursionError as exc:
+        raise JournalError(path, line, "not valid JSON (nested too deeply to read)") from exc
+    except (ValueError, OverflowError, MemoryError) as exc:  # 5,000-digit numbers, ...
+        raise JournalError(path, line, f"not valid JSON ({exc})") from exc
+
+
+def _check_crc(path: str, line: int, d: dict[str, Any], version: int) -> None:
+    """Version 2+: the line's ``crc`` must match its content (version 1: none allowed)."""
+    if version < CRC_SINCE:
+        if "crc" in d:
+            raise JournalError(path, line, f"a crc in a version-{version} journal")
+        return
+    crc = d.get("crc")
+    if not isinstance(crc, str):
+        raise JournalError(path, line, f"no checksum (crc) on this line: {d!r}")
+    if crc != crc_of(d):
+        raise JournalError(path, line, f"checksum mismatch (crc {crc}, the line's content "
+                                       f"gives {crc_of(d)}): the line was changed after it "
+                                       "was written")
 
 
 def _parse_header(path: str, raw: bytes) -> Header:
@@ -214,33 +286,53 @@ def _parse_header(path: str, raw: bytes) -> Header:
     if version > VERSION:
         raise JournalError(path, 1, f"unsupported journal schema version {version} "
                                     f"(this tablekeeper reads up to {VERSION})")
+    _check_crc(path, 1, d, version)
     game, rules, created = d.get("game"), d.get("rules", {}), d.get("created")
     if not isinstance(game, str):
         raise JournalError(path, 1, f"header: game must be a name, got {game!r}")
     if not isinstance(rules, dict):
         raise JournalError(path, 1, f"header: rules must be an object, got {rules!r}")
-    unknown = set(d) - {"schema", "version", "game", "rules", "created"}
+    if created is not None:
+        try:
+            datetime.fromisoformat(created if isinstance(created, str) else "?")
+        except ValueError as exc:
+            raise JournalError(path, 1, f"header: created must be an ISO 8601 time, got "
+                                        f"{created!r}") from exc
+    known = {"schema", "version", "game", "rules", "created"}
+    if version >= CRC_SINCE:
+        known.add("crc")
+    unknown = set(d) - known
     if unknown:
         raise JournalError(path, 1, f"header: unknown key(s) {sorted(unknown)}")
     return Header(game=game, rules=rules, version=version,
                   created=created if isinstance(created, str) else None)
 
 
-def _parse_record(path: str, line: int, raw: bytes, events: EventRegistry) -> Record:
+def _parse_record(path: str, line: int, raw: bytes, events: EventRegistry,
+                  version: int = 1) -> Record:
     d = _loads(path, line, raw)
     if not isinstance(d, dict):
-        raise JournalError(path, line, f"a record must be a JSON object, got {d!r}")
+        raise JournalError(path, line, f"a record must be a JSON object, got {_short(d)}")
+    _check_crc(path, line, d, version)
+    keys = set(d) - {"crc"}
     seq = d.get("seq")
     if not isinstance(seq, int) or isinstance(seq, bool):
-        raise JournalError(path, line, f"record without an integer seq: {d!r}")
-    if set(d) == {"seq", "event"}:
+        raise JournalError(path, line, f"record without an integer seq: {_short(d)}")
+    if keys == {"seq", "event"}:
         try:
             return Record(seq=seq, line=line, event=events.from_dict(d["event"]))
-        except ValueError as exc:
-            raise JournalError(path, line, str(exc)) from exc
-    if set(d) == {"seq", "undo"} and isinstance(d["undo"], int):
+        except Exception as exc:  # whatever the event's parser trips on is this line's damage
+            raise JournalError(path, line, str(exc) or type(exc).__name__) from exc
+    if keys == {"seq", "undo"} and isinstance(d["undo"], int) \
+            and not isinstance(d["undo"], bool):
         return Record(seq=seq, line=line, undo=d["undo"])
-    raise JournalError(path, line, f"a record is {{seq, event}} or {{seq, undo}}, got {d!r}")
+    raise JournalError(path, line,
+                       f"a record is {{seq, event}} or {{seq, undo}}, got {_short(d)}")
+
+
+def _short(value: Any, limit: int = 200) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def replay(source: str | os.PathLike[str] | Contents) -> Any:
@@ -249,7 +341,12 @@ def replay(source: str | os.PathLike[str] | Contents) -> Any:
     state = contents.spec.initial_state(contents.rules)
     for rec in contents.active():
         assert rec.event is not None
-        result = contents.spec.apply(state, rec.event)
+        try:
+            result = contents.spec.apply(state, rec.event)
+        except Exception as exc:  # an engine that trips on a (checked) event: still this line
+            raise JournalError(contents.path, rec.line,
+                               f"the engine fails on this event on replay: "
+                               f"{type(exc).__name__}: {exc}") from exc
         if isinstance(result, Rejection):
             raise JournalError(contents.path, rec.line,
                                f"the engine rejects this event on replay: {result}")
@@ -279,6 +376,8 @@ class Journal:
         self.torn_tail = contents.torn_tail
         self._records: list[Record] = list(contents.records)
         self._next_line = len(contents.records) + 2
+        #: the file's length up to its last acknowledged line: a failed write is cut back to it
+        self._size = contents.good_bytes
 
     @classmethod
     def create(cls, path: str | os.PathLike[str], rules: Any = None,
@@ -294,15 +393,18 @@ class Journal:
         p = Path(path)
         header = Header(game=spec.name, rules=spec.rules_to_dict(rules),
                         created=created or datetime.now(UTC).isoformat(timespec="seconds"))
-        line = json.dumps(header.to_dict(), ensure_ascii=False, separators=(",", ":"))
+        line = line_of(header.to_dict())
         if p.exists():
             raise FileExistsError(errno.EEXIST, "journal exists", str(p))
         # The header is written beside and linked into place when complete, so a power cut
         # never leaves a journal with half a header; linking refuses to replace a file.
         tmp = p.with_name(f".{p.name}.{os.getpid()}.new")
+        # A file of this name is a crash's leftover (a process of this pid before a restart):
+        # it was never linked into place, so it goes.
+        tmp.unlink(missing_ok=True)
         try:
             with open(tmp, "xb") as f:
-                f.write(line.encode("utf-8") + b"\n")
+                f.write(line + b"\n")
                 f.flush()
                 os.fsync(f.fileno())
             os.link(tmp, p)
@@ -319,7 +421,9 @@ class Journal:
         contents = read(p)
         replay(contents)  # refuse to continue a journal the engine cannot replay
         if contents.torn_tail is not None:
-            os.truncate(p, contents.good_bytes)
+            # cut now if the folder can be written; else the next append cuts it first
+            with contextlib.suppress(OSError):
+                os.truncate(p, contents.good_bytes)
         return cls(p, contents)
 
     def contents(self) -> Contents:
@@ -331,11 +435,30 @@ class Journal:
         return _active(self._records, str(self.path))
 
     def _write(self, record: dict[str, Any]) -> None:
-        line = json.dumps(record, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-        with open(self.path, "ab") as f:
-            f.write(line + b"\n")
-            f.flush()
-            os.fsync(f.fileno())
+        """Append one line, fsynced. If anything fails (a full disk, an I/O error) the file is
+        cut back to its last acknowledged line and the ``OSError`` is raised: the caller must
+        not acknowledge, and the next write starts on a clean line boundary."""
+        data = line_of(record, self.header.version) + b"\n"
+        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
+        try:
+            end = os.lseek(fd, 0, os.SEEK_END)
+            if end > self._size:  # the remains of an earlier failed write
+                os.ftruncate(fd, self._size)
+            elif end < self._size:
+                raise OSError(errno.EIO, f"the journal is shorter ({end} bytes) than what was "
+                                         f"written to it ({self._size})", str(self.path))
+            try:
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(fd, view):]
+                os.fsync(fd)
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    os.ftruncate(fd, self._size)
+                raise
+        finally:
+            os.close(fd)
+        self._size += len(data)
 
     def append(self, event: Event) -> int:
         """Write ``event`` durably; returns its seq. Only then may the event be acknowledged."""

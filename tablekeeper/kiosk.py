@@ -1,7 +1,9 @@
 """``tablekeeper kiosk``: the referee at a real table, full screen, started by systemd.
 
-Start-up: read the config (a broken config is shown on screen and the defaults are used; the
-file is left alone), build the buttons and lamps (lgpio on a Pi; ``--keyboard`` for a laptop),
+Start-up: read the config (every problem is shown on screen and logged, each refused key takes
+its default alone, the file is left alone; a config that does not say for sure where the games
+are stops the kiosk with the reason, exit 78), build the buttons and lamps (lgpio on a Pi;
+``--keyboard`` for a laptop),
 the camera (reconnecting with back-off when it is unplugged) and the item deck, open the screen
 full screen (KMSDRM on a Pi without a desktop), and resume the unfinished game in
 ``<state_dir>/games/current.jsonl`` if there is one. Then tell systemd READY=1 and run the loop,
@@ -9,29 +11,73 @@ pinging the watchdog from the render loop itself.
 
 A finished game's journal is kept as ``games/<game id>.jsonl`` when the host starts the next
 game; ``tablekeeper replay`` prints any of them.
+
+Faults the kiosk lives through (tests/kiosk/test_faults_*.py):
+
+- a journal that cannot be read, whatever the damage, is set aside as
+  ``damaged-<n>-<date>.jsonl`` (a counter: never overwriting one kept before) and a new game
+  starts; the reason is on the screen (a problem banner) and in the log;
+- a write that fails (a full disk, a state folder that cannot be written or created) pauses
+  the game: the event is refused, nothing is acknowledged, the reason is on the screen and in
+  systemd's status line; every second the kiosk tries again and the banner goes when writing
+  works (:class:`GuardedGame`);
+- a ``.current.jsonl.<pid>.new`` left by a crash during a create is removed at start-up.
+
+Interpretations:
+
+- [I] kiosk-pause-clock: a paused game's clock runs on (the engine's deadlines are game time;
+  the kiosk cannot stop them without events it cannot write); a time-up that falls in the
+  pause is written when writing works again, at its deadline. A card the camera saw or a buzz
+  the arbiter decided during the pause is refused (the screen says why); the buzzers are armed
+  again when the game resumes in the buzz phase, and a card can be turned by hand.
+- [I] kiosk-config-stop: the issue's "never for state_dir" is read as: whenever the file names
+  a ``state_dir`` that cannot be taken as written (not TOML, not a non-empty string, set twice,
+  outside ``[table]``, in a misspelled section), and when an explicit ``--config`` does not
+  exist or cannot be read, the kiosk stops (exit 78) instead of using the default folder.
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
 import logging
 import os
 import random
+import re
 import secrets
 import sys
+import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from engine.core import Rejection
 from tablekeeper.app import Loop
+from tablekeeper.atomic import fsync_directory
 from tablekeeper.clock import MonotonicClock
-from tablekeeper.config import Config, ConfigError, load_config
-from tablekeeper.journal import JournaledGame, JournalError
+from tablekeeper.config import Config, ConfigReport, check_config
+from tablekeeper.journal import (
+    Contents,
+    Header,
+    Journal,
+    JournaledGame,
+    JournalError,
+    game_spec,
+    read,
+)
 from tablekeeper.referee import Referee
 
 log = logging.getLogger("tablekeeper.kiosk")
 
 CURRENT = "current.jsonl"
+
+#: How the reason of a paused game begins (on the screen and in the log).
+PAUSED = "paused: nothing is recorded / 暫停（無法記錄）"
+
+#: The exit status of a kiosk that must not start (the games folder is not known): the unit
+#: does not restart it (``RestartPreventExitStatus=``), the host reads why on the screen.
+EXIT_CONFIG = 78
 
 
 def games_dir(config: Config) -> Path:
@@ -41,16 +87,25 @@ def games_dir(config: Config) -> Path:
 def open_game(folder: Path, new: str | None = None) -> tuple[JournaledGame, str | None]:
     """The unfinished game to resume (whichever game its journal names), or a new one of
     ``new`` (an engine name; None: the default game). A journal that cannot be read is moved
-    aside (never deleted) and a new game starts; the problem is returned for the screen."""
-    folder.mkdir(parents=True, exist_ok=True)
+    aside (never deleted) and a new game starts; the problem is returned for the screen.
+    A folder that cannot be written gives a paused new game (:class:`GuardedGame`)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        return paused_game(folder / CURRENT, exc, new), None
+    remove_stale_temporaries(folder)
     path = folder / CURRENT
     problem = None
     if path.exists():
         try:
-            game = JournaledGame.open(path)
+            game = GuardedGame.open(path)
         except JournalError as exc:
-            aside = folder / f"damaged-{int(time.time())}.jsonl"
-            path.rename(aside)
+            try:
+                aside = set_aside(folder, path)
+            except OSError as move_exc:
+                problem = f"{exc} — and it cannot be moved aside: {describe(move_exc)}"
+                log.error("journal unreadable: %s", problem)
+                return paused_game(path, move_exc), problem
             problem = f"{exc} — kept as {aside.name}"
             log.error("journal unreadable: %s", problem)
         else:
@@ -61,8 +116,13 @@ def open_game(folder: Path, new: str | None = None) -> tuple[JournaledGame, str 
             if not game.journal.spec.is_over(game.state):
                 log.info("resuming the unfinished game in %s", path)
                 return game, problem
-            archive(folder, game)
-    return JournaledGame.create(path, game=new), problem
+            try:
+                archive(folder, game)
+            except OSError as exc:  # the finished game stays on the screen; "new game" retries
+                problem = f"the finished game cannot be put away: {describe(exc)}"
+                log.error("%s", problem)
+                return game, problem
+    return new_journaled_game(path, new), problem
 
 
 def archive(folder: Path, game: JournaledGame) -> Path:
@@ -85,14 +145,14 @@ def run_kiosk(args: argparse.Namespace) -> int:
 
     setup_logging(args.log_level)
     notifier = Notifier.from_environ(os.environ, os.getpid())
-    config_problem = None
     config_path = Path(args.config) if args.config else None
-    try:
-        config = load_config(config_path)
-    except ConfigError as exc:
-        config_problem = str(exc)
-        log.error("%s; using the defaults (the file is left as it is)", exc)
-        config = Config()
+    report = read_config(config_path, explicit=args.config is not None)
+    for config_line in report.problems:
+        log.error("config: %s", config_line)
+    if report.fatal is not None:
+        return stop_for(report.fatal, args, notifier)
+    config = report.config
+    config_problem: str | None = config_summary(report.problems, config_path)
 
     from firmware.box import build
     from firmware.config import FirmwareConfig
@@ -138,6 +198,7 @@ def run_kiosk(args: argparse.Namespace) -> int:
                                    threaded=True, zones=zones)
 
     cards_source, deck = camera_for(kit)
+    pause_banner: list[str] = []
     referee = Referee(game, firmware, clock.now_ns(), kit=kit,
                       game_id=Path(game.journal.path).stem, **kit.table_options(deck))
 
@@ -152,8 +213,20 @@ def run_kiosk(args: argparse.Namespace) -> int:
             screen.show_problem(problem)
     loop = Loop(referee, clock, cards=cards_source, screen=screen)
 
-    def fresh_game(new_kit: games.Kit) -> None:
-        """A new journal for ``new_kit``'s game, and the camera watching its deck."""
+    def on_pause(banner: str | None) -> None:
+        show_pause(screen.problems, pause_banner, banner)
+        notifier.status((banner or "the game goes on: the journal is written again")[:200])
+        if banner is None:
+            loop.referee.table.resync(clock.now_ns())
+
+    watch_pauses(game, on_pause)  # (the loop's referee plays ``game`` until a new game)
+    referee_log = logging.getLogger("tablekeeper.referee")
+    if not any(isinstance(f, PauseLogFilter) for f in referee_log.filters):
+        referee_log.addFilter(PauseLogFilter())
+
+    def fresh_game(new_kit: games.Kit, fresh: JournaledGame | None = None) -> None:
+        """A new journal for ``new_kit``'s game (paused if it cannot be written), and the
+        camera watching its deck."""
         nonlocal kit, deck
         if new_kit is not kit:
             if loop.cards is not None:
@@ -161,14 +234,19 @@ def run_kiosk(args: argparse.Namespace) -> int:
             loop.cards, deck = camera_for(new_kit)
             screen.cards = dict(new_kit.card_infos(deck))
             kit = new_kit
-        fresh = JournaledGame.create(folder / CURRENT, game=kit.engine.name)
+        if fresh is None:
+            fresh = new_journaled_game(folder / CURRENT, kit.engine.name)
+        watch_pauses(fresh, on_pause)
         loop.referee = Referee(fresh, firmware, clock.now_ns(), kit=kit,
                                game_id=Path(fresh.journal.path).stem, **kit.table_options(deck))
 
     def new_game() -> None:
-        """The game is over and the host goes on: it is archived; the home screen."""
-        archive(folder, loop.referee.game)
-        fresh_game(kit)
+        """The game is over and the host goes on: it is archived (if it cannot be, the host
+        goes on with it and the reason is shown); then the home screen."""
+        fresh = next_game(folder, loop.referee.game, screen.show_problem, kit.engine.name)
+        if fresh is None:
+            return
+        fresh_game(kit, fresh)
         screen.show_home(games.home_choices(), chosen=kit.name)
 
     def choose_game(name: str) -> None:
@@ -181,7 +259,9 @@ def run_kiosk(args: argparse.Namespace) -> int:
         if current.journal.active():  # never drop an acknowledged event
             log.error("a game was started before the host chose another; keeping it")
             return
-        Path(current.journal.path).unlink()
+        journal = current.journal
+        if not (isinstance(journal, DeferredJournal) and not journal.created):
+            Path(journal.path).unlink(missing_ok=True)
         fresh_game(chosen)
 
     screen.on_new_game = new_game
@@ -191,6 +271,9 @@ def run_kiosk(args: argparse.Namespace) -> int:
 
     def watchdog() -> None:
         notifier.tick(time.monotonic())
+        current = loop.referee.game
+        if isinstance(current, GuardedGame):
+            current.probe()
 
     loop.watchdog = watchdog
     notifier.ready("screen, buttons and camera up")
@@ -203,3 +286,371 @@ def run_kiosk(args: argparse.Namespace) -> int:
         screen.close()
         firmware.close()
     return 0
+
+
+def read_config(path: Path | None, *, explicit: bool) -> ConfigReport:
+    """The config with every subsystem's section checked key by key (see
+    :func:`tablekeeper.config.check_config`)."""
+    from firmware.config import FirmwareConfig
+    from vision.camera import CameraConfig
+    from vision.config import VisionConfig
+
+    return check_config(path, explicit=explicit,
+                        sections={"firmware": FirmwareConfig.from_dict,
+                                  "camera": CameraConfig.from_dict,
+                                  "vision": VisionConfig.from_dict})
+
+
+def config_summary(problems: tuple[str, ...] | list[str],
+                   path: Path | None = None) -> str | None:
+    """The config's problems as one line of the screen's banner: the first, and how many more
+    the log has (journalctl -u tablekeeper-kiosk lists them all)."""
+    if not problems:
+        return None
+    first = problems[0]
+    if path is not None and first.startswith(str(path)):
+        first = path.name + first[len(str(path)):]
+    more = len(problems) - 1
+    tail = f" (+{more} more in the log / 另有 {more} 項見日誌)" if more else ""
+    return f"設定檔有誤 / config: {first}{tail}"
+
+
+def stop_for(reason: str, args: argparse.Namespace, notifier: Any) -> int:
+    """Stop before any game is opened: the reason goes to the log, to systemd's status line,
+    to stderr and onto the screen (held there for ``--run-for`` seconds, or until the window
+    is closed or Esc is pressed). Returns :data:`EXIT_CONFIG`."""
+    text = f"tablekeeper kiosk stopped / 已停止: {reason}"
+    log.critical("%s", text)
+    # READY (with the reason as the status) so systemd neither times the start out nor
+    # restarts the unit while the reason is on the screen; the watchdog is fed meanwhile.
+    notifier.ready(text[:200])
+    print(text, file=sys.stderr)
+    try:
+        show_fatal(text, fullscreen=not args.window, hold_s=args.run_for,
+                   tick=lambda: notifier.tick(time.monotonic()))
+    except Exception as exc:  # no display: the log and stderr still have it
+        log.warning("the reason could not be shown on screen: %s", exc)
+    return EXIT_CONFIG
+
+
+def show_fatal(text: str, *, fullscreen: bool, hold_s: float | None,
+               tick: Any = None) -> None:
+    """A plain screen with ``text`` (wrapped), until closed, Esc, or ``hold_s`` seconds."""
+    import pygame
+
+    from display.fonts import FontBook
+
+    pygame.display.init()
+    try:
+        if fullscreen:
+            pygame.mouse.set_visible(False)
+            surface = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
+        else:
+            surface = pygame.display.set_mode((960, 540))
+        font = FontBook().font("bold", max(18, surface.get_height() // 28))
+        width = surface.get_width() - 80
+        lines: list[str] = []
+        for para in text.split("\n"):
+            line = ""
+            for ch in para:
+                if font.get_rect(line + ch).width > width and line:
+                    lines.append(line)
+                    line = ""
+                line += ch
+            lines.append(line)
+        surface.fill((90, 0, 0))
+        y = 40
+        for line in lines:
+            font.render_to(surface, (40, y), line, (255, 255, 255))
+            y += font.get_sized_height(0) + 8
+        pygame.display.flip()
+        begin = time.monotonic()
+        while hold_s is None or time.monotonic() - begin < hold_s:
+            for event in pygame.event.get():
+                if event.type == pygame.QUIT or (event.type == pygame.KEYDOWN
+                                                 and event.key == pygame.K_ESCAPE):
+                    return
+            if tick is not None:
+                tick()
+            time.sleep(0.1)
+    finally:
+        pygame.display.quit()
+
+
+# --- faults: a damaged journal, a full disk, an unwritable folder, a crash's leftovers ------
+
+_DAMAGED = re.compile(r"^damaged-(\d+)(?:-[^.]*)?\.jsonl$")
+_STALE = re.compile(r"^\.(?P<name>.+\.jsonl)\.(?P<pid>\d+)\.new$")
+
+
+def set_aside(folder: Path, path: Path) -> Path:
+    """Move a journal that cannot be read to ``damaged-<n>-<date>.jsonl``: ``n`` is one more
+    than any number there, and the file is linked (which never replaces a file) before its
+    old name goes, so nothing kept before is overwritten, whatever the clock says."""
+    used = [int(m.group(1)) for p in folder.iterdir() if (m := _DAMAGED.match(p.name))]
+    n = max(used, default=0) + 1
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime())
+    while True:
+        target = folder / f"damaged-{n:03d}-{stamp}.jsonl"
+        try:
+            os.link(path, target)
+        except FileExistsError:
+            n += 1
+            continue
+        break
+    path.unlink()
+    fsync_directory(folder)
+    return target
+
+
+def remove_stale_temporaries(folder: Path) -> list[Path]:
+    """Remove ``.<journal>.<pid>.new`` files of processes that are gone (a crash while a
+    journal's header was written: it was never linked into place, so nothing is lost)."""
+    removed: list[Path] = []
+    try:
+        names = list(folder.iterdir())
+    except OSError as exc:
+        log.warning("cannot look for leftovers in %s: %s", folder, exc)
+        return removed
+    for p in names:
+        m = _STALE.match(p.name)
+        if m is None or int(m.group("pid")) == os.getpid():
+            continue
+        try:
+            p.unlink()
+        except FileNotFoundError:
+            continue
+        except OSError as exc:  # Journal.create removes one of its own pid itself
+            log.warning("cannot remove %s, left by an interrupted start: %s", p.name, exc)
+            continue
+        removed.append(p)
+        log.warning("removed %s, left by an interrupted start", p.name)
+    return removed
+
+
+def what_failed(exc: OSError) -> str:
+    """What an ``OSError`` of the journal means at the table, in a few words."""
+    if exc.errno == errno.ENOSPC:
+        return "the disk is full / 儲存空間已滿"
+    return "the games folder cannot be written / 無法寫入遊戲資料夾"
+
+
+def describe(exc: OSError) -> str:
+    """An ``OSError`` as the host reads it (the log, systemd's status line)."""
+    what = what_failed(exc)
+    detail = exc.strerror or str(exc)
+    where = f" ({exc.filename})" if exc.filename else ""
+    return f"{what}: {detail}{where}"
+
+
+def folder_writable(folder: Path) -> OSError | None:
+    """None if a block can be written and fsynced in ``folder`` now; else the error."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, name = tempfile.mkstemp(prefix=".probe.", dir=folder)
+        try:
+            view = memoryview(b"\0" * 4096)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+            os.unlink(name)
+    except OSError as exc:
+        return exc
+    return None
+
+
+class DeferredJournal(Journal):
+    """A new game's journal that cannot be created yet (a full disk, a folder that cannot be
+    written): it holds no event, and is created on the first write that works."""
+
+    def __init__(self, path: Path, game: str | None = None) -> None:
+        spec = game_spec(game)
+        if spec is None:
+            raise ValueError(f"unknown game {game!r}")
+        rules = spec.rules_from_dict({})
+        header = Header(game=spec.name, rules=spec.rules_to_dict(rules))
+        super().__init__(path, Contents(path=str(path), header=header, spec=spec, rules=rules,
+                                        records=(), torn_tail=None, good_bytes=0))
+        self.created = False
+
+    def ensure(self) -> None:
+        """Create the file now (raises ``OSError`` if that still cannot be done)."""
+        if self.created:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        made: Journal | None = None
+        if self.path.exists():
+            try:  # a header linked before a failed fsync: adopt it
+                contents = read(self.path)
+            except JournalError:  # the damaged journal that could not be moved aside yet
+                set_aside(self.path.parent, self.path)
+            else:
+                if contents.records:
+                    raise FileExistsError(errno.EEXIST, "a journal with events is in the way",
+                                          str(self.path))
+                made = Journal(self.path, contents)
+        if made is None:
+            made = Journal.create(self.path, game=self.header.game)
+        self.header, self.rules = made.header, made.rules
+        self._size = made._size
+        self.created = True
+
+    def _write(self, record: dict[str, Any]) -> None:
+        self.ensure()
+        super()._write(record)
+
+
+class GuardedGame(JournaledGame):
+    """A journaled game whose failed writes pause it instead of ending the kiosk.
+
+    An event whose line cannot be written (:class:`OSError`) is refused with the Rejection
+    ``journal_unwritable`` (nothing acknowledged; the journal keeps no half line) and the game
+    is paused: :attr:`paused` holds the reason (:attr:`banner` in a few words, for the screen),
+    ``on_pause(banner)`` is told, and while paused
+    an event is refused at once except for one try a second. :meth:`probe` (called from the
+    render loop) tries the folder once a second; the first write that works, or a probe that
+    does, resumes the game (``on_pause(None)``).
+    """
+
+    RETRY_S = 1.0
+
+    def __init__(self, journal: Journal) -> None:
+        super().__init__(journal)
+        self.paused: str | None = None
+        #: the pause's reason in a few words, for the screen's banner
+        self.banner: str | None = None
+        self.on_pause: Callable[[str | None], None] | None = None
+        self._tried = -float("inf")
+
+    def submit(self, event: Any) -> Any:
+        return self._guarded(lambda: super(GuardedGame, self).submit(event))
+
+    def undo(self) -> Any:
+        return self._guarded(lambda: super(GuardedGame, self).undo())
+
+    def _guarded(self, write: Callable[[], Any]) -> Any:
+        now = time.monotonic()
+        if self.paused is not None and now - self._tried < self.RETRY_S:
+            return Rejection("journal_unwritable", self.paused)
+        self._tried = now
+        try:
+            result = write()
+        except OSError as exc:
+            return self.pause(exc)
+        if not isinstance(result, Rejection):
+            self.resume()
+        return result
+
+    def pause(self, exc: OSError) -> Rejection:
+        reason = (f"{PAUSED}: {describe(exc)}; free space or fix the folder, the game goes "
+                  "on by itself")
+        if reason != self.paused:
+            log.error("%s", reason)
+            self.paused = reason
+            self.banner = (f"{PAUSED}: {what_failed(exc)} — it goes on by itself when it can "
+                           "write / 可寫入時自動繼續")
+            if self.on_pause is not None:
+                self.on_pause(self.banner)
+        return Rejection("journal_unwritable", reason)
+
+    def resume(self) -> None:
+        if self.paused is None:
+            return
+        log.warning("the journal can be written again: the game goes on")
+        self.paused = self.banner = None
+        if self.on_pause is not None:
+            self.on_pause(None)
+
+    def probe(self) -> None:
+        """While paused, once a second: can the journal be written again?"""
+        now = time.monotonic()
+        if self.paused is None or now - self._tried < self.RETRY_S:
+            return
+        self._tried = now
+        journal = self.journal
+        try:
+            if isinstance(journal, DeferredJournal):
+                journal.ensure()
+            problem = folder_writable(Path(journal.path).parent)
+            if problem is not None:
+                raise problem
+        except OSError as exc:
+            self.pause(exc)
+            return
+        self.resume()
+
+
+def new_journaled_game(path: Path, game: str | None = None) -> GuardedGame:
+    """A new game of ``game`` (an engine name; None: the default) at ``path``; paused (a
+    :class:`DeferredJournal`) if it cannot be created."""
+    try:
+        return GuardedGame.create(path, game=game)  # type: ignore[return-value]
+    except FileExistsError:
+        raise
+    except OSError as exc:
+        return paused_game(path, exc, game)
+
+
+def paused_game(path: Path, exc: OSError, game: str | None = None) -> GuardedGame:
+    paused = GuardedGame(DeferredJournal(path, game))
+    paused.pause(exc)
+    return paused
+
+
+def watch_pauses(game: JournaledGame, on_pause: Callable[[str | None], None]) -> None:
+    """Tell ``on_pause`` when ``game`` pauses and resumes (now too, if it is paused)."""
+    if isinstance(game, GuardedGame):
+        game.on_pause = on_pause
+        if game.banner is not None:
+            on_pause(game.banner)
+
+
+def show_pause(problems: list[str], banner: list[str], reason: str | None) -> None:
+    """Put the pause's reason in the screen's problem list (``banner`` remembers which line is
+    the pause's), or take it out when the game resumes."""
+    for line in banner:
+        if line in problems:
+            problems.remove(line)
+    banner.clear()
+    if reason is not None:  # first: the banner shows three lines
+        problems.insert(0, reason)
+        banner.append(reason)
+
+
+def next_game(folder: Path, game: JournaledGame, problem: Callable[[str], None],
+              new: str | None = None) -> JournaledGame | None:
+    """The host starts a new game: keep the current one (archived) and open a fresh journal,
+    paused if it cannot be created. None (and the reason said) if the current one cannot be
+    kept: the host goes on with it."""
+    journal = game.journal
+    if not (isinstance(journal, DeferredJournal) and not journal.created):
+        try:
+            archive(folder, game)
+        except OSError as exc:
+            reason = f"a new game cannot be started / 無法開新局: {describe(exc)}"
+            log.error("%s", reason)
+            problem(reason)
+            return None
+    return new_journaled_game(folder / CURRENT, new)
+
+
+class PauseLogFilter(logging.Filter):
+    """While the game is paused the referee logs every refused event (a time-up is tried at
+    each frame): keep one such line every ``every_s`` seconds."""
+
+    def __init__(self, every_s: float = 10.0) -> None:
+        super().__init__()
+        self.every_s = every_s
+        self._last = -float("inf")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args if isinstance(record.args, tuple) else ()
+        if not any(isinstance(a, str) and a.startswith(PAUSED) for a in args):
+            return True
+        now = time.monotonic()
+        if now - self._last < self.every_s:
+            return False
+        self._last = now
+        return True

@@ -25,7 +25,7 @@ from engine.something_missing import (
     is_over,
 )
 from tablekeeper.games.something_missing.simplayers import SimTable
-from tablekeeper.journal import Journal, JournaledGame, JournalError, read, replay
+from tablekeeper.journal import Journal, JournaledGame, JournalError, line_of, read, replay
 
 
 def _play(game: JournaledGame, seed: int = 3, steps: int | None = None) -> SimTable:
@@ -36,6 +36,11 @@ def _play(game: JournaledGame, seed: int = 3, steps: int | None = None) -> SimTa
         assert isinstance(result, State), result
         i += 1
     return table
+
+
+def _sealed(record: str) -> str:
+    """A hand-written line as the writer would write it (with its crc)."""
+    return line_of(json.loads(record)).decode("utf-8")
 
 
 def test_replay_reproduces_a_whole_game_exactly(tmp_path: Path) -> None:
@@ -50,7 +55,7 @@ def test_header_is_versioned_and_documents_the_rules(tmp_path: Path) -> None:
     path = tmp_path / "g.jsonl"
     Journal.create(path, Rules(check_ms=25_000), created="2026-01-01T00:00:00+00:00")
     header = json.loads(path.read_text(encoding="utf-8").splitlines()[0])
-    assert header["schema"] == "tablekeeper.journal" and header["version"] == 1
+    assert header["schema"] == "tablekeeper.journal" and header["version"] == 2
     assert header["game"] == "something_missing"
     assert header["rules"]["check_ms"] == 25_000
     assert read(path).rules == Rules(check_ms=25_000)
@@ -200,7 +205,7 @@ def test_bad_records_are_errors_naming_the_line(tmp_path: Path, record: str,
     game = JournaledGame.create(path)
     _play(game, steps=1)
     with open(path, "a", encoding="utf-8") as f:
-        f.write(record + "\n")
+        f.write((_sealed(record) if record.startswith("{") else record) + "\n")
     with pytest.raises(JournalError, match=message) as exc:
         replay(path)
     assert exc.value.line == 3
@@ -213,7 +218,7 @@ def test_undo_of_a_clock_event_is_an_error(tmp_path: Path) -> None:
     game = JournaledGame.create(path)
     _play(game, steps=2)  # NewGame, then a viewing time-up (clock)
     with open(path, "a", encoding="utf-8") as f:
-        f.write('{"seq": 3, "undo": 2}\n')
+        f.write(_sealed('{"seq": 3, "undo": 2}') + "\n")
     with pytest.raises(JournalError, match="not a host-entered event"):
         read(path)
 
@@ -225,8 +230,8 @@ def test_undo_of_an_older_host_event_is_refused_by_the_writer(tmp_path: Path) ->
 
 
 @pytest.mark.parametrize(("header", "message"), [
-    ('{"schema": "tablekeeper.journal", "version": 2, "game": "something_missing"}',
-     "unsupported journal schema version 2"),
+    ('{"schema": "tablekeeper.journal", "version": 3, "game": "something_missing"}',
+     "unsupported journal schema version 3"),
     ('{"schema": "something.else", "version": 1}', "not a tablekeeper journal"),
     ('{"schema": "tablekeeper.journal", "version": 1, "game": "chess"}', "unknown game"),
     ('{"schema": "tablekeeper.journal", "version": 1, "game": "something_missing", '
@@ -257,7 +262,8 @@ def test_an_old_header_without_rules_replays_with_defaults(tmp_path: Path) -> No
     game = JournaledGame.create(path)
     _play(game, steps=20)
     lines = path.read_text(encoding="utf-8").splitlines()
-    lines[0] = '{"schema": "tablekeeper.journal", "version": 1, "game": "something_missing"}'
+    lines[0] = _sealed('{"schema": "tablekeeper.journal", "version": 2, '
+                       '"game": "something_missing"}')
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     assert replay(path) == game.state
 
@@ -291,3 +297,13 @@ def test_the_header_appears_whole_or_not_at_all(tmp_path: Path,
     monkeypatch.undo()
     Journal.create(path)
     assert read(path).records == ()
+
+
+def test_the_documented_checksums_are_the_real_ones() -> None:
+    doc = (Path(__file__).parents[1] / "docs" / "journal.md").read_text(encoding="utf-8")
+    buzz = line_of({"seq": 4, "event": {"type": "buzz_won", "v": 1, "at_ms": 61234, "seat": 2,
+                                        "margin_us": 1800, "tie": False}})
+    undo = line_of({"seq": 9, "undo": 7})
+    for line in (buzz, undo):
+        crc = json.loads(line)["crc"]
+        assert f'"crc": "{crc}"' in doc

@@ -95,6 +95,11 @@ class TableAdapter(Protocol):
         """Whether the camera is read in ``state`` (cards are being laid)."""
         ...
 
+    def resync(self, now_ns: int) -> None:
+        """The journal could not be written for a while (events were refused, a buzz among
+        them perhaps): arm or disarm the buzzers again as the state says."""
+        ...
+
 
 class ScreenPart(Protocol):
     """One game's part of the kiosk screen (see :mod:`tablekeeper.screen`)."""

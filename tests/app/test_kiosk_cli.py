@@ -43,7 +43,7 @@ def test_a_broken_config_is_reported_and_left_alone(tmp_path: Path,
     config.write_text(text, encoding="utf-8")
     with caplog.at_level(logging.ERROR):
         assert _run(config) == 0
-    assert any(str(config) in r.getMessage() and "table.players" in r.getMessage()
+    assert any(str(config) in r.getMessage() and "[table] players" in r.getMessage()
                for r in caplog.records)
     assert config.read_text(encoding="utf-8") == text
     assert (tmp_path / ".local" / "state" / "tablekeeper" / "games" / "current.jsonl").exists()

@@ -27,7 +27,7 @@ from engine.something_missing import (
     Phase,
     State,
 )
-from firmware.arbiter import Decision
+from firmware.arbiter import ArbiterPhase, Decision
 from tablekeeper.referee import BuzzInfo, CardSeen
 
 if TYPE_CHECKING:
@@ -174,6 +174,14 @@ class Table:
         elif before.phase is not after.phase or before.pile != after.pile:
             self.held = None
             self._sync_arbiter_state(after, event)
+
+    def resync(self, now_ns: int) -> None:
+        """After a pause (the journal could not be written): a buzz decided meanwhile was
+        refused, so the buzzers are armed again, from now, while the card is buzzed for."""
+        arbiter = self.referee.firmware.arbiter
+        if self.state.phase is Phase.BUZZ and arbiter.phase is not ArbiterPhase.ARMED:
+            arbiter.arm(now_ns)
+            self._armed_for = len(self.state.pile)
 
     def _sync_arbiter(self, now_ns: int) -> None:
         arbiter = self.referee.firmware.arbiter

@@ -1,0 +1,168 @@
+"""Fault suite, config: broken config files through the real kiosk start-up path.
+
+Every problem is reported at once (file, line, section, key); a bad value falls back for its
+key alone; ``state_dir`` never falls back (the kiosk stops, exit 78, and says why); unknown
+sections and keys are reported with the near name; an explicit ``--config`` that does not
+exist stops the kiosk.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+from tablekeeper.cli import main
+from tablekeeper.kiosk import EXIT_CONFIG, read_config
+
+
+def _run(config: Path) -> int:
+    return main(["kiosk", "--config", str(config), "--keyboard", "--simulate-camera",
+                 "--window", "--run-for", "0.3"])
+
+
+def _errors(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+def _start(tmp_path: Path, text: str, caplog: pytest.LogCaptureFixture,
+           monkeypatch: pytest.MonkeyPatch) -> tuple[int, list[str], Path]:
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))  # where the defaults would go
+    state = tmp_path / "state"
+    config = tmp_path / "tablekeeper.toml"
+    config.write_text(text.replace("STATE", str(state)), encoding="utf-8")
+    with caplog.at_level(logging.ERROR):
+        code = _run(config)
+    assert config.read_text(encoding="utf-8") == text.replace("STATE", str(state))  # untouched
+    assert not (tmp_path / "home" / ".local").exists()  # never a game in the default folder
+    return code, _errors(caplog), state
+
+
+# (config text, what each reported problem must contain, in any order)
+SOFT: list[tuple[str, list[str]]] = [
+    ('[table]\nstate_dir = "STATE"\nlanguage = "english"\n',
+     [":3: [table] language: 'english'"]),
+    ('[table]\nlanguage = english\nstate_dir = "STATE"\n',  # not TOML: that line alone
+     [":2: [table] language: not valid TOML"]),
+    ('[table]\nstate_dir = "STATE"\n[firmware.pins]\nseats = [5, 6, 13\n[screen]\n'
+     'fullscreen = false\n', [":4: [firmware] pins.seats: not valid TOML"]),
+    ('[tabel]\nplayers = ["a", "b", "c"]\n[table]\nstate_dir = "STATE"\n',
+     [":1: [tabel]: unknown section; did you mean 'table'?"]),
+    ('[table]\nstate_dir = "STATE"\n[screem]\nsize = [800, 480]\n[fimware]\nbackend = "gpio"\n',
+     ["[screem]: unknown section; did you mean 'screen'?",
+      "[fimware]: unknown section; did you mean 'firmware'?"]),
+    ('[table]\nstate_dir = "STATE"\nvariant = "hard"\nplayer = ["a"]\n[screen]\n'
+     'fullscreen = "yes"\n[camera]\nfsp = 3\n[vision]\nstable_frame = 2\n[firmware]\n'
+     'backend = "gpoi"\n[firmware.arbiter]\nwindow_ms = "x"\n',
+     [":3: [table] variant: 'hard'", ":4: [table] player: unknown key; did you mean 'players'?",
+      ":6: [screen] fullscreen: expected bool", ":8: [camera] fsp: unknown key; did you mean 'fps'",
+      ":10: [vision] stable_frame: unknown key; did you mean 'stable_frames'",
+      ":12: [firmware] backend: 'gpoi'", "[firmware] arbiter."]),
+    ('[table]\nstate_dir = "STATE"\nplayers = ["a", "b", "c"]\ncolours = ["red", "red", "blue"]\n',
+     [":4: [table] colours: two players have the same colour"]),
+    ('[table]\nstate_dir = "STATE"\nplayers = ["\xff\xfe"]\n', []),  # valid UTF-8 text
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), SOFT)
+def test_a_bad_value_falls_back_alone_and_every_problem_is_said(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch,
+        text: str, expected: list[str]) -> None:
+    code, errors, state = _start(tmp_path, text, caplog, monkeypatch)
+    problems = [e for e in errors if e.startswith("config: ")]
+    if "\xff" in text:  # one name only: 3-7 players needed
+        assert code == 0 and any("[table] players" in p for p in problems)
+        return
+    assert code == 0
+    for fragment in expected:
+        assert any(fragment in p for p in problems), (fragment, problems)
+    assert len(problems) == len(expected), problems
+    assert all(str(tmp_path / "tablekeeper.toml") in p for p in problems)
+    assert (state / "games" / "current.jsonl").exists()  # the configured folder is used
+
+
+def test_the_other_keys_of_a_broken_section_are_kept(tmp_path: Path) -> None:
+    config = tmp_path / "c.toml"
+    config.write_text('[table]\nlanguage = english\nvariant = "easy"\nstate_dir = "/x"\n'
+                      '[firmware.pins]\nseats = [5, 6, 13\nconfirm = 3\n[screen]\n'
+                      'size = [800, 480]\nfullscreen = nope\n', encoding="utf-8")
+    report = read_config(config, explicit=True)
+    assert report.fatal is None
+    assert report.config.table.variant == "easy" and report.config.table.state_dir == "/x"
+    assert report.config.table.language == "zh-TW"
+    assert report.config.screen.size == (800, 480) and report.config.screen.fullscreen
+    assert report.config.sections["firmware"] == {"pins": {"confirm": 3}}
+    assert len(report.problems) == 3
+
+
+FATAL: list[str] = [
+    '[table]\nstate_dir = /var/lib/tablekeeper\n',     # not TOML
+    '[table]\nstate_dir = 5\n',                        # not a path
+    '[table]\nstate_dir = ""\n',                       # empty
+    '[tabel]\nstate_dir = "STATE"\n',                  # in a misspelled section
+    'state_dir = "STATE"\n[table]\nvariant = "easy"\n',  # outside [table]
+    '[table]\nstate_dir = "STATE"\nstate_dir = "STATE"\n',  # twice: which one?
+    '[table]\nstate_dir = "ST\xe9\n',                  # a broken string
+]
+
+
+@pytest.mark.parametrize("text", FATAL)
+def test_state_dir_never_falls_back(tmp_path: Path, caplog: pytest.LogCaptureFixture,
+                                    monkeypatch: pytest.MonkeyPatch,
+                                    capsys: pytest.CaptureFixture[str], text: str) -> None:
+    code, errors, state = _start(tmp_path, text, caplog, monkeypatch)
+    assert code == EXIT_CONFIG
+    assert any("table.state_dir" in e and "stopped" in e for e in errors)
+    assert "table.state_dir" in capsys.readouterr().err
+    assert not state.exists()
+
+
+def test_state_dir_in_bytes_that_are_not_utf8_stops_the_kiosk(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    config = tmp_path / "c.toml"
+    config.write_bytes(b'[table]\nvariant = "easy"\nstate_dir = "/var/\xff"\n')
+    with caplog.at_level(logging.ERROR):
+        assert _run(config) == EXIT_CONFIG
+    assert any(":3: [table] state_dir: not UTF-8" in e for e in _errors(caplog))
+    assert not (tmp_path / "home" / ".local").exists()
+
+
+def test_an_explicit_config_that_does_not_exist_stops_the_kiosk(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    with caplog.at_level(logging.ERROR):
+        assert _run(tmp_path / "nope.toml") == EXIT_CONFIG
+    assert any("nope.toml: the config file does not exist" in e for e in _errors(caplog))
+    assert not (tmp_path / "home" / ".local").exists()
+
+
+def test_an_unreadable_config_stops_the_kiosk(tmp_path: Path) -> None:
+    config = tmp_path / "c.toml"
+    config.mkdir()  # reading a directory fails for root too
+    report = read_config(config, explicit=True)
+    assert report.fatal is not None and "cannot be read" in report.fatal
+
+
+def test_the_unit_does_not_restart_a_kiosk_stopped_for_its_config() -> None:
+    unit = (Path(__file__).parents[2] / "systemd" / "tablekeeper-kiosk.service").read_text()
+    assert f"RestartPreventExitStatus={EXIT_CONFIG}" in unit
+
+
+def test_the_screen_gets_one_short_line_for_all_the_problems(tmp_path: Path) -> None:
+    from tablekeeper.kiosk import config_summary
+
+    config = tmp_path / "tablekeeper.toml"
+    config.write_text('[table]\nstate_dir = "/x"\nlanguage = "english"\nvariant = "hard"\n'
+                      '[screem]\n', encoding="utf-8")
+    report = read_config(config, explicit=True)
+    line = config_summary(report.problems, config)
+    assert line is not None and "\n" not in line and str(tmp_path) not in line
+    assert line.startswith("設定檔有誤 / config: tablekeeper.toml:3: [table] language")
+    assert "+2 more in the log" in line
+    assert config_summary((), config) is None
