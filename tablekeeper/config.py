@@ -2,9 +2,10 @@
 
 ```toml
 [table]              # this module: the host's table settings
-players = ["阿明", "小華", "Ann"]   # names, in seat order (seat 1 first)
-colours = ["red", "yellow", "blue"]
-variant = "standard"  # easy | standard | advanced
+game = "something-missing"          # the game the home screen points at (a registered kit)
+roster = ["志強", "美玲", "怡君", "Ann"]   # the table's regulars: typed here once, picked on
+                                    # the setup screen with a touch (a Pi has no Chinese input)
+variant = "standard"  # the variant the setup form starts with (the game's own names)
 language = "zh-TW"    # zh-TW | en
 state_dir = "/var/lib/tablekeeper"   # journals live under state_dir/games/
 items_deck = "/var/lib/tablekeeper/decks/items"   # the enrolled item cards ("": demo deck)
@@ -37,7 +38,6 @@ from typing import Any, Self
 from tablekeeper.atomic import write_atomic
 
 COLOURS: tuple[str, ...] = ("red", "yellow", "blue", "green", "orange", "brown", "purple")
-VARIANTS: tuple[str, ...] = ("easy", "standard", "advanced")
 LANGUAGES: tuple[str, ...] = ("zh-TW", "en")
 
 
@@ -59,24 +59,50 @@ def _unknown_keys(d: Mapping[str, Any], known: set[str], section: str) -> None:
                          f"(known: {', '.join(sorted(known))})")
 
 
+#: the longest name the setup form keeps (display.setup.MAX_NAME)
+MAX_NAME = 12
+
+
 @dataclass(frozen=True)
 class TableConfig:
-    players: tuple[str, ...] = ("紅", "黃", "藍", "綠")
-    colours: tuple[str, ...] = ("red", "yellow", "blue", "green")
-    variant: str = "standard"
+    """``players`` and ``colours`` are the older form of ``roster`` (names in seat order, and
+    their colours): read still, their names join the roster."""
+
+    players: tuple[str, ...] = ()
+    colours: tuple[str, ...] = ()
+    variant: str = ""
     language: str = "zh-TW"
     state_dir: str = "~/.local/state/tablekeeper"
     items_deck: str = ""
+    game: str = "something-missing"
+    roster: tuple[str, ...] = ()
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The roster, then the older ``players`` not already in it."""
+        return (*self.roster, *(p for p in self.players if p not in self.roster))
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Self:
+        from tablekeeper import games
+
         _unknown_keys(d, {"players", "colours", "variant", "language", "state_dir",
-                          "items_deck"}, "table")
+                          "items_deck", "game", "roster"}, "table")
+        game = _expect(d.get("game", cls.game), str, "table.game")
+        if game not in games.names():
+            raise ValueError(f"table.game: {game!r} is not a game of this box "
+                             f"({', '.join(games.names())})")
+        roster = tuple(_expect(p, str, f"table.roster[{i}]").strip()
+                       for i, p in enumerate(_expect(d.get("roster", []), list, "table.roster")))
+        if any(not p for p in roster):
+            raise ValueError("table.roster: a name is empty")
+        if len(set(roster)) != len(roster):
+            raise ValueError("table.roster: a name is there twice")
+        if any(len(p) > MAX_NAME for p in roster):
+            raise ValueError(f"table.roster: a name is longer than {MAX_NAME} characters")
         players = tuple(_expect(p, str, f"table.players[{i}]")
                         for i, p in enumerate(_expect(d.get("players", list(cls.players)),
                                                       list, "table.players")))
-        if not 3 <= len(players) <= 7:
-            raise ValueError(f"table.players: 什麼不見啦 needs 3-7 players, got {len(players)}")
         if any(not p.strip() for p in players):
             raise ValueError("table.players: a player name is empty")
         default_colours = list(COLOURS[: len(players)])
@@ -91,8 +117,9 @@ class TableConfig:
         if len(set(colours)) != len(colours):
             raise ValueError("table.colours: two players have the same colour")
         variant = _expect(d.get("variant", cls.variant), str, "table.variant")
-        if variant not in VARIANTS:
-            raise ValueError(f"table.variant: {variant!r} is not one of {', '.join(VARIANTS)}")
+        variants = games.load(game).setup.variants
+        if variant and variant not in variants:
+            raise ValueError(f"table.variant: {variant!r} is not one of {', '.join(variants)}")
         language = _expect(d.get("language", cls.language), str, "table.language")
         if language not in LANGUAGES:
             raise ValueError(f"table.language: {language!r} is not one of {', '.join(LANGUAGES)}")
@@ -100,12 +127,19 @@ class TableConfig:
         if not state_dir.strip():
             raise ValueError("table.state_dir: empty (the games folder must be named)")
         items_deck = _expect(d.get("items_deck", cls.items_deck), str, "table.items_deck")
-        return cls(players, colours, variant, language, state_dir, items_deck)
+        return cls(players, colours, variant, language, state_dir, items_deck, game, roster)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"players": list(self.players), "colours": list(self.colours),
-                "variant": self.variant, "language": self.language, "state_dir": self.state_dir,
-                "items_deck": self.items_deck}
+        out: dict[str, Any] = {"game": self.game, "language": self.language,
+                               "state_dir": self.state_dir, "items_deck": self.items_deck}
+        if self.roster:
+            out["roster"] = list(self.roster)
+        if self.variant:
+            out["variant"] = self.variant
+        if self.players:
+            out["players"] = list(self.players)
+            out["colours"] = list(self.colours)
+        return out
 
 
 @dataclass(frozen=True)

@@ -178,7 +178,7 @@ def run_kiosk(args: argparse.Namespace) -> int:
 
     clock = MonotonicClock()
     folder = games_dir(config)
-    game, journal_problem = open_game(folder)
+    game, journal_problem = open_game(folder, games.load(config.table.game).engine.name)
     kit = games.kit_for(game.journal.header.game)
     resumed = kit.engine.started(game.state)
 
@@ -207,7 +207,10 @@ def run_kiosk(args: argparse.Namespace) -> int:
     screen = PygameScreen(size=config.screen.size,
                           fullscreen=config.screen.fullscreen and not args.window,
                           lang=config.table.language, title="tablekeeper",
-                          cards=kit.card_infos(deck), rng=random.Random(secrets.randbits(64)))
+                          cards=kit.card_infos(deck), rng=random.Random(secrets.randbits(64)),
+                          roster=config.table.names)
+    if config.table.variant:
+        screen.variants[config.table.game] = config.table.variant
     for problem in (config_problem, journal_problem):
         if problem:
             screen.show_problem(problem)

@@ -91,6 +91,8 @@ class PygameScreen:
         self.on_choose_game = on_choose_game
         #: the table's known names, offered on the setup screen (the config's roster)
         self.roster = tuple(roster)
+        #: the variant a game's setup form starts with (kit name -> variant; the config's)
+        self.variants: dict[str, str] = {}
         #: the home screen's game picker while it is shown (None: not shown)
         self.home: HomeMenu | None = None
         self._menu: HomeMenu | None = None  # the last menu shown (setup's "other game")
@@ -250,8 +252,10 @@ class PygameScreen:
     def new_form(self, loop: Loop) -> SetupForm:
         """An empty setup form for the game the referee keeps."""
         kit = loop.referee.kit
-        return SetupForm.for_spec(kit.setup, titles=(kit.title_in("zh-TW"), kit.title_in("en")),
+        form = SetupForm.for_spec(kit.setup, titles=(kit.title_in("zh-TW"), kit.title_in("en")),
                                   can_go_home=self._menu is not None, roster=self.roster)
+        variant = self.variants.get(kit.name)
+        return form.apply(HostAction("setup.variant", variant)) if variant else form
 
     def _setup_action(self, loop: Loop, action: HostAction, now_ns: int) -> None:
         if self.setup is None:

@@ -33,7 +33,11 @@ def test_round_trip(tmp_path: Path) -> None:
     ("text", "message"),
     [
         ("[table\nplayers = 3", "not valid TOML"),
-        ("[table]\nplayers = ['a', 'b']", "needs 3-7 players, got 2"),
+        ("[table]\ngame = 'chess'", "table.game: 'chess' is not a game of this box"),
+        ("[table]\nroster = ['志強', '']", "table.roster: a name is empty"),
+        ("[table]\nroster = ['志強', '志強']", "table.roster: a name is there twice"),
+        ("[table]\nroster = ['Bartholomew Jones']", "longer than 12"),
+        ("[table]\nroster = '志強'", "table.roster: expected list"),
         ("[table]\nplayers = ['a', 'b', 'c']\ncolours = ['red', 'red', 'blue']",
          "same colour"),
         ("[table]\nplayers = ['a', 'b', 'c']\ncolours = ['red', 'pink', 'blue']",
@@ -53,6 +57,17 @@ def test_bad_config_names_file_and_key(tmp_path: Path, text: str, message: str) 
         load_config(path)
     assert str(path) in str(exc.value)
     assert message in str(exc.value)
+
+
+def test_the_game_and_the_roster(tmp_path: Path) -> None:
+    path = tmp_path / "table.toml"
+    path.write_text('[table]\ngame = "something-missing"\nroster = ["志強", " 美玲 "]\n'
+                    'players = ["美玲", "Ann"]\n', encoding="utf-8")
+    table = load_config(path).table
+    assert table.game == "something-missing"
+    assert table.roster == ("志強", "美玲")
+    assert table.names == ("志強", "美玲", "Ann")  # the older `players` join the roster
+    assert TableConfig().names == () and TableConfig().game == "something-missing"
 
 
 def test_not_utf8(tmp_path: Path) -> None:

@@ -63,3 +63,30 @@ def test_without_gpio_the_kiosk_says_what_to_do(tmp_path: Path,
     # as a warning per factory printed before it.
     assert "Tried lgpio: No module named 'lgpio'" in err
     assert not [w for w in caught if issubclass(w.category, PinFactoryFallback)]
+
+
+def test_the_kiosk_starts_on_the_home_screen_with_the_configured_game_and_roster(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tablekeeper.screen import PygameScreen
+
+    seen: dict[str, object] = {}
+    close = PygameScreen.close
+
+    def record(self: PygameScreen) -> None:
+        seen.update(screen=self.renderer.screen, roster=self.roster, home=self.home)
+        close(self)
+
+    monkeypatch.setattr(PygameScreen, "close", record)
+    config = tmp_path / "tablekeeper.toml"
+    config.write_text(f'[table]\nstate_dir = "{tmp_path / "state"}"\n'
+                      'game = "something-missing"\nroster = ["志強", "美玲"]\n'
+                      '[screen]\nsize = [800, 480]\nfullscreen = false\n', encoding="utf-8")
+    assert _run(config) == 0
+    assert seen["screen"] == "home" and seen["roster"] == ("志強", "美玲")
+    from display.home import HomeMenu
+
+    home = seen["home"]
+    assert isinstance(home, HomeMenu) and home.choice is not None
+    assert home.choice.name == "something-missing"
+    header = (tmp_path / "state" / "games" / "current.jsonl").read_text().splitlines()[0]
+    assert '"game":"something_missing"' in header  # the journal names its game
