@@ -70,7 +70,8 @@ Sound — :class:`display.sound.Sounds`: ``hourglass_end()``, ``buzz()``; genera
 Fonts — :class:`display.fonts.FontBook`: the system's Noto Sans CJK TC face (found by name in
 the .ttc; ``TABLEKEEPER_SYSTEM_FONTS=0`` skips it, as the tests do), else the bundled subset in
 ``display/fonts/`` (every string of the code, Big5 level 1, Latin-1, common name characters),
-else pygame's Latin font with one log line. Translations — :func:`display.i18n.tr` over the table :data:`display.i18n.STRINGS`.
+else pygame's Latin font with one log line. Translations — :func:`display.i18n.tr` over the
+table :data:`display.i18n.STRINGS`.
 
 CLI: ``tablekeeper bench display``, ``tablekeeper display shots DIR``.
 """
