@@ -67,11 +67,11 @@ class Table:
     def recall(self, teller: int, script: str, scores: tuple[int, ...]) -> None:
         """Deal and recall; ``script``: turns as ``<seat><R<holder>|W|T|A…>``, e.g.
         "2R1 0W 2T"; ``A`` before a verdict: the seat button first. Then the scores."""
-        assert self.state.phase is Phase.DEAL and self.state.teller == teller
+        assert self.phase() is Phase.DEAL and self.state.teller == teller
         self.do(TilesDealt(at_ms=self.tick(10_000)))
         for turn in script.split():
             seat, what = int(turn[0]), turn[1:]
-            assert self.state.phase is Phase.GUESS, (turn, self.state.phase)
+            assert self.phase() is Phase.GUESS, (turn, self.state.phase)
             assert self.state.to_act == seat, (turn, self.state.to_act)
             if what.startswith("A"):
                 self.do(AnswerGiven(at_ms=self.tick(4_000), seat=seat))
@@ -85,8 +85,11 @@ class Table:
             else:
                 assert what[0] == "R", turn
                 self.do(GuessRight(at_ms=self.tick(), seat=seat, holder=int(what[1:])))
-        assert self.state.phase is not Phase.GUESS, "the recall did not end"
+        assert self.phase() is not Phase.GUESS, "the recall did not end"
         assert self.state.scores == scores, (script, self.state.scores)
+
+    def phase(self) -> Phase:
+        return self.state.phase
 
     def next_round(self) -> None:
         assert self.state.phase is Phase.ROUND_OVER
