@@ -4,7 +4,8 @@
   tiles, special case 2, the seat button; Ben wins.
 - 5 seats, standard side (teams of two at two seats): special case 1 (a listener joins, a
   bridge), everyone out; ends in a tie broken by stop tiles.
-- 6 seats, advanced side: seven rounds, two listeners and two bridges; a shared win.
+- 3 seats, advanced side: seven rounds, every guess right: a three-way shared win.
+- 6 seats, standard side: two listeners, two bridges, everyone out; a shared win on stop tiles.
 """
 
 from __future__ import annotations
@@ -222,3 +223,35 @@ def test_three_seats_advanced_everyone_right_is_a_shared_win() -> None:
     assert s.outcome is not None and s.scores == (26, 26, 26) and s.stops == (5, 5, 5)
     assert s.outcome.winners == (0, 1, 2)
     assert sum(len(t) for seat in s.seats for t in seat.slots) == 3 * 20
+
+
+def test_six_seats_standard_listeners_bridges_and_a_shared_win() -> None:
+    """Six seats: 3 tiles for 5 others leave two listeners. The first recall fails for all
+    (two bridges); every other guess is right: the i-th holder names the next holder's tile."""
+    g = Table(6, "standard", start=0)
+    scores = [1] * 6
+    for rnd in range(1, 7):
+        for t in range(6):
+            if g.state.to_draw:
+                g.story(t)
+            if rnd < 3:
+                continue
+            k = len(g.state.recall_tiles)
+            others = [(t + i) % 6 for i in range(1, 6)]
+            if rnd == 3 and t == 0:
+                g.recall(0, "1W 2W 3W 4W 5W", (1, 0, 0, 0, 0, 0))
+                assert g.state.recalls[-1].bridges == ((1, 4), (2, 5))
+                scores = [1, 0, 0, 0, 0, 0]
+                continue
+            holders = others[:k]
+            script = " ".join(f"{h}R{holders[(i + 1) % k]}" for i, h in enumerate(holders))
+            for h in holders:
+                scores[h] += 1
+            scores[t] += 1
+            g.recall(t, script, tuple(scores))
+        if rnd < 6:
+            g.next_round()
+    s = g.state
+    assert s.outcome is not None and s.scores == (19, 18, 18, 18, 19, 19)
+    assert s.stops == (3, 4, 4, 4, 4, 4)
+    assert s.outcome.winners == (4, 5)  # Ann has 19 too, but one stop tile fewer
