@@ -54,6 +54,8 @@ from engine.core import (
     Source,
     clockwise_from,
     left_of,
+    rules_from_dict,
+    rules_to_dict,
 )
 
 GAME_NAME = "eselsbruecke"
@@ -126,13 +128,6 @@ class Interpretations:
     #: tiles are dealt; the stop tile of a story nobody failed in is taken only while the 30 last.
 
 
-def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-_TUPLE_KEYS = ("standard_draws", "standard_penalties", "advanced_draws", "advanced_penalties")
-
-
 @dataclass(frozen=True)
 class Rules:
     """The static facts of 驢橋: components, the answer clock and the two sides as data."""
@@ -165,33 +160,12 @@ class Rules:
         return self.standard_penalties if side is Side.STANDARD else self.advanced_penalties
 
     def to_dict(self) -> dict[str, Any]:
-        return _dc_to_dict(self)
+        return rules_to_dict(self)
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Self:
         """Defaults for missing keys; ``ValueError`` naming the key for a bad value."""
-        if not isinstance(d, Mapping):
-            raise ValueError(f"rules: expected a table, got {d!r}")
-        kwargs: dict[str, Any] = {}
-        names = {f.name for f in dataclasses.fields(cls)}
-        for key, value in d.items():
-            if key not in names:
-                raise ValueError(f"rules.{key}: unknown key")
-            if key == "interpretations":
-                kwargs[key] = _interpretations_from(value)
-            elif key in _TUPLE_KEYS:
-                if not isinstance(value, list | tuple) or not all(_is_int(v) for v in value):
-                    raise ValueError(f"rules.{key}: expected a list of integers, got {value!r}")
-                kwargs[key] = tuple(value)
-            else:
-                if not _is_int(value):
-                    raise ValueError(f"rules.{key}: expected an integer, got {value!r}")
-                kwargs[key] = value
-        rules = cls(**kwargs)
-        problems = rules.problems()
-        if problems:
-            raise ValueError(problems[0])
-        return rules
+        return rules_from_dict(cls, d)
 
     def problems(self) -> list[str]:
         out = []
@@ -231,33 +205,6 @@ def side_problem(rules: Rules, draws: tuple[int, ...], penalties: tuple[int, ...
     if need > rules.picture_tiles:
         return f"{n_players} seats need {need} picture tiles, the bag has {rules.picture_tiles}"
     return None
-
-
-def _interpretations_from(value: Any) -> Interpretations:
-    if not isinstance(value, Mapping):
-        raise ValueError(f"rules.interpretations: expected a table, got {value!r}")
-    known = {f.name for f in dataclasses.fields(Interpretations)}
-    kwargs = {}
-    for key, v in value.items():
-        if key not in known:
-            raise ValueError(f"rules.interpretations.{key}: unknown key")
-        if not isinstance(v, bool):
-            raise ValueError(f"rules.interpretations.{key}: expected true/false, got {v!r}")
-        kwargs[key] = v
-    return Interpretations(**kwargs)
-
-
-def _dc_to_dict(obj: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for f in dataclasses.fields(obj):
-        value = getattr(obj, f.name)
-        if dataclasses.is_dataclass(value):
-            out[f.name] = _dc_to_dict(value)
-        elif isinstance(value, tuple):
-            out[f.name] = list(value)
-        else:
-            out[f.name] = value
-    return out
 
 
 def story_slots(draws: tuple[int, ...]) -> tuple[int | None, ...]:
