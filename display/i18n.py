@@ -23,7 +23,7 @@ _log = logging.getLogger(__name__)
 _missing_logged: set[str] = set()
 
 #: key -> {lang: text}
-STRINGS: Mapping[str, Mapping[str, str]] = {
+STRINGS: dict[str, Mapping[str, str]] = {
     # --- general -------------------------------------------------------------------------
     "game.title": {"zh-TW": "什麼不見啦", "en": "Something Is Missing"},
     "lang.name": {"zh-TW": "中文", "en": "English"},
@@ -169,6 +169,22 @@ STRINGS: Mapping[str, Mapping[str, str]] = {
                            "en": "{name} pressed too early: locked out"},
     "status.rejected": {"zh-TW": "不能這樣做：{why}", "en": "Not allowed: {why}"},
 }
+
+
+def add_strings(table: Mapping[str, Mapping[str, str]]) -> None:
+    """Add a game's own strings (its display part calls this when imported), so a new game
+    brings its words in its own folder. Every entry needs both languages with the same
+    placeholders; a key already there must mean the same (``ValueError`` otherwise)."""
+    for key, entry in table.items():
+        missing = [lang for lang in LANGS if not entry.get(lang)]
+        if missing:
+            raise ValueError(f"string {key!r}: no text in {', '.join(missing)}")
+        if len({frozenset(placeholders(entry[lang])) for lang in LANGS}) != 1:
+            raise ValueError(f"string {key!r}: the languages differ in placeholders")
+        known = STRINGS.get(key)
+        if known is not None and dict(known) != dict(entry):
+            raise ValueError(f"string {key!r} is already there with another meaning")
+        STRINGS[key] = dict(entry)
 
 
 def tr(key: str, lang: str, /, **params: object) -> str:

@@ -77,3 +77,20 @@ def test_language_switch_cycles() -> None:
     assert next_lang("xx") == "zh-TW"
     assert tr("round", "zh-TW", n=3) == "第 3 回合"
     assert tr("round", "en", n=3) == "Round 3"
+
+
+def test_a_game_adds_its_own_strings() -> None:
+    from display import i18n
+
+    i18n.add_strings({"test.only": {"zh-TW": "第 {n} 列", "en": "Row {n}"}})
+    try:
+        assert i18n.tr("test.only", "en", n=3) == "Row 3"
+        i18n.add_strings({"test.only": {"zh-TW": "第 {n} 列", "en": "Row {n}"}})  # the same
+        with pytest.raises(ValueError, match="another meaning"):
+            i18n.add_strings({"test.only": {"zh-TW": "列", "en": "Row"}})
+        with pytest.raises(ValueError, match="no text in en"):
+            i18n.add_strings({"test.other": {"zh-TW": "列"}})
+        with pytest.raises(ValueError, match="placeholders"):
+            i18n.add_strings({"test.other": {"zh-TW": "第 {n} 列", "en": "Row"}})
+    finally:
+        i18n.STRINGS.pop("test.only", None)
