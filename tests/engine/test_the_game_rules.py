@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Sequence
+from typing import Any
 
 import pytest
 
@@ -146,7 +147,7 @@ def test_player_count_is_one_to_five() -> None:
     dict(variant="easy"),
     dict(start_seat=3),
 ])
-def test_bad_setups_are_rejected(bad: dict[str, object]) -> None:
+def test_bad_setups_are_rejected(bad: dict[str, Any]) -> None:
     ev = dataclasses.replace(new_game(3), **bad)
     rejected(initial_state(), ev, "bad_setup")
 
