@@ -138,6 +138,11 @@ class Interpretations:
     #: [I] "Exactly 10 back" is the only exception to a row's direction; a card equal to the
     #: top cannot occur (every number exists once). Not a switch.
     #: [I] The communication rule (no numbers named or hinted) is social: not enforced.
+    #: [I] A seat button's short press (TurnEnded) has Source.BUZZER (it comes through the
+    #: firmware); "I cannot play" is one HOST event sent after the host confirms the long
+    #: press, so undoing "the last host event" takes back a confirmed end. Not a switch.
+    #: [I] A refused play is not applied: the table takes the card back and the camera sees
+    #: the previous top again (no engine event). Not a switch.
 
 
 @dataclass(frozen=True)
