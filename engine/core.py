@@ -249,8 +249,9 @@ def rules_from_dict(cls: type[D], data: Any, where: str = "rules") -> D:
     """The frozen dataclass ``cls`` from its JSON form (:func:`rules_to_dict`): missing keys
     take the defaults; an unknown key or a bad value is a ``ValueError`` naming it
     (``rules.interpretations.x: expected true/false``). Fields may be ``int``, ``bool``,
-    ``str``, ``tuple[int, ...]``, a table by number, or a nested dataclass. When the result
-    has a ``problems()`` method, the first problem it names is raised too."""
+    ``str``, ``tuple[int, ...]``, ``tuple[str, ...]``, a table by number, or a nested
+    dataclass. When the result has a ``problems()`` method, the first problem it names is
+    raised too."""
     if not isinstance(data, Mapping):
         raise ValueError(f"{where}: expected a table, got {data!r}")
     assert dataclasses.is_dataclass(cls)
@@ -295,6 +296,11 @@ def _rule_value(hint: Any, value: Any, where: str) -> Any:
             out.append((n, v))
         return tuple(sorted(out))
     if typing.get_origin(hint) is tuple:
+        item = typing.get_args(hint)[0]
+        if item is str:
+            if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+                raise ValueError(f"{where}: expected a list of strings, got {value!r}")
+            return tuple(value)
         if not isinstance(value, list | tuple) or not all(
                 isinstance(v, int) and not isinstance(v, bool) for v in value):
             raise ValueError(f"{where}: expected a list of integers, got {value!r}")

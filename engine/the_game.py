@@ -73,6 +73,8 @@ from engine.core import (
     Source,
     first_clockwise,
     left_of,
+    rules_from_dict,
+    rules_to_dict,
 )
 
 GAME_NAME = "the_game"
@@ -190,40 +192,12 @@ class Rules:
         return self.min_play_expert if variant is Variant.EXPERT else self.min_play
 
     def to_dict(self) -> dict[str, Any]:
-        return _dc_to_dict(self)
+        return rules_to_dict(self)
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Self:
         """Defaults for missing keys; ``ValueError`` naming the key for a bad value."""
-        if not isinstance(d, Mapping):
-            raise ValueError(f"rules: expected a table, got {d!r}")
-        kwargs: dict[str, Any] = {}
-        names = {f.name for f in dataclasses.fields(cls)}
-        for key, value in d.items():
-            if key not in names:
-                raise ValueError(f"rules.{key}: unknown key")
-            if key == "interpretations":
-                kwargs[key] = _interpretations_from(value)
-            elif key == "row_directions":
-                if not isinstance(value, list | tuple) or not all(
-                        isinstance(v, str) for v in value):
-                    raise ValueError(f"rules.row_directions: expected a list of 'up'/'down', "
-                                     f"got {value!r}")
-                kwargs[key] = tuple(value)
-            elif key in ("hand_sizes", "expert_hand_sizes"):
-                if not isinstance(value, list | tuple) or not all(
-                        isinstance(v, int) and not isinstance(v, bool) for v in value):
-                    raise ValueError(f"rules.{key}: expected a list of integers, got {value!r}")
-                kwargs[key] = tuple(value)
-            else:
-                if isinstance(value, bool) or not isinstance(value, int):
-                    raise ValueError(f"rules.{key}: expected an integer, got {value!r}")
-                kwargs[key] = value
-        rules = cls(**kwargs)
-        problems = rules.problems()
-        if problems:
-            raise ValueError(problems[0])
-        return rules
+        return rules_from_dict(cls, d)
 
     def problems(self) -> list[str]:
         out = []
@@ -261,33 +235,6 @@ class Rules:
         if self.win_below < 1:
             out.append(f"rules.win_below: must be at least 1, got {self.win_below}")
         return out
-
-
-def _interpretations_from(value: Any) -> Interpretations:
-    if not isinstance(value, Mapping):
-        raise ValueError(f"rules.interpretations: expected a table, got {value!r}")
-    known = {f.name for f in dataclasses.fields(Interpretations)}
-    kwargs = {}
-    for key, v in value.items():
-        if key not in known:
-            raise ValueError(f"rules.interpretations.{key}: unknown key")
-        if not isinstance(v, bool):
-            raise ValueError(f"rules.interpretations.{key}: expected true/false, got {v!r}")
-        kwargs[key] = v
-    return Interpretations(**kwargs)
-
-
-def _dc_to_dict(obj: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for f in dataclasses.fields(obj):
-        value = getattr(obj, f.name)
-        if dataclasses.is_dataclass(value):
-            out[f.name] = _dc_to_dict(value)
-        elif isinstance(value, tuple):
-            out[f.name] = list(value)
-        else:
-            out[f.name] = value
-    return out
 
 
 # --- events ------------------------------------------------------------------------------
