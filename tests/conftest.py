@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
 
 from firmware.box import Firmware, build
 from firmware.config import FirmwareConfig
@@ -74,6 +75,17 @@ def hide_system_fonts() -> Path:
 
 
 EMPTY_FONTCONFIG_FILE = hide_system_fonts()
+
+
+# --- hypothesis: CI explores the same examples every run ------------------------------------
+#
+# Locally every run draws new random examples (that is how the playouts find bugs); on CI
+# (CI=true) the examples are derived from each test, so a landing is not decided by a draw.
+# A failure found locally is kept in .hypothesis/ and replayed first next time.
+
+settings.register_profile("ci", derandomize=True, print_blob=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 
 # --- clock, pins, firmware, referee ---------------------------------------------------------
