@@ -12,8 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-#: HostActions the three-button highlight never lands on (they have buttons of their own).
-NOT_FOCUSABLE = frozenset({"undo", "lang"})
+#: HostActions the three-button highlight never lands on: they have buttons of their own
+#: (*back* undoes; on the setup screen it goes home, so *confirm* there still starts the game).
+NOT_FOCUSABLE = frozenset({"undo", "lang", "home"})
 
 
 @dataclass(frozen=True)

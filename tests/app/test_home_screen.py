@@ -105,3 +105,14 @@ def test_an_unknown_game_is_refused_by_name() -> None:
         games.load("chess")
     with pytest.raises(games.UnknownGame):
         games.engine_for("chess")
+
+
+def test_confirm_on_the_setup_screen_starts_the_game_not_the_way_home(loop: Loop) -> None:
+    screen = _screen(loop)
+    screen.show_home(games.home_choices())
+    screen.gpio_button(loop, HostButton.CONFIRM, loop.clock.now_ns())  # the game highlighted
+    screen.render(loop, loop.clock.now_ns())
+    assert screen.renderer.screen == "setup"
+    assert [c.name for c in screen._choices()] == ["confirm"]  # "other game" is *back*
+    screen.gpio_button(loop, HostButton.CONFIRM, loop.clock.now_ns())
+    assert loop.referee.engine.started(loop.referee.state)
