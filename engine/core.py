@@ -25,7 +25,7 @@ import dataclasses
 import enum
 import types
 import typing
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar, Union
 
@@ -321,6 +321,30 @@ def _rule_value(hint: Any, value: Any, where: str) -> Any:
 
 
 # --- seats -------------------------------------------------------------------------------
+
+
+def seating_problem(game: str, names: tuple[str, ...], colours: tuple[str, ...],
+                    start_seat: int, *, min_players: int, max_players: int,
+                    known_colours: Collection[str], seat: str = "player") -> Rejection | None:
+    """What is wrong with a table's players (``bad_setup``), the same words in every game:
+    how many, a name each, a known colour each and no colour twice, a start seat at the
+    table. ``seat``: what the game calls a place at the table ("player", "seat")."""
+    n = len(names)
+    if not min_players <= n <= max_players:
+        return Rejection("bad_setup", f"{n} {seat}s; {game} takes {min_players}-{max_players}")
+    if len(colours) != n:
+        return Rejection("bad_setup", f"{len(colours)} colours for {n} {seat}s")
+    if any(not name.strip() for name in names):
+        return Rejection("bad_setup", f"every {seat} needs a name")
+    for c in colours:
+        if c not in known_colours:
+            return Rejection("bad_setup",
+                             f"unknown colour {c!r} (one of {', '.join(known_colours)})")
+    if len(set(colours)) != n:
+        return Rejection("bad_setup", f"two {seat}s have the same colour")
+    if not 0 <= start_seat < n:
+        return Rejection("bad_setup", f"start seat {start_seat} is not a seat (0-{n - 1})")
+    return None
 
 
 def left_of(seat: int, n: int, step: int = 1) -> int:

@@ -56,6 +56,7 @@ from engine.core import (
     left_of,
     rules_from_dict,
     rules_to_dict,
+    seating_problem,
 )
 
 GAME_NAME = "eselsbruecke"
@@ -642,18 +643,11 @@ def _new_game(state: State, ev: Event) -> State | Rejection:
     assert isinstance(ev, NewGame)
     rules = state.rules
     n = len(ev.names)
-    if not rules.min_players <= n <= rules.max_players:
-        return Rejection("bad_setup", f"{n} seats; 驢橋 takes "
-                                      f"{rules.min_players}-{rules.max_players}")
-    if len(ev.colours) != n:
-        return Rejection("bad_setup", f"{len(ev.colours)} colours for {n} seats")
-    if any(not name.strip() for name in ev.names):
-        return Rejection("bad_setup", "every seat needs a name")
-    for c in ev.colours:
-        if c not in COLOURS:
-            return Rejection("bad_setup", f"unknown colour {c!r} (one of {', '.join(COLOURS)})")
-    if len(set(ev.colours)) != n:
-        return Rejection("bad_setup", "two seats have the same colour")
+    seating = seating_problem("驢橋", ev.names, ev.colours, ev.start_seat,
+                              min_players=rules.min_players, max_players=rules.max_players,
+                              known_colours=COLOURS, seat="seat")
+    if seating is not None:
+        return seating
     members = ev.members if ev.members is not None else tuple((nm,) for nm in ev.names)
     if len(members) != n:
         return Rejection("bad_setup", f"members given for {len(members)} of {n} seats")
@@ -665,8 +659,6 @@ def _new_game(state: State, ev: Event) -> State | Rejection:
         side = Side(ev.side)
     except ValueError:
         return Rejection("bad_setup", f"unknown side {ev.side!r} (standard/advanced)")
-    if not 0 <= ev.start_seat < n:
-        return Rejection("bad_setup", f"start seat {ev.start_seat} is not a seat (0-{n - 1})")
     draws = ev.draws if ev.draws is not None else rules.draws_for(side)
     penalties = ev.penalties if ev.penalties is not None else rules.penalties_for(side)
     problem = side_problem(rules, draws, penalties, n)

@@ -75,6 +75,7 @@ from engine.core import (
     left_of,
     rules_from_dict,
     rules_to_dict,
+    seating_problem,
 )
 
 GAME_NAME = "the_game"
@@ -630,24 +631,15 @@ def _new_game(state: State, ev: Event) -> State | Rejection:
     assert isinstance(ev, NewGame)
     rules = state.rules
     n = len(ev.names)
-    if not rules.min_players <= n <= rules.max_players:
-        return Rejection("bad_setup", f"{n} players; The Game takes "
-                                      f"{rules.min_players}-{rules.max_players}")
-    if len(ev.colours) != n:
-        return Rejection("bad_setup", f"{len(ev.colours)} colours for {n} players")
-    if any(not name.strip() for name in ev.names):
-        return Rejection("bad_setup", "every player needs a name")
-    for c in ev.colours:
-        if c not in COLOURS:
-            return Rejection("bad_setup", f"unknown colour {c!r} (one of {', '.join(COLOURS)})")
-    if len(set(ev.colours)) != n:
-        return Rejection("bad_setup", "two players have the same colour")
+    seating = seating_problem("The Game", ev.names, ev.colours, ev.start_seat,
+                              min_players=rules.min_players, max_players=rules.max_players,
+                              known_colours=COLOURS)
+    if seating is not None:
+        return seating
     try:
         variant = Variant(ev.variant)
     except ValueError:
         return Rejection("bad_setup", f"unknown variant {ev.variant!r} (standard/expert)")
-    if not 0 <= ev.start_seat < n:
-        return Rejection("bad_setup", f"start seat {ev.start_seat} is not a seat (0-{n - 1})")
     size = rules.hand_size(n, variant)
     hands: tuple[tuple[int, ...], ...] | None = None
     pile: tuple[int, ...] | None = None
