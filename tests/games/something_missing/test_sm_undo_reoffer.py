@@ -15,7 +15,7 @@ import pytest
 from test_sm_camera_outage import by_hand_then_next_reveal, to_next_reveal
 from test_sm_referee import start
 
-from engine.something_missing import Phase, State
+from engine.something_missing import CardRevealed, CheckResult, Phase, State
 from firmware.box import Firmware
 from tablekeeper.app import Loop
 from tablekeeper.clock import FakeClock
@@ -160,3 +160,34 @@ def test_the_camera_thread_reoffers_from_its_own_thread() -> None:
         assert watcher.threads == {"tablekeeper-camera"}
     finally:
         source.close()
+
+
+def test_the_demo_table_plays_on_after_an_undo_of_the_next_card(tmp_path: Path) -> None:
+    # The windowed demo's repro on a simulated clock: U just after a card revealed after a
+    # check's result. The host enters the result again; the card on the pile counts again
+    # (the simulated table shows nothing moving then: the camera is read anyway).
+    from tablekeeper.games.something_missing.demo import build_demo
+
+    clock = FakeClock()
+    parts = build_demo(tmp_path, seed=2, players=4, variant="standard", clock=clock)
+    loop, referee = parts.loop, parts.loop.referee
+    try:
+        def after_a_check(lp: Loop) -> bool:
+            events = [r.event for r in lp.referee.game.journal.active() if r.event is not None]
+            return (len(events) >= 2 and isinstance(events[-1], CardRevealed)
+                    and isinstance(events[-2], CheckResult))
+
+        loop.run_simulated(until=after_a_check)
+        pile = referee.state.pile
+        assert isinstance(referee.undo(), State)
+        assert referee.state.phase is Phase.CHECK and referee.state.pile == pile[:-1]
+        undone_at = clock.now_ns()
+        # The simulated host enters the check's result again; nobody lays another card.
+        loop.run_simulated(max_ticks=loop.ticks + 400,
+                           until=lambda lp: len(lp.referee.state.pile) == len(pile))
+        assert referee.state.pile == pile  # the same card, offered again
+        assert clock.now_ns() - undone_at < 5_000_000_000  # at once, not after a minute
+    finally:
+        if loop.cards is not None:
+            loop.cards.close()
+        parts.firmware.close()
