@@ -79,7 +79,15 @@ _TERMINAL_KEYS = {"\r": "return", "\n": "return", "\x7f": "backspace", "\b": "ba
                   " ": "space"}
 
 
+class NoTerminal(RuntimeError):
+    """The keyboard backend was asked to read keys where standard input is not a terminal."""
+
+
 def run(config: FirmwareConfig, seconds: float = 0.0, pin_factory: Any | None = None) -> int:
+    if config.backend == "keyboard" and not _is_terminal(sys.stdin):
+        raise NoTerminal("the keyboard backend reads the keys 1-8 (seats) and Enter / Esc / "
+                         "→ (host) from a terminal, and standard input is not one: run it in "
+                         "a terminal, or with backend = \"gpio\" on the box")
     with build(config, pin_factory) as fw:
         if config.backend != "keyboard":
             return session(fw, now=time.monotonic_ns, out=print, seconds=seconds)
@@ -102,3 +110,10 @@ def run(config: FirmwareConfig, seconds: float = 0.0, pin_factory: Any | None = 
             return session(fw, now=time.monotonic_ns, out=print, keys=keys, seconds=seconds)
         finally:
             termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+
+
+def _is_terminal(stream: Any) -> bool:
+    try:
+        return bool(stream is not None and stream.isatty())
+    except (AttributeError, ValueError, OSError):  # closed, or no real file
+        return False

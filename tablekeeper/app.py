@@ -50,6 +50,21 @@ class CardSource(Protocol):
     def close(self) -> None: ...
 
 
+def reoffer(cards: CardSource) -> None:
+    """Ask ``cards`` to report again the cards it sees (after an undo). A camera reports a
+    card once, when it settles; an undo may take back that card's reveal while the card
+    stays on the pile, and the game would wait for it for ever. A source without
+    ``reoffer()`` (a test's scripted cards) is left alone."""
+    again = getattr(cards, "reoffer", None)
+    if callable(again):
+        again()
+
+
+#: How long the camera is read after an undo even when the (simulated) table says nothing
+#: moves: long enough for the card on the pile to settle again.
+REOFFER_NS = 1_000_000_000
+
+
 class Screen(Protocol):
     """The display side as the loop sees it."""
 
@@ -92,6 +107,9 @@ class Loop:
     #: When the game last entered the phases in which cards are revealed (None outside them):
     #: no card counts as seen before that (:meth:`_in_spell`).
     watched_since: int | None = field(default=None, init=False)
+    #: The referee's undo count last seen, and until when the camera is read after one.
+    _undos: int = field(default=0, init=False)
+    _reoffer_until: int | None = field(default=None, init=False)
 
     def step(self) -> None:
         now = self.clock.now_ns()
@@ -109,6 +127,7 @@ class Loop:
                     self.referee.note_press(item.seat, item.t_ns)
             else:
                 self.host_inputs.append(item)
+        self._after_undo(now)
         if not self.referee.table.watching(self.referee.state):
             self.watched_since = None
         elif self.watched_since is None:
@@ -117,12 +136,27 @@ class Loop:
             for seen in self.cards.poll(now):
                 self.referee.card_seen(self._in_spell(seen))
         self.referee.tick(now)
+        self._after_undo(now)  # (an undo by a host button, polled in tick)
         if self.table is not None:
             self.table.plan(now)
         if self.screen is not None:
             self.screen.render(self, now)
         if self.watchdog is not None:
             self.watchdog()
+
+    def _after_undo(self, now_ns: int) -> None:
+        """After an undo, the camera offers the cards it sees again (:func:`reoffer`), and
+        is read for :data:`REOFFER_NS` from when cards are revealed again, whatever the
+        simulated table says. Generic: any game's
+        undo may take back a card the camera reported once."""
+        undos = self.referee.undos
+        if undos == self._undos:
+            return
+        self._undos = undos
+        if self.cards is not None:
+            log.info("a move was undone: the camera offers the cards it sees again")
+            reoffer(self.cards)
+            self._reoffer_until = -1  # from when cards are revealed again (:meth:`watching`)
 
     def _in_spell(self, seen: CardSeen) -> CardSeen:
         """``seen`` as seen no earlier than the cards began to be revealed. At the table the
@@ -143,6 +177,12 @@ class Loop:
         simulated table can look different)."""
         if not self.referee.table.watching(self.referee.state):
             return False
+        if self._reoffer_until is not None:
+            if self._reoffer_until < 0:
+                self._reoffer_until = now_ns + REOFFER_NS
+            if now_ns <= self._reoffer_until:
+                return True
+            self._reoffer_until = None
         return self.table is None or self.table.wants_frames(now_ns)
 
     def stop(self) -> None:

@@ -44,7 +44,9 @@ def register(commands: Any, benches: Any) -> None:
     demo = commands.add_parser(
         "demo", help="play a complete simulated game (window, or PNGs headless)",
         description="Simulated players lay cards under a simulated camera and press mock GPIO "
-                    "buttons; the real vision, arbiter, engine, journal and screen referee it.")
+                    "buttons; the real vision, arbiter, engine, journal and screen referee it. "
+                    "In the window the host's keys work (Enter OK, Esc back, U undo, L "
+                    "language ...); Ctrl+Q, or closing the window, quits.")
     demo.add_argument("--headless", action="store_true",
                       help="no window: SDL's dummy driver on a simulated clock, as fast as "
                            "possible, a PNG of every screen (automatic without a display)")

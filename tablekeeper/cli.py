@@ -17,8 +17,11 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
+import os
+import stat
 import sys
-from collections.abc import Callable, Sequence
+import tempfile
+from collections.abc import Callable, MutableMapping, Sequence
 from typing import Any
 
 from tablekeeper import __version__
@@ -34,6 +37,48 @@ PLUGINS: tuple[str, ...] = (
     "display.cli",
     "tablekeeper.selftest",
 )
+
+
+def quiet_environment(env: MutableMapping[str, str] | None = None) -> None:
+    """Keep the libraries' chatter out of the program's own output; called first by
+    :func:`main`, before pygame or cv2 is imported (each reads these once, at import):
+
+    - no "pygame-ce 2.x (SDL ...)" banner (``PYGAME_HIDE_SUPPORT_PROMPT``);
+    - OpenCV logs errors only, not its ``[ WARN:0@...]`` lines from probing cameras
+      (``OPENCV_LOG_LEVEL``, read by 4.x and 5.x alike; :func:`vision.camera.quiet_opencv`
+      sets it again once cv2 is loaded);
+    - SDL's "XDG_RUNTIME_DIR not set" warning, where the variable is unset (a command run
+      over ssh or from cron, a service without a login session): a private runtime folder of
+      this user's in the temp folder (mode 0700; left unset if it exists and is not ours).
+
+    A variable already set is left as it is."""
+    env = os.environ if env is None else env
+    env.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    env.setdefault("OPENCV_LOG_LEVEL", "ERROR")
+    if not env.get("XDG_RUNTIME_DIR") and sys.platform.startswith("linux"):
+        runtime = private_runtime_dir()
+        if runtime is not None:
+            env["XDG_RUNTIME_DIR"] = runtime
+
+
+def private_runtime_dir(base: str | None = None) -> str | None:
+    """``<temp>/tablekeeper-runtime-<uid>``, made mode 0700 if missing; None where it cannot be
+    made, or exists but is not this user's private folder."""
+    uid = os.getuid()
+    path = os.path.join(base or tempfile.gettempdir(), f"tablekeeper-runtime-{uid}")
+    try:
+        os.mkdir(path, 0o700)
+    except FileExistsError:
+        pass
+    except OSError:
+        return None
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return None
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != uid or st.st_mode & 0o077:
+        return None
+    return path
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -54,6 +99,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    quiet_environment()
     parser = build_parser()
     args = parser.parse_args(argv)
     func: Callable[[argparse.Namespace], int] | None = getattr(args, "func", None)

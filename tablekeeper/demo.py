@@ -73,12 +73,13 @@ def run_demo(args: Any) -> int:
     deck = kit.deck(None)  # one copy, shared by the screen and the simulated camera
     screen = PygameScreen(size=tuple(args.size), fullscreen=False, lang=args.lang,
                           png_dir=out if headless else None, title="tablekeeper demo",
-                          cards=kit.card_infos(deck))
+                          cards=kit.card_infos(deck), quit_key=True)
     parts: DemoParts = kit.demo(out, seed=args.seed, clock=clock, camera=not args.no_camera,
                                 screen=screen, deck=deck, threaded=not headless, **options)
     print(f"tablekeeper demo: {kit.title_in('zh-TW')} {kit.title_in('en')}, "
           f"{options['players']} players, {options['variant']}, seed {args.seed}"
-          f"{' (headless)' if headless else ''}; writing to {out}", file=sys.stderr)
+          f"{' (headless)' if headless else ''}; writing to {out}"
+          f"{'' if headless else '; Ctrl+Q quits'}", file=sys.stderr)
     try:
         if headless:
             parts.loop.run_simulated()

@@ -107,6 +107,9 @@ class Referee:
         self.epoch_ns: int = now_ns - self.state.now_ms * NS_PER_MS
         self.last_buzz: BuzzInfo | None = None
         self.last_rejection: Rejection | None = None
+        #: Moves undone so far: the loop asks the camera to offer its cards again after one
+        #: (:meth:`tablekeeper.app.Loop.step`), as an undo may take back a card's reveal.
+        self.undos = 0
         self.table: TableAdapter = self.kit.table(self, now_ns, **table_options)
 
     @property
@@ -159,6 +162,7 @@ class Referee:
             self.last_rejection = result
             return result
         log.info("undo", extra={"GAME_ID": self.game_id, "EVENT": "undo"})
+        self.undos += 1
         self.table.changed(before, result, None)
         self.last_buzz = None
         if self.on_change is not None:

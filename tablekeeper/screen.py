@@ -63,7 +63,7 @@ class PygameScreen:
                  rng: random.Random | None = None,
                  on_new_game: Callable[[], None] | None = None,
                  on_choose_game: Callable[[str], None] | None = None,
-                 roster: tuple[str, ...] = ()) -> None:
+                 roster: tuple[str, ...] = (), quit_key: bool = False) -> None:
         from display.renderer import Renderer
 
         pygame.display.init()
@@ -104,6 +104,8 @@ class PygameScreen:
         self._last_shot: tuple[Any, ...] | None = None
         self._card_surfaces: dict[str, pygame.Surface] = {}
         self.quit_requested = False
+        #: Ctrl+Q quits (the windowed demo; the kiosk has no way out by key)
+        self.quit_key = quit_key
         self.problems: list[str] = []
         self._part: Any = None
         self._part_of: Any = None
@@ -136,7 +138,9 @@ class PygameScreen:
     def handle_events(self, loop: Loop) -> None:
         now = loop.clock.now_ns()
         for event in pygame.event.get():
-            if event.type == pygame.QUIT:
+            if event.type == pygame.QUIT or (
+                    self.quit_key and event.type == pygame.KEYDOWN
+                    and event.key == pygame.K_q and event.mod & pygame.KMOD_CTRL):
                 self.quit_requested = True
                 loop.stop()
                 continue

@@ -1,6 +1,7 @@
 """The camera as the app loop sees it: frames in, settled item cards out.
 
-Two card sources with the same face (``poll(now_ns)``, ``status``, ``close()``, and the
+Two card sources with the same face (``poll(now_ns)``, ``reoffer()``, ``status``,
+``close()``, and the
 ``frames`` / ``events`` counters the demo prints):
 
 - :class:`CameraThread`, at the table (the kiosk, the windowed demo): a background thread owns
@@ -98,6 +99,14 @@ def _cards_seen(events: Iterable[Any], zone: str | None, restarts: Restarts) -> 
             if zone is None or e.zone is None or e.zone == zone]
 
 
+def _forget(watcher: Any) -> None:
+    """Make ``watcher`` report again the cards it sees (``CardWatcher.forget``; a watcher
+    without it, e.g. a test's, is left alone)."""
+    forget = getattr(watcher, "forget", None)
+    if callable(forget):
+        forget()
+
+
 class WatchedCamera:
     """A camera (plain or resilient) and a card watcher, polled by the app loop: the frame is
     captured and recognised inside ``poll`` (deterministic on a simulated clock)."""
@@ -139,6 +148,10 @@ class WatchedCamera:
         seen = _cards_seen(events, self.zone, self._restarts)
         self.events += len(seen)
         return seen
+
+    def reoffer(self) -> None:
+        """Report again the cards in view (a move was undone): see :func:`_forget`."""
+        _forget(self.watcher)
 
     @property
     def status(self) -> str | None:
@@ -210,6 +223,10 @@ class CameraThread:
         #: What the last frame failed with ("RuntimeError: ..."), None once one is recognised.
         self.error: str | None = None
         self._restarts = Restarts()
+        #: Bumped by :meth:`reoffer`: a frame recognised under an older one is not handed on
+        #: (its cards are reported again), and the thread makes the watcher forget first.
+        self._generation = 0
+        self._forgot = 0
 
     # --- the loop's side -----------------------------------------------------------------
 
@@ -230,6 +247,16 @@ class CameraThread:
                 self._cond.notify_all()
         self.events += len(seen)
         return seen
+
+    def reoffer(self) -> None:
+        """Report again the cards in view (a move was undone): the cards waiting for the
+        loop are dropped and the thread makes the watcher forget what it reported before its
+        next frame (only the thread touches the watcher); a frame under way then is not
+        handed on."""
+        with self._cond:
+            self._generation += 1
+            self._queue.clear()
+            self._cond.notify_all()
 
     def wait_for_cards(self, timeout_s: float) -> bool:
         """Block until cards wait to be polled (True) or ``timeout_s`` passed (False). For
@@ -281,8 +308,8 @@ class CameraThread:
                     continue
                 self.error = None
                 backoff = self.error_backoff_s
-                if seen:
-                    self._put(seen)
+                if seen[1]:
+                    self._put(*seen)
         finally:
             if started:
                 try:
@@ -290,9 +317,14 @@ class CameraThread:
                 except Exception:
                     log.exception("closing the camera failed")
 
-    def _one_frame(self) -> list[CardSeen] | None:
-        """Capture and recognise one frame: its cards, or None when there was no frame or
-        it was damaged."""
+    def _one_frame(self) -> tuple[int, list[CardSeen]] | None:
+        """Capture and recognise one frame: the :attr:`_generation` it was recognised
+        under and its cards, or None when there was no frame or it was damaged."""
+        with self._cond:
+            generation = self._generation
+        if self._forgot != generation:
+            _forget(self.watcher)
+            self._forgot = generation
         try:
             frame = self.camera.capture()
         except Exception:
@@ -311,7 +343,7 @@ class CameraThread:
         except ValueError as exc:  # a damaged frame: skip it
             log.warning("frame %s skipped: %s", getattr(frame, "seq", "?"), exc)
             return None
-        return _cards_seen(events, self.zone, self._restarts)
+        return generation, _cards_seen(events, self.zone, self._restarts)
 
     def _next_turn(self, due: int) -> bool:
         """Wait until the loop wants a frame and one is due (True), or the source is closed
@@ -338,8 +370,10 @@ class CameraThread:
             self._cond.wait_for(lambda: self._stopping, timeout=backoff)
         return min(self.max_backoff_s, backoff * 2)
 
-    def _put(self, seen: list[CardSeen]) -> None:
+    def _put(self, generation: int, seen: list[CardSeen]) -> None:
         with self._cond:
+            if generation != self._generation:
+                return  # recognised before a reoffer: the next frames report them again
             self._queue.extend(seen)
             self._cond.notify_all()
             over = len(self._queue) - self._max_queued

@@ -262,6 +262,25 @@ def sensor_to_monotonic(sensor_ns: int, exposure_us: int, basis: str, mono_now: 
 # ------------------------------------------------------------------------------ OpenCV
 
 
+#: OpenCV's log levels (``cv2.LOG_LEVEL_*`` on 4.x, ``cv2.utils.logging.LOG_LEVEL_*`` on 5.x)
+_CV_LEVELS = {"SILENT": 0, "FATAL": 1, "ERROR": 2, "WARNING": 3, "INFO": 4, "DEBUG": 5,
+              "VERBOSE": 6}
+
+
+def quiet_opencv(level: str = "ERROR", cv: Any = cv2) -> bool:
+    """Have OpenCV log only ``level`` and worse (its ``[ WARN:0@...]`` lines from probing a
+    camera are not the program's output): ``cv2.setLogLevel`` on OpenCV 4.x,
+    ``cv2.utils.logging.setLogLevel`` on 5.x. Whether either was there."""
+    value = _CV_LEVELS[level]
+    utils_logging = getattr(getattr(cv, "utils", None), "logging", None)
+    for owner in (utils_logging, cv):
+        set_level = getattr(owner, "setLogLevel", None)
+        if callable(set_level):
+            set_level(value)
+            return True
+    return False
+
+
 class OpenCVSource:
     """A ``cv2.VideoCapture`` device (USB webcam index or path) or a video file."""
 
@@ -284,6 +303,8 @@ class OpenCVSource:
     def start(self) -> None:
         if self._cap is not None:
             return
+        if not os.environ.get("OPENCV_LOG_LEVEL"):
+            quiet_opencv()
         try:
             cap = self._factory(self.device, self.api)
         except Exception as e:

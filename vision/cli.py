@@ -170,7 +170,8 @@ def _bench_sim(args: argparse.Namespace) -> int:
 
 def add_recognition_commands(sub: Any) -> None:
     p = sub.add_parser("recognize", help="find and recognise the cards in image files (JSON lines)")
-    p.add_argument("--deck", required=True, type=Path, metavar="DIR", help="the deck folder")
+    p.add_argument("--deck", required=True, metavar="DIR",
+                   help="the deck folder, or a demo deck's name (the-game, wink, ...)")
     p.add_argument("--config", type=Path, metavar="TOML",
                    help="a config file whose [vision] section sets thresholds and parameters")
     p.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
@@ -231,12 +232,13 @@ def _recognize(args: argparse.Namespace) -> int:
     import json
 
     from vision.deck import DeckError, load_deck
+    from vision.demo_decks import deck_folder
     from vision.enroll import EnrolError, read_image
     from vision.find import FrameError
     from vision.tracker import CardWatcher
 
     try:
-        deck = load_deck(args.deck)
+        deck = load_deck(deck_folder(args.deck))
         config = _vision_config(args.config)
     except (DeckError, ValueError) as e:
         print(f"tablekeeper vision recognize: {e}", file=sys.stderr)

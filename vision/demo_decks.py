@@ -576,6 +576,15 @@ def _is_current(path: Path, name: str) -> bool:
         return False
 
 
+def deck_folder(name_or_path: str | os.PathLike[str]) -> Path:
+    """A deck folder as a command line names it: a folder, or a demo deck's name (``wink``,
+    ``the-game`` ..., generated on first use) where no such folder exists."""
+    path = Path(name_or_path)
+    if str(name_or_path) in DEMO_DECKS and not path.exists():
+        return demo_deck(str(name_or_path))
+    return path
+
+
 def demo_deck(name: str, cache_dir: str | os.PathLike[str] | None = None) -> Path:
     """The folder of demo deck ``name``, generated into ``cache_dir`` on first use.
 

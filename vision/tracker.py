@@ -488,6 +488,13 @@ class CardWatcher:
         self.refresh_frames = REFRESH_FRAMES
         self._retries = 0
 
+    def forget(self) -> None:
+        """Forget which cards were reported, keeping what the table looks like: every card
+        still in view is reported again once it is seen for ``stable_frames`` frames more,
+        stamped as first seen in the next frame (a game's move was undone: the card on the
+        pile must be offered again; the camera would otherwise never report it twice)."""
+        self._tracks.clear()
+
     def _change(self, image: Image) -> tuple[int, int, int, int] | str:
         """What changed since the last frame searched: ``"nothing"`` (the same table),
         ``"all"`` (search the whole frame), or the box (x0, y0, x1, y1) px around the parts

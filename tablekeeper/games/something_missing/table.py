@@ -83,6 +83,12 @@ class Table:
             log.warning("%s", rejection.reason)
             return rejection
         state = self.state
+        if card in state.pile:
+            # The card on top, offered again after an undo (the camera reports every card it
+            # sees again then): already played, nothing to say on the screen.
+            log.info("card %r is already on the pile", seen.card_id)
+            return Rejection("card_already_revealed",
+                             f"item card {seen.card_id!r} is already on the pile")
         late = state.phase is Phase.BUZZ and self._by_hand == len(state.pile)
         if late or (seen.lying and state.pile and state.pile[-1] is None):
             # The top of the pile was turned over by hand. The card the camera sees may be
@@ -168,6 +174,9 @@ class Table:
 
     def changed(self, before: State, after: State, event: Event | None) -> None:
         if event is None:  # undone
+            # The loop has the camera offer the card on the pile again, seen anew (not
+            # ``lying``): it is the card whose reveal was undone, laid on any card turned by
+            # hand, not a late sighting of that one (:meth:`card_seen`).
             self._by_hand = None
             self.held = None
             self._sync_arbiter_state(after, None)
