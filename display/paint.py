@@ -85,6 +85,20 @@ class Painter:
         self.w, self.h = surface.get_size()
         self.texts: list[TextRecord] = []
         self.buttons: list[Button] = []
+        # The body band: fractions y >= body_from are laid out in [body_to, 1] instead, so a
+        # banner between the header and the body never covers what a screen draws.
+        self.body_from = 1.0
+        self.body_to = 1.0
+
+    def reserve(self, body_from: float, body_to: float) -> None:
+        """Lay the body (y >= ``body_from``) out below ``body_to``, leaving a band free."""
+        self.body_from, self.body_to = body_from, max(body_from, min(0.9, body_to))
+
+    def _y(self, y: float) -> float:
+        if y < self.body_from or self.body_to <= self.body_from:
+            return y
+        k = (1 - self.body_to) / (1 - self.body_from)
+        return self.body_to + (y - self.body_from) * k
 
     # --- units ----------------------------------------------------------------------------
     def px(self, frac: float) -> int:
@@ -93,9 +107,14 @@ class Painter:
 
     def rect(self, x: float, y: float, w: float, h: float) -> pygame.Rect:
         """A rectangle in fractions of the width (x, w) and height (y, h)."""
-        return pygame.Rect(
-            round(x * self.w), round(y * self.h), round(w * self.w), round(h * self.h)
-        )
+        top, bottom = self._y(y), self._y(y + h) if y >= self.body_from else y + h
+        px_top = round(top * self.h)
+        return pygame.Rect(round(x * self.w), px_top, round(w * self.w),
+                           round(bottom * self.h) - px_top)
+
+    def point(self, x: float, y: float) -> tuple[int, int]:
+        """A point in fractions of the width and height (in the body band, like ``rect``)."""
+        return round(x * self.w), round(self._y(y) * self.h)
 
     def tr(self, key: str, **params: object) -> str:
         return tr(key, self.lang, **params)

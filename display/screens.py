@@ -27,6 +27,7 @@ from display.paint import Painter
 from display.setup import SetupForm
 
 HEADER_H = 0.10
+BANNER_LINE_H = 0.085  # one banner line; the body is laid out below the banner
 
 
 BODY_TOP = 0.12
@@ -394,11 +395,12 @@ def draw_banner(p: Painter, lines: Sequence[str]) -> None:
     """The status banner for problems, over whatever screen is showing."""
     if not lines:
         return
-    h = 0.085
-    r = p.rect(0, HEADER_H, 1, h * len(lines))
+    h = BANNER_LINE_H
+    r = pygame.Rect(0, round(HEADER_H * p.h), p.w, round(h * len(lines) * p.h))
     p.fill(r, C.BAD)
     for i, line in enumerate(lines):
-        p.text(line, p.rect(0.02, HEADER_H + i * h, 0.96, h),
+        y = round((HEADER_H + i * h) * p.h)
+        p.text(line, pygame.Rect(round(0.02 * p.w), y, round(0.96 * p.w), round(h * p.h)),
                size=0.05, colour=text_on(C.BAD), pad=0.01)
 
 

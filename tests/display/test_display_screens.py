@@ -146,8 +146,8 @@ def test_a_card_can_be_turned_by_hand_and_shows_unnamed(fonts: FontBook) -> None
 
     quiet, rect = by_hand("reveal-waiting")
     loud, rect2 = by_hand("reveal-no-camera")
-    assert rect == rect2
-    assert _share(loud.surface.subsurface(rect), ACCENT) > 0.5
+    assert rect.width == rect2.width  # (the banner moves the body down: same button, lower)
+    assert _share(loud.surface.subsurface(rect2), ACCENT) > 0.5
     assert _share(quiet.surface.subsurface(rect), ACCENT) < 0.05
     shown = _render(fonts, (800, 480), SAMPLES["reveal-by-hand"])
     texts = [r.text for r in shown.texts]
@@ -193,3 +193,24 @@ def test_long_names_in_narrow_slots_show_their_first_letter(fonts: FontBook) -> 
     assert "A" in small  # Alice, in a slot of a six-scene memory card on the small screen
     big = [r.text for r in _render(fonts, (1920, 1080), SAMPLES["betting-decide"]).texts]
     assert big.count("Alice") == 2  # in the slot and in the seat row
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_banner_never_covers_content(fonts: FontBook, size: tuple[int, int],
+                                         lang: str) -> None:
+    """Issue 20 (3): the red banner takes its own band; the body is laid out below it."""
+    shown = 0
+    for name, snap in snapshots(lang):
+        renderer = _render(fonts, size, snap)
+        band = renderer.banner_rect
+        if band is None:
+            continue
+        shown += 1
+        banner = {id(r) for r in renderer.banner_texts}
+        for record in renderer.texts:
+            if id(record) not in banner:
+                assert not band.colliderect(record.rect), (name, record.text, record.rect, band)
+        for button in renderer.buttons:
+            assert not band.colliderect(pygame.Rect(button.rect)), (name, button, band)
+    assert shown >= 3

@@ -77,7 +77,7 @@ def draw_viewing(p: Painter, f: Frame) -> None:
 def viewing_timer(p: Painter, f: Frame) -> None:
     view = _need(f)
     left = f.timer_left_ms()
-    center = (round(p.w * 0.30), round(p.h * 0.48))
+    center = p.point(0.30, 0.48)
     big_timer(p, center, p.px(0.27), left, view.timer_ms or 5000, C.ACCENT)
     if left == 0:
         right = p.rect(0.56, BODY_TOP + 0.04, 0.41, 0.6)
@@ -115,7 +115,7 @@ def replace_timer(p: Painter, f: Frame) -> None:
     view = _need(f)
     if view.deadline_ms is None and view.actor is not None:
         return
-    big_timer(p, (round(p.w * 0.30), round(p.h * 0.48)), p.px(0.27), f.timer_left_ms(),
+    big_timer(p, p.point(0.30, 0.48), p.px(0.27), f.timer_left_ms(),
               view.timer_ms or 20000, C.ACCENT)
 
 
@@ -329,7 +329,7 @@ def draw_checking(p: Painter, f: Frame) -> None:
 def checking_timer(p: Painter, f: Frame) -> None:
     view = _need(f)
     left = f.timer_left_ms()
-    center = (round(p.w * 0.27), round(p.h * 0.47))
+    center = p.point(0.27, 0.47)
     big_timer(p, center, p.px(0.28), left, view.timer_ms or 30000, C.WARN)
     if left == 0:
         p.text(p.tr("check.timeup"), p.rect(0.02, 0.77, 0.5, 0.08), size=0.06, colour=C.BAD)
