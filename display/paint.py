@@ -32,6 +32,7 @@ class TextRecord:
     text: str
     rect: pygame.Rect
     box: pygame.Rect
+    px: int = 0  # the fitted font size in pixels (0: not recorded)
 
 
 class TextCache:
@@ -155,7 +156,7 @@ class Painter:
         else:
             rect.centerx = inner.centerx
         self.surface.blit(surf, rect)
-        self.texts.append(TextRecord(text, rect, box))
+        self.texts.append(TextRecord(text, rect, box, fitted))
         return rect
 
     def button(

@@ -214,3 +214,13 @@ def test_the_banner_never_covers_content(fonts: FontBook, size: tuple[int, int],
         for button in renderer.buttons:
             assert not band.colliderect(pygame.Rect(button.rect)), (name, button, band)
     assert shown >= 3
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_nothing_is_smaller_than_14_px_on_the_small_screen(fonts: FontBook, lang: str) -> None:
+    """Issue 20 (3): every text at 800x480 is fitted at 14 px or more (the strip's "8 cards"
+    was about 8 px)."""
+    for name, snap in snapshots(lang):
+        renderer = _render(fonts, (800, 480), snap)
+        for record in renderer.texts:
+            assert record.px >= 14, (name, record.text, record.px)

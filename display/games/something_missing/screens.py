@@ -208,7 +208,7 @@ def memory_card(p: Painter, f: Frame, r: pygame.Rect, scene: int, bettors: Seque
                            round(cw), round(ch))
         if slot < len(bettors):
             info = f.player(bettors[slot])
-            p.chip(cell, info.colour, info.name, size=0.035, radius=0.008, min_size=0.026)
+            p.chip(cell, info.colour, info.name, size=0.035, radius=0.008, min_size=0.03)
         else:
             p.fill(cell, C.SLOT_EMPTY, 0.008)
             p.text(SLOT_LABELS[slot], cell, size=0.035, colour=C.TEXT_DIM, weight="regular",
