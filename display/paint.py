@@ -86,6 +86,7 @@ class Painter:
         self.w, self.h = surface.get_size()
         self.texts: list[TextRecord] = []
         self.buttons: list[Button] = []
+        self.shapes: list[tuple[str, pygame.Rect]] = []  # player shapes drawn (kind, bounds)
         # The body band: fractions y >= body_from are laid out in [body_to, 1] instead, so a
         # banner between the header and the body never covers what a screen draws.
         self.body_from = 1.0
@@ -186,6 +187,42 @@ class Painter:
         button = Button((rect.x, rect.y, rect.width, rect.height), action, label, enabled, key)
         self.buttons.append(button)
         return button
+
+    def shape(self, kind: str, box: pygame.Rect, colour: RGB) -> None:
+        """A player's shape (``colours.PLAYER_SHAPES``) centred in ``box``."""
+        r = min(box.width, box.height) / 2
+        cx, cy = box.center
+        if r < 2:
+            return
+
+        def ring(n: int, rad: float, phase: float = -math.pi / 2) -> list[tuple[float, float]]:
+            return [(cx + rad * math.cos(phase + 2 * math.pi * i / n),
+                     cy + rad * math.sin(phase + 2 * math.pi * i / n)) for i in range(n)]
+
+        if kind == "circle":
+            pygame.draw.circle(self.surface, colour, (cx, cy), round(r * 0.9))
+        elif kind == "square":
+            side = round(r * 1.6)
+            pygame.draw.rect(self.surface, colour, pygame.Rect(0, 0, side, side).move(
+                cx - side // 2, cy - side // 2))
+        elif kind == "triangle":
+            pygame.draw.polygon(self.surface, colour, ring(3, r))
+        elif kind == "diamond":
+            pygame.draw.polygon(self.surface, colour, ring(4, r))
+        elif kind == "star":
+            outer, inner = ring(5, r), ring(5, r * 0.42, -math.pi / 2 + math.pi / 5)
+            pygame.draw.polygon(self.surface, colour,
+                                [pt for pair in zip(outer, inner, strict=True) for pt in pair])
+        elif kind == "cross":
+            t = max(2, round(r * 0.55))
+            pygame.draw.rect(self.surface, colour, pygame.Rect(cx - t // 2, round(cy - r), t,
+                                                               round(2 * r)))
+            pygame.draw.rect(self.surface, colour, pygame.Rect(round(cx - r), cy - t // 2,
+                                                               round(2 * r), t))
+        else:
+            pygame.draw.polygon(self.surface, colour, ring(6, r, 0.0))
+        self.shapes.append((kind, pygame.Rect(round(cx - r), round(cy - r), round(2 * r),
+                                              round(2 * r))))
 
     def fits_at(self, text: str, box: pygame.Rect, size: float, weight: Weight = "bold",
                 pad: float = 0.0) -> int:

@@ -84,6 +84,8 @@ class Renderer:
         self.strict = strict  # re-raise drawing errors (tests) instead of logging them
         self.buttons: tuple[Button, ...] = ()
         self.texts: tuple[TextRecord, ...] = ()
+        self.shapes: tuple[tuple[str, pygame.Rect], ...] = ()  # player shapes drawn
+        self._base_shapes: list[tuple[str, pygame.Rect]] = []
         self.banner_rect: pygame.Rect | None = None  # the red banner's band, if one is shown
         self.banner_texts: tuple[TextRecord, ...] = ()  # the banner's own lines
         self.screen = ""
@@ -349,6 +351,7 @@ class Renderer:
             self._paint(static, painter, frame, screen)
             self._base_key = base_key
             self._base_texts, self._base_buttons = painter.texts, painter.buttons
+            self._base_shapes = painter.shapes
         self.surface.blit(self._base, (0, 0))
         painter = Painter(self.surface, self.cache, snap.lang)
         if banner:
@@ -363,6 +366,7 @@ class Renderer:
         self.banner_texts = tuple(painter.texts[banner_texts:])
         self.buttons = tuple(self._base_buttons + painter.buttons)
         self.texts = tuple(self._base_texts + painter.texts)
+        self.shapes = tuple(self._base_shapes + painter.shapes)
         self.screen = screen
         self.frames += 1
         if self.present:

@@ -207,8 +207,17 @@ def memory_card(p: Painter, f: Frame, r: pygame.Rect, scene: int, bettors: Seque
         cell = pygame.Rect(round(grid.x + col * (cw + gap)), round(grid.y + row * (ch + gap)),
                            round(cw), round(ch))
         if slot < len(bettors):
-            info = f.player(bettors[slot])
-            p.chip(cell, info.colour, info.name, size=0.035, radius=0.008, min_size=0.03)
+            seat = bettors[slot]
+            info = f.player(seat)
+            bg = C.player_rgb(info.colour)
+            fg = C.text_on(bg)
+            p.fill(cell, bg, 0.008)
+            # Seat number and shape, never a first letter (two names can share it).
+            upper = pygame.Rect(cell.x, cell.y, cell.width, cell.height // 2)
+            lower = pygame.Rect(cell.x, upper.bottom, cell.width, cell.height - upper.height)
+            p.shape(C.PLAYER_SHAPES.get(info.colour, "hexagon"),
+                    upper.inflate(-p.px(0.014), -p.px(0.014)), fg)
+            p.text(str(seat + 1), lower, size=0.04, colour=fg)
         else:
             p.fill(cell, C.SLOT_EMPTY, 0.008)
             p.text(SLOT_LABELS[slot], cell, size=0.035, colour=C.TEXT_DIM, weight="regular",
