@@ -118,6 +118,10 @@ def player_strip(p: Painter, f: Frame, box: pygame.Rect, *, highlight: int | Non
         if seat == highlight:
             p.outline(r.inflate(p.px(0.012), p.px(0.012)), C.TEXT, 0.006, 0.016)
         top = pygame.Rect(r.x, r.y, r.width, r.height * NAME_ROW // 100)
+        # The player's shape, as on their bet tokens, in the chip's corner.
+        mark = max(6, min(r.height * SCORE_ROW // 100, r.width // 6) * 3 // 4)
+        p.shape(C.PLAYER_SHAPES.get(info.colour, "hexagon"),
+                pygame.Rect(r.x + p.px(0.01), top.bottom, mark, mark), fg)
         p.text(info.name, top, size=0.045, colour=fg, pad=0.006)
         mid = pygame.Rect(r.x, top.bottom, r.width, r.height * SCORE_ROW // 100)
         if show_cards and view is not None and seat < len(view.cards_left):
