@@ -22,6 +22,17 @@ PLAYER_COLOURS: dict[str, RGB] = {
 }
 COLOUR_KEYS: tuple[str, ...] = tuple(PLAYER_COLOURS)
 
+#: One shape per player colour, so a token is told apart without seeing colour (issue 20).
+PLAYER_SHAPES: dict[str, str] = {
+    "red": "circle",
+    "yellow": "square",
+    "blue": "triangle",
+    "green": "diamond",
+    "orange": "star",
+    "brown": "cross",
+    "purple": "hexagon",
+}
+
 BLACK: RGB = (17, 17, 17)
 WHITE: RGB = (255, 255, 255)
 

@@ -32,6 +32,7 @@ class TextRecord:
     text: str
     rect: pygame.Rect
     box: pygame.Rect
+    px: int = 0  # the fitted font size in pixels (0: not recorded)
 
 
 class TextCache:
@@ -85,6 +86,21 @@ class Painter:
         self.w, self.h = surface.get_size()
         self.texts: list[TextRecord] = []
         self.buttons: list[Button] = []
+        self.shapes: list[tuple[str, pygame.Rect]] = []  # player shapes drawn (kind, bounds)
+        # The body band: fractions y >= body_from are laid out in [body_to, 1] instead, so a
+        # banner between the header and the body never covers what a screen draws.
+        self.body_from = 1.0
+        self.body_to = 1.0
+
+    def reserve(self, body_from: float, body_to: float) -> None:
+        """Lay the body (y >= ``body_from``) out below ``body_to``, leaving a band free."""
+        self.body_from, self.body_to = body_from, max(body_from, min(0.9, body_to))
+
+    def _y(self, y: float) -> float:
+        if y < self.body_from or self.body_to <= self.body_from:
+            return y
+        k = (1 - self.body_to) / (1 - self.body_from)
+        return self.body_to + (y - self.body_from) * k
 
     # --- units ----------------------------------------------------------------------------
     def px(self, frac: float) -> int:
@@ -93,9 +109,14 @@ class Painter:
 
     def rect(self, x: float, y: float, w: float, h: float) -> pygame.Rect:
         """A rectangle in fractions of the width (x, w) and height (y, h)."""
-        return pygame.Rect(
-            round(x * self.w), round(y * self.h), round(w * self.w), round(h * self.h)
-        )
+        top, bottom = self._y(y), self._y(y + h) if y >= self.body_from else y + h
+        px_top = round(top * self.h)
+        return pygame.Rect(round(x * self.w), px_top, round(w * self.w),
+                           round(bottom * self.h) - px_top)
+
+    def point(self, x: float, y: float) -> tuple[int, int]:
+        """A point in fractions of the width and height (in the body band, like ``rect``)."""
+        return round(x * self.w), round(self._y(y) * self.h)
 
     def tr(self, key: str, **params: object) -> str:
         return tr(key, self.lang, **params)
@@ -136,7 +157,7 @@ class Painter:
         else:
             rect.centerx = inner.centerx
         self.surface.blit(surf, rect)
-        self.texts.append(TextRecord(text, rect, box))
+        self.texts.append(TextRecord(text, rect, box, fitted))
         return rect
 
     def button(
@@ -166,6 +187,42 @@ class Painter:
         button = Button((rect.x, rect.y, rect.width, rect.height), action, label, enabled, key)
         self.buttons.append(button)
         return button
+
+    def shape(self, kind: str, box: pygame.Rect, colour: RGB) -> None:
+        """A player's shape (``colours.PLAYER_SHAPES``) centred in ``box``."""
+        r = min(box.width, box.height) / 2
+        cx, cy = box.center
+        if r < 2:
+            return
+
+        def ring(n: int, rad: float, phase: float = -math.pi / 2) -> list[tuple[float, float]]:
+            return [(cx + rad * math.cos(phase + 2 * math.pi * i / n),
+                     cy + rad * math.sin(phase + 2 * math.pi * i / n)) for i in range(n)]
+
+        if kind == "circle":
+            pygame.draw.circle(self.surface, colour, (cx, cy), round(r * 0.9))
+        elif kind == "square":
+            side = round(r * 1.6)
+            pygame.draw.rect(self.surface, colour, pygame.Rect(0, 0, side, side).move(
+                cx - side // 2, cy - side // 2))
+        elif kind == "triangle":
+            pygame.draw.polygon(self.surface, colour, ring(3, r))
+        elif kind == "diamond":
+            pygame.draw.polygon(self.surface, colour, ring(4, r))
+        elif kind == "star":
+            outer, inner = ring(5, r), ring(5, r * 0.42, -math.pi / 2 + math.pi / 5)
+            pygame.draw.polygon(self.surface, colour,
+                                [pt for pair in zip(outer, inner, strict=True) for pt in pair])
+        elif kind == "cross":
+            t = max(2, round(r * 0.55))
+            pygame.draw.rect(self.surface, colour, pygame.Rect(cx - t // 2, round(cy - r), t,
+                                                               round(2 * r)))
+            pygame.draw.rect(self.surface, colour, pygame.Rect(round(cx - r), cy - t // 2,
+                                                               round(2 * r), t))
+        else:
+            pygame.draw.polygon(self.surface, colour, ring(6, r, 0.0))
+        self.shapes.append((kind, pygame.Rect(round(cx - r), round(cy - r), round(2 * r),
+                                              round(2 * r))))
 
     def fits_at(self, text: str, box: pygame.Rect, size: float, weight: Weight = "bold",
                 pad: float = 0.0) -> int:

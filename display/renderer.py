@@ -24,7 +24,7 @@ from display.i18n import STRINGS, tr
 from display.input import Button, InputEvent, hit_test, translate
 from display.model import CardView, Snapshot
 from display.paint import Painter, TextCache, TextRecord
-from display.screens import SHARED_SCREENS, Frame, draw_banner
+from display.screens import BANNER_LINE_H, HEADER_H, SHARED_SCREENS, Frame, draw_banner
 from display.setup import SetupForm
 
 _log = logging.getLogger(__name__)
@@ -84,6 +84,10 @@ class Renderer:
         self.strict = strict  # re-raise drawing errors (tests) instead of logging them
         self.buttons: tuple[Button, ...] = ()
         self.texts: tuple[TextRecord, ...] = ()
+        self.shapes: tuple[tuple[str, pygame.Rect], ...] = ()  # player shapes drawn
+        self._base_shapes: list[tuple[str, pygame.Rect]] = []
+        self.banner_rect: pygame.Rect | None = None  # the red banner's band, if one is shown
+        self.banner_texts: tuple[TextRecord, ...] = ()  # the banner's own lines
         self.screen = ""
         self.frames = 0
         self._key: Hashable = None
@@ -332,6 +336,8 @@ class Renderer:
                       card_image=self._card_image(snap.last_card),
                       held_image=self._card_image(snap.held_card))
         static, moving = self._screens[screen]
+        banner = self._banner(snap)
+        body_to = HEADER_H + BANNER_LINE_H * len(banner)
         size = self.surface.get_size()
         base_key = (snap, screen, size)
         if self._base is None or self._base.get_size() != size:
@@ -340,16 +346,27 @@ class Renderer:
         if base_key != self._base_key:
             # The static layer: everything that does not move while this snapshot is shown.
             painter = Painter(self._base, self.cache, snap.lang)
+            if banner:
+                painter.reserve(HEADER_H, body_to)
             self._paint(static, painter, frame, screen)
             self._base_key = base_key
             self._base_texts, self._base_buttons = painter.texts, painter.buttons
+            self._base_shapes = painter.shapes
         self.surface.blit(self._base, (0, 0))
         painter = Painter(self.surface, self.cache, snap.lang)
+        if banner:
+            painter.reserve(HEADER_H, body_to)
         if moving is not None:
             self._paint(moving, painter, frame, screen)
-        draw_banner(painter, self._banner(snap))
+        banner_texts = len(painter.texts)
+        draw_banner(painter, banner)
+        self.banner_rect = (pygame.Rect(0, round(HEADER_H * size[1]), size[0],
+                                        round(BANNER_LINE_H * len(banner) * size[1]))
+                            if banner else None)
+        self.banner_texts = tuple(painter.texts[banner_texts:])
         self.buttons = tuple(self._base_buttons + painter.buttons)
         self.texts = tuple(self._base_texts + painter.texts)
+        self.shapes = tuple(self._base_shapes + painter.shapes)
         self.screen = screen
         self.frames += 1
         if self.present:

@@ -27,6 +27,7 @@ from display.paint import Painter
 from display.setup import SetupForm
 
 HEADER_H = 0.10
+BANNER_LINE_H = 0.07  # one banner line; the body is laid out below the banner
 
 
 BODY_TOP = 0.12
@@ -98,6 +99,10 @@ def footer(p: Painter, choices: Sequence[tuple[HostAction, str, int | None, C.RG
         x += width + gap
 
 
+#: A strip chip's rows, in percent of its height: name, score, then cards left (the rest).
+NAME_ROW, SCORE_ROW = 38, 30
+
+
 def player_strip(p: Painter, f: Frame, box: pygame.Rect, *, highlight: int | None = None,
                  show_cards: bool = True) -> None:
     """One chip per player: name, (animated) score, cards left."""
@@ -112,14 +117,18 @@ def player_strip(p: Painter, f: Frame, box: pygame.Rect, *, highlight: int | Non
         p.fill(r, bg, 0.012)
         if seat == highlight:
             p.outline(r.inflate(p.px(0.012), p.px(0.012)), C.TEXT, 0.006, 0.016)
-        top = pygame.Rect(r.x, r.y, r.width, r.height * 45 // 100)
+        top = pygame.Rect(r.x, r.y, r.width, r.height * NAME_ROW // 100)
+        # The player's shape, as on their bet tokens, in the chip's corner.
+        mark = max(6, min(r.height * SCORE_ROW // 100, r.width // 6) * 3 // 4)
+        p.shape(C.PLAYER_SHAPES.get(info.colour, "hexagon"),
+                pygame.Rect(r.x + p.px(0.01), top.bottom, mark, mark), fg)
         p.text(info.name, top, size=0.045, colour=fg, pad=0.006)
-        mid = pygame.Rect(r.x, top.bottom, r.width, r.height * 35 // 100)
+        mid = pygame.Rect(r.x, top.bottom, r.width, r.height * SCORE_ROW // 100)
         if show_cards and view is not None and seat < len(view.cards_left):
             left = view.cards_left[seat]
             low = pygame.Rect(r.x, mid.bottom, r.width, r.bottom - mid.bottom)
             label = p.tr("cards_left", n=left) if left else p.tr("no_cards")
-            p.text(label, low, size=0.03, colour=fg, weight="regular", pad=0.004)
+            p.text(label, low, size=0.03, colour=fg, weight="regular")
 
 
 def _strip_cells(p: Painter, n: int, box: pygame.Rect) -> list[pygame.Rect]:
@@ -135,8 +144,9 @@ def strip_scores(p: Painter, f: Frame, box: pygame.Rect) -> None:
     for seat, r in enumerate(_strip_cells(p, view.players, box)):
         fg = text_on(player_rgb(f.player(seat).colour))
         score = round(f.shown_scores[seat]) if seat < len(f.shown_scores) else view.scores[seat]
-        mid = pygame.Rect(r.x, r.y + r.height * 45 // 100, r.width, r.height * 35 // 100)
-        p.text(p.tr("points", n=score), mid, size=0.045, colour=fg, pad=0.004)
+        mid = pygame.Rect(r.x, r.y + r.height * NAME_ROW // 100, r.width,
+                          r.height * SCORE_ROW // 100)
+        p.text(p.tr("points", n=score), mid, size=0.045, colour=fg)
 
 
 def big_timer(p: Painter, center: tuple[int, int], radius: int, left_ms: int | None,
@@ -394,12 +404,13 @@ def draw_banner(p: Painter, lines: Sequence[str]) -> None:
     """The status banner for problems, over whatever screen is showing."""
     if not lines:
         return
-    h = 0.085
-    r = p.rect(0, HEADER_H, 1, h * len(lines))
+    h = BANNER_LINE_H
+    r = pygame.Rect(0, round(HEADER_H * p.h), p.w, round(h * len(lines) * p.h))
     p.fill(r, C.BAD)
     for i, line in enumerate(lines):
-        p.text(line, p.rect(0.02, HEADER_H + i * h, 0.96, h),
-               size=0.05, colour=text_on(C.BAD), pad=0.01)
+        y = round((HEADER_H + i * h) * p.h)
+        p.text(line, pygame.Rect(round(0.02 * p.w), y, round(0.96 * p.w), round(h * p.h)),
+               size=0.05, colour=text_on(C.BAD), pad=0.004)
 
 
 def _need(f: Frame) -> Any:

@@ -77,7 +77,7 @@ def draw_viewing(p: Painter, f: Frame) -> None:
 def viewing_timer(p: Painter, f: Frame) -> None:
     view = _need(f)
     left = f.timer_left_ms()
-    center = (round(p.w * 0.30), round(p.h * 0.48))
+    center = p.point(0.30, 0.48)
     big_timer(p, center, p.px(0.27), left, view.timer_ms or 5000, C.ACCENT)
     if left == 0:
         right = p.rect(0.56, BODY_TOP + 0.04, 0.41, 0.6)
@@ -115,7 +115,7 @@ def replace_timer(p: Painter, f: Frame) -> None:
     view = _need(f)
     if view.deadline_ms is None and view.actor is not None:
         return
-    big_timer(p, (round(p.w * 0.30), round(p.h * 0.48)), p.px(0.27), f.timer_left_ms(),
+    big_timer(p, p.point(0.30, 0.48), p.px(0.27), f.timer_left_ms(),
               view.timer_ms or 20000, C.ACCENT)
 
 
@@ -207,8 +207,17 @@ def memory_card(p: Painter, f: Frame, r: pygame.Rect, scene: int, bettors: Seque
         cell = pygame.Rect(round(grid.x + col * (cw + gap)), round(grid.y + row * (ch + gap)),
                            round(cw), round(ch))
         if slot < len(bettors):
-            info = f.player(bettors[slot])
-            p.chip(cell, info.colour, info.name, size=0.035, radius=0.008, min_size=0.026)
+            seat = bettors[slot]
+            info = f.player(seat)
+            bg = C.player_rgb(info.colour)
+            fg = C.text_on(bg)
+            p.fill(cell, bg, 0.008)
+            # Seat number and shape, never a first letter (two names can share it).
+            upper = pygame.Rect(cell.x, cell.y, cell.width, cell.height // 2)
+            lower = pygame.Rect(cell.x, upper.bottom, cell.width, cell.height - upper.height)
+            p.shape(C.PLAYER_SHAPES.get(info.colour, "hexagon"),
+                    upper.inflate(-p.px(0.014), -p.px(0.014)), fg)
+            p.text(str(seat + 1), lower, size=0.04, colour=fg)
         else:
             p.fill(cell, C.SLOT_EMPTY, 0.008)
             p.text(SLOT_LABELS[slot], cell, size=0.035, colour=C.TEXT_DIM, weight="regular",
@@ -329,7 +338,7 @@ def draw_checking(p: Painter, f: Frame) -> None:
 def checking_timer(p: Painter, f: Frame) -> None:
     view = _need(f)
     left = f.timer_left_ms()
-    center = (round(p.w * 0.27), round(p.h * 0.47))
+    center = p.point(0.27, 0.47)
     big_timer(p, center, p.px(0.28), left, view.timer_ms or 30000, C.WARN)
     if left == 0:
         p.text(p.tr("check.timeup"), p.rect(0.02, 0.77, 0.5, 0.08), size=0.06, colour=C.BAD)
