@@ -10,6 +10,9 @@ language = "zh-TW"    # zh-TW | en
 state_dir = "/var/lib/tablekeeper"   # journals live under state_dir/games/
 items_deck = "/var/lib/tablekeeper/decks/items"   # the enrolled item cards ("": demo deck)
 
+[table.decks]        # each game's enrolled deck (a folder; absent or "": the game's demo deck)
+the-game = "/var/lib/tablekeeper/decks/the-game"    # (items_deck is 什麼不見啦's, the older name)
+
 [screen]             # this module
 size = [1920, 1080]   # ignored when fullscreen picks the display's own mode
 fullscreen = true
@@ -59,6 +62,9 @@ def _unknown_keys(d: Mapping[str, Any], known: set[str], section: str) -> None:
                          f"(known: {', '.join(sorted(known))})")
 
 
+#: the game whose deck ``[table] items_deck`` names (the older key of ``[table.decks]``)
+ITEMS_GAME = "something-missing"
+
 #: the longest name the setup form keeps (display.setup.MAX_NAME)
 MAX_NAME = 12
 
@@ -76,6 +82,15 @@ class TableConfig:
     items_deck: str = ""
     game: str = "something-missing"
     roster: tuple[str, ...] = ()
+    #: each game's enrolled deck folder by kit name (``[table.decks]``); ``items_deck`` is the
+    #: older name of 什麼不見啦's
+    decks: Mapping[str, str] = field(default_factory=dict)
+
+    def deck_for(self, game: str) -> str | None:
+        """The enrolled deck folder of ``game`` (a kit name); None: its demo deck."""
+        if game == ITEMS_GAME and self.items_deck:
+            return self.items_deck
+        return self.decks.get(game) or None
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -87,7 +102,7 @@ class TableConfig:
         from tablekeeper import games
 
         _unknown_keys(d, {"players", "colours", "variant", "language", "state_dir",
-                          "items_deck", "game", "roster"}, "table")
+                          "items_deck", "game", "roster", "decks"}, "table")
         game = _expect(d.get("game", cls.game), str, "table.game")
         if game not in games.names():
             raise ValueError(f"table.game: {game!r} is not a game of this box "
@@ -127,13 +142,26 @@ class TableConfig:
         if not state_dir.strip():
             raise ValueError("table.state_dir: empty (the games folder must be named)")
         items_deck = _expect(d.get("items_deck", cls.items_deck), str, "table.items_deck")
-        return cls(players, colours, variant, language, state_dir, items_deck, game, roster)
+        decks: dict[str, str] = {}
+        for name, folder in _expect(d.get("decks", {}), dict, "table.decks").items():
+            if name not in games.names():
+                known = list(games.names())
+                raise ValueError(f"table.decks: {name!r} is not a game of this box "
+                                 f"({', '.join(known)}){_did_you_mean(name, known)}")
+            decks[name] = _expect(folder, str, f"table.decks.{name}").strip()
+        if items_deck and decks.get(ITEMS_GAME) and decks[ITEMS_GAME] != items_deck:
+            raise ValueError(f"table.decks.{ITEMS_GAME}: {decks[ITEMS_GAME]!r}, but "
+                             f"table.items_deck says {items_deck!r}: name the deck once")
+        return cls(players, colours, variant, language, state_dir, items_deck, game, roster,
+                   decks)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"game": self.game, "language": self.language,
                                "state_dir": self.state_dir, "items_deck": self.items_deck}
         if self.roster:
             out["roster"] = list(self.roster)
+        if self.decks:
+            out["decks"] = dict(self.decks)
         if self.variant:
             out["variant"] = self.variant
         if self.players:

@@ -182,20 +182,32 @@ def run_kiosk(args: argparse.Namespace) -> int:
     kit = games.kit_for(game.journal.header.game)
     resumed = kit.engine.started(game.state)
 
-    def camera_for(kit: games.Kit) -> tuple[Any, Any]:
-        """The camera watching ``kit``'s deck in its zones."""
+    shown: list[Callable[[str], None]] = []  # the screen's show_problem, once it exists
+
+    def tell(problem: str) -> None:
         nonlocal config_problem
-        deck = kit.deck(config.table.items_deck or None) if kit.name == games.DEFAULT_GAME \
-            else kit.deck(None)
+        log.error("%s", problem)
+        if shown:
+            shown[0](problem)
+        else:
+            config_problem = config_problem or problem
+
+    def camera_for(kit: games.Kit) -> tuple[Any, Any]:
+        """The camera watching ``kit``'s deck (``[table.decks]``) in its zones."""
         zones = kit.zones
+        folder = config.table.deck_for(kit.name)
+        try:
+            deck = kit.deck(folder)
+        except ValueError as exc:  # the enrolled deck is missing or damaged
+            tell(f"deck {folder}: {exc}; the demo deck is used")
+            deck = kit.deck(None)
         try:
             return camera_pipeline(config, clock, simulate=args.simulate_camera,
                                    threaded=True, deck=deck, zones=zones)
         except ValueError as exc:  # a bad [camera]/[vision] section or an unusable deck
-            config_problem = config_problem or str(exc)
-            log.error("camera/vision: %s; using the defaults", exc)
+            tell(f"camera/vision: {exc}; the defaults are used")
             return camera_pipeline(Config(), clock, simulate=args.simulate_camera,
-                                   threaded=True, zones=zones)
+                                   threaded=True, deck=kit.deck(None), zones=zones)
 
     cards_source, deck = camera_for(kit)
     pause_banner: list[str] = []
@@ -214,6 +226,7 @@ def run_kiosk(args: argparse.Namespace) -> int:
     for problem in (config_problem, journal_problem):
         if problem:
             screen.show_problem(problem)
+    shown.append(screen.show_problem)
     loop = Loop(referee, clock, cards=cards_source, screen=screen)
 
     def on_pause(banner: str | None) -> None:

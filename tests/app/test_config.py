@@ -48,6 +48,12 @@ def test_round_trip(tmp_path: Path) -> None:
         ("[screen]\nsize = [10, 10]", "not a plausible screen size"),
         ("[screen]\nfullscreen = 'yes'", "screen.fullscreen: expected bool"),
         ("pins = 3", "pins: expected dict"),
+        ("[table.decks]\nsomething-mising = '/d'",
+         "table.decks: 'something-mising' is not a game of this box"),
+        ("[table.decks]\nsomething-missing = 3", "table.decks.something-missing: expected str"),
+        ("[table]\ndecks = ['/d']", "table.decks: expected dict"),
+        ("[table]\nitems_deck = '/a'\n[table.decks]\nsomething-missing = '/b'",
+         "name the deck once"),
     ],
 )
 def test_bad_config_names_file_and_key(tmp_path: Path, text: str, message: str) -> None:
@@ -90,3 +96,23 @@ def test_failed_save_keeps_old_file(tmp_path: Path, monkeypatch: pytest.MonkeyPa
         save_config(Config(TableConfig(variant="easy")), path)
     assert path.read_bytes() == before
     assert [p.name for p in tmp_path.iterdir()] == ["tablekeeper.toml"]
+
+
+def test_each_game_names_its_deck(tmp_path: Path) -> None:
+    path = tmp_path / "table.toml"
+    path.write_text('[table]\nstate_dir = "/s"\n[table.decks]\nsomething-missing = " /d/items "\n',
+                    encoding="utf-8")
+    table = load_config(path).table
+    assert table.deck_for("something-missing") == "/d/items"
+    assert table.deck_for("the-game") is None  # not named: the game's demo deck
+    assert TableConfig(items_deck="/old").deck_for("something-missing") == "/old"
+    assert TableConfig(decks={"something-missing": ""}).deck_for("something-missing") is None
+    save_config(load_config(path), path)
+    assert load_config(path).table == table
+
+
+def test_a_mistyped_game_in_decks_says_the_near_name(tmp_path: Path) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text("[table.decks]\nsomething-mising = '/d'\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="did you mean 'something-missing'"):
+        load_config(path)

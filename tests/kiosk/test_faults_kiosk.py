@@ -114,3 +114,15 @@ def test_the_pause_is_on_the_screen(tmp_path: Path, screens: list[Any],
     assert _run(config) == 0
     assert not screens[-1].problems
     assert read(full_disk / "games" / "current.jsonl").records == ()
+
+
+def test_a_missing_enrolled_deck_is_said_and_the_demo_deck_watches(
+        tmp_path: Path, screens: list[Any]) -> None:
+    state = tmp_path / "state"
+    config = tmp_path / "c.toml"
+    config.write_text(f'[table]\nstate_dir = "{state}"\n[table.decks]\n'
+                      f'something-missing = "{tmp_path / "no-such-deck"}"\n', encoding="utf-8")
+    assert _run(config) == 0
+    problems = screens[-1].problems
+    assert any("no-such-deck" in p and "demo deck" in p for p in problems), problems
+    assert screens[-1].cards  # the demo deck's cards, for the screen to show
