@@ -66,6 +66,7 @@ STRINGS: dict[str, Mapping[str, str]] = {
     "btn.next_round": {"zh-TW": "下一回合", "en": "Next round"},
     "btn.swap": {"zh-TW": "交換 {a} ↔ {b}", "en": "Swap {a} ↔ {b}"},
     "btn.keep": {"zh-TW": "不交換", "en": "Keep"},
+    "btn.swap_done": {"zh-TW": "交換完成", "en": "Done"},
     "btn.new_game": {"zh-TW": "新遊戲", "en": "New game"},
     "btn.add_player": {"zh-TW": "＋ 加入玩家", "en": "+ Add player"},
     "btn.remove": {"zh-TW": "移除", "en": "Remove"},

@@ -109,7 +109,12 @@ class Interpretations:
     #: seat order starting *at* the hourglass taker (the taker first if tied). Off: starting at
     #: the taker's left neighbour.
     tie_break_includes_taker: bool = True
-    #: [I] The swap of turned-up scenes is one exchange of two of them (not a free permutation).
+    #: [I] The swap (回歸原位) rearranges the turned-up scenes: the seed's 「將這些已翻開場景卡的
+    #: 所在位置進行交換」 exchanges the positions of *these* scenes, so with three or more turned
+    #: up the decider may make several exchanges (any order of them is reachable in k-1 of
+    #: k scenes; the decision ends by itself then, or with "done"). Off: one exchange ends it.
+    #: A journal written before this switch existed has no key for it and replays with it off.
+    swap_rearranges: bool = True
     #: [I] A full memory card (6 tokens) takes no more bets: a 7th bettor must choose another
     #: scene or pass.
     #: [I] Item cards are dealt starting with the start player, so the first ``66 mod n``
@@ -176,7 +181,13 @@ class Rules:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Self:
-        """Defaults for missing keys; ``ValueError`` naming the key for a bad value."""
+        """Defaults for missing keys; ``ValueError`` naming the key for a bad value.
+
+        A header from before a switch existed keeps that game's rule (a journal replays as
+        it was played): ``interpretations`` without ``swap_rearranges`` means one exchange."""
+        inter = d.get("interpretations")
+        if isinstance(inter, Mapping) and "swap_rearranges" not in inter:
+            d = {**d, "interpretations": {**inter, "swap_rearranges": False}}
         return rules_from_dict(cls, d)
 
     def problems(self) -> list[str]:
@@ -342,7 +353,8 @@ class CheckTimeUp(Event):
 @EVENTS.register
 @dataclass(frozen=True, kw_only=True)
 class SwapScenes(Event):
-    """The lowest scorer exchanges two scenes that were turned up this round."""
+    """The lowest scorer exchanges two scenes that were turned up this round (with
+    ``swap_rearranges``, one of up to k-1 exchanges among the k scenes turned up)."""
 
     type_name = "swap_scenes"
     source = Source.HOST
@@ -354,6 +366,8 @@ class SwapScenes(Event):
 @EVENTS.register
 @dataclass(frozen=True, kw_only=True)
 class DeclineSwap(Event):
+    """No (more) exchanges: the swap decision is done ("keep" before any, "done" after)."""
+
     type_name = "decline_swap"
     source = Source.HOST
     seat: int
@@ -398,7 +412,7 @@ class Phase(enum.Enum):
     BUZZ = "buzz"  # a new card is on top: first buzz wins the hourglass
     BET = "bet"  # to_act bets or passes (the buzz winner must bet)
     CHECK = "check"  # the scene at check.position is turned up and searched
-    SWAP = "swap"  # to_act (lowest score) may swap two turned-up scenes
+    SWAP = "swap"  # to_act (lowest score) may exchange turned-up scenes
     REPLACE = "replace"  # advanced: to_act (lowest score) may replace a scene
     VIEW_REPLACEMENT = "view_replacement"  # 20 s to look at the new scene
     OVER = "over"
@@ -499,6 +513,7 @@ class State:
     checks_left: tuple[int, ...] = ()  # scene positions still to check, in order
     check: Check | None = None
     turned_up: tuple[int, ...] = ()  # scene positions turned up (checked) this round
+    swaps_made: int = 0  # exchanges made in this swap decision (SWAP)
     score_history: tuple[tuple[int, ...], ...] = ()  # scores after each round (0: start)
     last_changes: tuple[ScoreChange, ...] = ()  # this round's (or the last round's) changes
     results: tuple[tuple[int, bool], ...] = ()  # this (or the last) round's checks: (pos, found)
@@ -643,7 +658,7 @@ def legal_actions(state: State) -> tuple[Event, ...]:
         assert seat is not None
         ups = state.turned_up
         swaps: list[Event] = [SwapScenes(at_ms=now, seat=seat, a=a, b=b)
-                              for a in ups for b in ups if a != b]
+                              for k, a in enumerate(ups) for b in ups[k + 1:]]
         return (*swaps, DeclineSwap(at_ms=now, seat=seat))
     if p is Phase.REPLACE:
         seat = state.to_act
@@ -949,11 +964,16 @@ def _swap(state: State, ev: Event) -> State | Rejection:
                                      f"{list(state.turned_up)} may be swapped")
     scenes = list(state.scenes)
     scenes[ev.a], scenes[ev.b] = scenes[ev.b], scenes[ev.a]
-    return _after_reset(_evolve(state, scenes=tuple(scenes)))
+    made = state.swaps_made + 1
+    swapped = _evolve(state, scenes=tuple(scenes), swaps_made=made)
+    if state.rules.interpretations.swap_rearranges and made < len(state.turned_up) - 1:
+        return swapped  # the decider may exchange again, or say "done"
+    return _after_reset(swapped)
 
 
 def _after_reset(state: State) -> State:
     """The reset is done: a pending replacement first (advanced), then the next round."""
+    state = _evolve(state, swaps_made=0)
     if state.replacements_due > 0 and _free_scenes(state):
         return _evolve(state, phase=Phase.REPLACE, to_act=_lowest_scorer(state),
                        deadline_ms=None)

@@ -337,6 +337,62 @@ def test_swap_offered_to_the_lowest_scorer_when_two_scenes_were_turned_up() -> N
     assert state.phase is Phase.REVEAL and state.round == 2
 
 
+def _three_turned_up(rules: Rules | None = None) -> State:
+    """Four players; scenes 0, 1 and 3 checked (found) this round; Cat (seat 2) lowest."""
+    state = with_scores(bets(to_bet(started(4, rules=rules), buzzer=0), {0: 1, 1: 3, 3: 0}),
+                        9, 9, 2, 9)
+    while state.phase is Phase.CHECK:
+        assert state.check is not None
+        state = ok(state, CheckResult(at_ms=state.now_ms, position=state.check.position,
+                                      found=True))
+    assert state.phase is Phase.SWAP and sorted(state.turned_up) == [0, 1, 3]
+    return state
+
+
+def test_with_three_scenes_up_each_exchange_is_offered_once() -> None:
+    state = _three_turned_up()
+    swaps = {(e.a, e.b) for e in legal_actions(state) if isinstance(e, SwapScenes)}
+    assert len(swaps) == 3 and all(a != b for a, b in swaps)
+    assert {frozenset(p) for p in swaps} == {frozenset(p) for p in ((0, 1), (0, 3), (1, 3))}
+
+
+def test_the_swap_rearranges_the_turned_up_scenes_in_up_to_k_minus_1_exchanges() -> None:
+    state = _three_turned_up()
+    seat = state.to_act
+    before = state.scenes
+    state = ok(state, SwapScenes(at_ms=state.now_ms, seat=2, a=0, b=1))
+    assert state.phase is Phase.SWAP and state.to_act == seat  # may exchange again
+    rejected(state, SwapScenes(at_ms=state.now_ms, seat=1, a=0, b=3), "not_your_turn")
+    state = ok(state, SwapScenes(at_ms=state.now_ms, seat=2, a=1, b=3))
+    # 0,1,3 held A,B,D: after (0 1) B,A,D; after (1 3) B,D,A -- any order is reachable
+    assert (state.scenes[0], state.scenes[1], state.scenes[3]) == (before[1], before[3],
+                                                                   before[0])
+    assert state.phase is Phase.REVEAL and state.round == 2  # two of three: done by itself
+    assert state.swaps_made == 0
+
+
+def test_done_after_one_exchange_ends_the_swap() -> None:
+    state = _three_turned_up()
+    state = ok(state, SwapScenes(at_ms=state.now_ms, seat=2, a=3, b=0))
+    state = ok(state, DeclineSwap(at_ms=state.now_ms, seat=2))
+    assert state.phase is Phase.REVEAL and state.round == 2
+
+
+def test_the_single_exchange_is_a_switch() -> None:
+    rules = Rules(interpretations=Interpretations(swap_rearranges=False))
+    state = _three_turned_up(rules)
+    state = ok(state, SwapScenes(at_ms=state.now_ms, seat=2, a=0, b=1))
+    assert state.phase is Phase.REVEAL
+
+
+def test_a_journal_from_before_the_switch_replays_with_one_exchange() -> None:
+    old = Rules().to_dict()
+    del old["interpretations"]["swap_rearranges"]
+    assert Rules.from_dict(old).interpretations.swap_rearranges is False
+    assert Rules.from_dict({}).interpretations.swap_rearranges is True  # a new game
+    assert Rules.from_dict(Rules().to_dict()) == Rules()
+
+
 def test_swap_can_be_declined() -> None:
     state = bets(to_bet(started(4), buzzer=0), {0: 1, 1: 3})
     state = ok(state, CheckResult(at_ms=state.now_ms, position=1, found=True),

@@ -109,6 +109,12 @@ def snapshots(lang: str = "zh-TW") -> list[tuple[str, Snapshot]]:
     swp3 = replace(swp, swap_scenes=(0, 1, 3), bets=((2,), (1, 4, 0), (), (3,), ()),
                    results=(True, True, None, False, None))
     add("swap-three", replace(s, state=swp3))
+    swp6 = replace(swp, swap_scenes=(0, 1, 2, 3, 4), swaps_made=1, bets=((2,), (1, 4, 0), (3,),
+                   (), ()), results=(True, True, False, None, True))
+    add("swap-five-after-one", replace(s, state=swp6))
+    six = replace(swp, scene_count=6, swap_scenes=tuple(range(6)), bets=((2,), (1, 4, 0), (3,),
+                  (), (), ()), results=(True, True, False, None, True, None))
+    add("swap-six", replace(s, state=six))
     hist = (*BASE.history, (17, 13, 15, 3, 14), (23, 13, 21, 3, 18), (28, 19, 21, 3, 22),
             (35, 19, 27, 5, 22))
     over = replace(BASE, phase=ViewPhase.OVER, scores=hist[-1], history=hist, winners=(0,),

@@ -419,16 +419,20 @@ def draw_swap(p: Painter, f: Frame) -> None:
         r = p.rect(0.03 + j * w, BODY_TOP + 0.18, w * 0.92, 0.3)
         res = view.results[i] if i < len(view.results) else None
         memory_card(p, f, r, i, view.bets[i] if i < len(view.bets) else (), result=res)
-    pairs = [(a, b) for k, a in enumerate(scenes) for b in scenes[k + 1:]][:6]
+    # Every exchange of two turned-up scenes (15 with six up), in rows of up to five.
+    pairs = [(a, b) for k, a in enumerate(sorted(scenes)) for b in sorted(scenes)[k + 1:]]
     if pairs:
-        cols = min(3, len(pairs))
-        bw = 0.94 / cols
+        cols = min(5, len(pairs)) if len(pairs) > 6 else min(3, len(pairs))
+        rows = math.ceil(len(pairs) / cols)
+        bw, bh = 0.94 / cols, min(0.115, 0.235 / rows)  # above the footer
         for k, (a, b) in enumerate(pairs):
-            r = p.rect(0.03 + (k % cols) * bw, 0.62 + (k // cols) * 0.115, bw * 0.95, 0.1)
+            r = p.rect(0.03 + (k % cols) * bw, 0.615 + (k // cols) * bh, bw * 0.95, bh * 0.87)
             p.button(r, HostAction("swap", (a, b)),
                      p.tr("btn.swap", a=scene_letter(a), b=scene_letter(b)),
-                     key=pygame.K_s if k == 0 else None, size=0.045)
-    footer(p, [(HostAction("keep"), p.tr("btn.keep"), pygame.K_k, C.PANEL_HI, True)])
+                     key=pygame.K_s if k == 0 else None, size=0.045 if rows <= 2 else 0.04)
+    done = view.swaps_made > 0
+    footer(p, [(HostAction("keep"), p.tr("btn.swap_done" if done else "btn.keep"), pygame.K_k,
+                C.PANEL_HI, True)])
 
 
 def score_chart(p: Painter, f: Frame, box: pygame.Rect) -> None:

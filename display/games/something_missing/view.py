@@ -52,6 +52,7 @@ class GameView:
     viewing_pass: int = 0  # 0-based pass of the scene viewing
     viewing_passes: int = 0
     swap_scenes: tuple[int, ...] = ()  # scenes turned up this round (swap decision)
+    swaps_made: int = 0  # exchanges made so far in this swap decision
     history: tuple[tuple[int, ...], ...] = ()  # scores after each round, round 1 first
     winners: tuple[int, ...] = ()
     target: int = 35
@@ -155,6 +156,7 @@ def from_something_missing(state: sm.State) -> GameView | None:
         viewing_pass=state.viewing_pass,
         viewing_passes=state.viewing_passes,
         swap_scenes=state.turned_up if state.phase is sm.Phase.SWAP else (),
+        swaps_made=state.swaps_made,
         history=state.score_history[1:],
         winners=winners,
         target=rules.win_score_for(n) if n else rules.win_score,
