@@ -154,6 +154,9 @@ class Rules:
     win_score_small: int = 20
     empty_piles_end: int = 3
     empty_piles_end_small: int = 2
+    #: the most two hands of a given deal (``NewGame.hand_sizes``) may differ: the seed deals
+    #: every card round the table, 「直到發完為止(部分玩家可能會多1張卡牌)」
+    max_deal_spread: int = 1
     interpretations: Interpretations = field(default_factory=Interpretations)
 
     def scenes_for(self, variant: Variant) -> int:
@@ -206,6 +209,9 @@ class Rules:
             out.append("rules.scenes_*: more scenes in play than scene cards")
         if min(self.scenes_easy, self.scenes_standard, self.scenes_advanced) < 1:
             out.append("rules.scenes_*: at least one scene must be in play")
+        if self.max_deal_spread < 1:
+            out.append(f"rules.max_deal_spread: at least 1 (66 cards do not deal evenly to "
+                       f"every table), got {self.max_deal_spread}")
         return out
 
 
@@ -658,7 +664,7 @@ def legal_actions(state: State) -> tuple[Event, ...]:
         assert seat is not None
         ups = state.turned_up
         swaps: list[Event] = [SwapScenes(at_ms=now, seat=seat, a=a, b=b)
-                              for k, a in enumerate(ups) for b in ups[k + 1:]]
+                              for a in ups for b in ups if a != b]
         return (*swaps, DeclineSwap(at_ms=now, seat=seat))
     if p is Phase.REPLACE:
         seat = state.to_act
@@ -711,7 +717,11 @@ def _new_game(state: State, ev: Event) -> State | Rejection:
         dealt = ev.hand_sizes
         if len(dealt) != n or any(h < 0 for h in dealt) or sum(dealt) != rules.item_cards:
             return Rejection("bad_setup", f"hand sizes must be {n} counts adding up to "
-                                          f"{rules.item_cards}")
+                                          f"{rules.item_cards}, got {list(dealt)}")
+        if max(dealt) - min(dealt) > rules.max_deal_spread:
+            return Rejection("bad_setup", f"hand sizes {list(dealt)}: the cards are dealt "
+                                          f"round the table, so no hand may hold more than "
+                                          f"{rules.max_deal_spread} more than another")
     passes = len(viewing_schedule(n, k))
     return _evolve(
         state,

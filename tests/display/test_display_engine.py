@@ -24,6 +24,7 @@ from engine.something_missing import (
     NoBuzz,
     Pass,
     ReplaceScene,
+    Rules,
     State,
     SwapScenes,
     ViewingTimeUp,
@@ -50,8 +51,8 @@ def ok(state: State, event: Event) -> State:
 class Table:
     """Plays events into the engine and renders every state at both sizes."""
 
-    def __init__(self, fonts: FontBook) -> None:
-        self.state = initial_state()
+    def __init__(self, fonts: FontBook, rules: Rules | None = None) -> None:
+        self.state = initial_state(rules)
         self.renderers = [Renderer(pygame.Surface(size), fonts=fonts, strict=True, game=DISPLAY)
                           for size in ((1920, 1080), (800, 480))]
         self.buzz: BuzzView | None = None
@@ -158,7 +159,7 @@ def test_setup_state_is_no_game() -> None:
 
 
 def test_advanced_replacement_screens(fonts: FontBook) -> None:
-    table = Table(fonts)
+    table = Table(fonts, Rules(max_deal_spread=66))  # seat 0 holds 1 card: its pile empties
     table.play(NewGame(at_ms=0, names=NAMES, colours=COLOURS, variant="advanced", start_seat=0,
                        scenes=(0, 1, 2, 3, 4, 5), hand_sizes=(1, 21, 22, 22)))
     while table.state.phase is EnginePhase.VIEWING:

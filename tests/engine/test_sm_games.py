@@ -23,6 +23,7 @@ from engine.something_missing import (
     Pass,
     Phase,
     ReplaceScene,
+    Rules,
     State,
     SwapScenes,
     ViewingTimeUp,
@@ -38,7 +39,9 @@ class Table:
                  hand_sizes: tuple[int, ...] | None = None,
                  scenes: tuple[int, ...] | None = None) -> None:
         self.t = 0
-        self.state = ok(initial_state(), new_game(n, variant, start_seat, scenes=scenes,
+        # short piles end a written-out game in a few rounds: a deal the seed would not make
+        rules = Rules(max_deal_spread=66) if hand_sizes else None
+        self.state = ok(initial_state(rules), new_game(n, variant, start_seat, scenes=scenes,
                                                   hand_sizes=hand_sizes))
         while self.state.phase is Phase.VIEWING:
             assert self.state.deadline_ms is not None

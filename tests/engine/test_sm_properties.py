@@ -158,7 +158,7 @@ def playout(rng: random.Random, state: State) -> State:
 
 def start(rng: random.Random, n: int, variant: str, interp: Interpretations,
           hand_sizes: tuple[int, ...] | None = None) -> State:
-    rules = Rules(interpretations=interp)
+    rules = Rules(interpretations=interp, max_deal_spread=66)  # short piles: quick ends
     first = new_game(n, variant, start_seat=rng.randrange(n), hand_sizes=hand_sizes,
                      scenes=tuple(rng.sample(range(15), rules.scenes_for(Variant(variant)))))
     state = apply(initial_state(rules), first)

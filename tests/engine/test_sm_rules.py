@@ -125,7 +125,8 @@ def test_empty_piles_are_skipped_in_the_reveal_order() -> None:
 
 
 def test_first_revealer_skips_an_empty_start_pile() -> None:
-    state = ok(initial_state(), new_game(3, "easy", start_seat=1, hand_sizes=(33, 0, 33)))
+    state = ok(initial_state(Rules(max_deal_spread=66)),
+               new_game(3, "easy", start_seat=1, hand_sizes=(33, 0, 33)))
     while state.phase is Phase.VIEWING:
         assert state.deadline_ms is not None
         state = ok(state, ViewingTimeUp(at_ms=state.deadline_ms))
@@ -349,10 +350,10 @@ def _three_turned_up(rules: Rules | None = None) -> State:
     return state
 
 
-def test_with_three_scenes_up_each_exchange_is_offered_once() -> None:
+def test_with_three_scenes_up_every_exchange_is_legal() -> None:
     state = _three_turned_up()
     swaps = {(e.a, e.b) for e in legal_actions(state) if isinstance(e, SwapScenes)}
-    assert len(swaps) == 3 and all(a != b for a, b in swaps)
+    assert all(a != b for a, b in swaps)  # (a, b) and (b, a): the same exchange, both accepted
     assert {frozenset(p) for p in swaps} == {frozenset(p) for p in ((0, 1), (0, 3), (1, 3))}
 
 
@@ -608,3 +609,21 @@ def test_state_keeps_passes_results_and_timer_lengths_for_the_screen() -> None:
     assert state.results == ((0, True), (2, False)) and state.passed == ()
     state = to_bet(state, card=50, buzzer=0)
     assert state.results == () and state.last_changes == ()
+
+
+@pytest.mark.parametrize("sizes", [(22, 22, 22), (17, 17, 16, 16), (14, 13, 13, 13, 13)])
+def test_a_deal_round_the_table_is_accepted(sizes: tuple[int, ...]) -> None:
+    ok(initial_state(), new_game(len(sizes), hand_sizes=sizes))
+
+
+@pytest.mark.parametrize("sizes", [(23, 22, 21), (33, 0, 33), (30, 30, 5, 1)])
+def test_a_deal_no_table_makes_is_refused(sizes: tuple[int, ...]) -> None:
+    result = rejected(initial_state(), new_game(len(sizes), hand_sizes=sizes), "bad_setup")
+    assert "more than 1 more" in result.reason
+
+
+def test_hand_sizes_must_add_up_to_66() -> None:
+    result = rejected(initial_state(), new_game(3, hand_sizes=(22, 22, 21)), "bad_setup")
+    assert "adding up to 66" in result.reason and "[22, 22, 21]" in result.reason
+    with pytest.raises(ValueError, match="max_deal_spread"):
+        Rules.from_dict({"max_deal_spread": 0})

@@ -123,7 +123,7 @@ class DemoTable:
     def _key(self, state: State) -> tuple[Any, ...]:
         check = state.check.position if state.check else None
         return (state.phase, state.round, len(state.pile), state.to_act, len(state.bets), check,
-                state.replacement)
+                state.replacement, state.swaps_made)
 
     def plan(self, now_ns: int) -> None:
         """Look at the state; if it moved on since the last plan, schedule what happens next."""
