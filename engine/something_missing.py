@@ -121,10 +121,22 @@ class Interpretations:
     #: players clockwise from the start player hold one card more (NewGame may instead give the
     #: counts the table really dealt).
     #: [I] Advanced: a replacement is decided at the next calm moment after a pile runs out --
-    #: after that round's reset (after the swap decision), or right after "nobody buzzed" -- by
-    #: the lowest scorer (ties as above, counted from the last hourglass taker, or from the start
-    #: player before anyone took it). The new scene is one never drawn before this game.
+    #: after that round's reset (after the swap decision), or right after "nobody buzzed".
+    #: The new scene is one never drawn before this game.
     replacement_once_per_empty_pile: bool = True
+    #: [I] The replacement's chooser is 「當時累積分數最低的玩家」: the lowest scorer at the
+    #: moment the pile runs out (before that round's scoring; ties as above, counted from the
+    #: last hourglass taker, or from the start player before anyone took it). Off: the lowest
+    #: scorer when the replacement is decided (after the round's scoring).
+    replacement_chooser_when_pile_empties: bool = True
+
+
+#: Switches added after journals existed, with the rule games were played by before them: a
+#: journal header that lists ``interpretations`` without one of these replays by that rule.
+ADDED_SWITCHES: Mapping[str, bool] = {
+    "swap_rearranges": False,  # one exchange ended the swap
+    "replacement_chooser_when_pile_empties": False,  # the lowest scorer after the scoring
+}
 
 
 @dataclass(frozen=True)
@@ -187,10 +199,11 @@ class Rules:
         """Defaults for missing keys; ``ValueError`` naming the key for a bad value.
 
         A header from before a switch existed keeps that game's rule (a journal replays as
-        it was played): ``interpretations`` without ``swap_rearranges`` means one exchange."""
+        it was played): a switch of :data:`ADDED_SWITCHES` missing from ``interpretations``
+        takes the value games were played by before it existed."""
         inter = d.get("interpretations")
-        if isinstance(inter, Mapping) and "swap_rearranges" not in inter:
-            d = {**d, "interpretations": {**inter, "swap_rearranges": False}}
+        if isinstance(inter, Mapping) and any(k not in inter for k in ADDED_SWITCHES):
+            d = {**d, "interpretations": {**ADDED_SWITCHES, **inter}}
         return rules_from_dict(cls, d)
 
     def problems(self) -> list[str]:
@@ -524,6 +537,9 @@ class State:
     last_changes: tuple[ScoreChange, ...] = ()  # this round's (or the last round's) changes
     results: tuple[tuple[int, bool], ...] = ()  # this (or the last) round's checks: (pos, found)
     replacements_due: int = 0
+    #: who decides each pending replacement, in order (the lowest scorer when its pile ran
+    #: out; empty with ``replacement_chooser_when_pile_empties`` off)
+    replacement_choosers: tuple[int, ...] = ()
     replacement: Replacement | None = None
     outcome: Outcome[EndReason] | None = None
 
@@ -802,6 +818,9 @@ def _card_revealed(state: State, ev: Event) -> State | Rejection:
     if players[seat].cards_left == 0:
         if st.variant is Variant.ADVANCED:
             st = _evolve(st, replacements_due=st.replacements_due + 1)
+            if st.rules.interpretations.replacement_chooser_when_pile_empties:
+                st = _evolve(st, replacement_choosers=(*st.replacement_choosers,
+                                                       _lowest_scorer(st)))
         if (not st.rules.interpretations.last_card_round_is_played
                 and st.empty_piles >= st.rules.empty_piles_for(st.n_players)):
             return _finish(st, EndReason.PILES_EMPTY)
@@ -821,9 +840,9 @@ def _after_no_buzz(state: State) -> State | Rejection:
 def _between_cards(state: State) -> State:
     """A calm moment: a pending scene replacement, else the next reveal of this round."""
     if state.replacements_due > 0 and _free_scenes(state):
-        chooser = _lowest_scorer(state)
-        return _evolve(state, phase=Phase.REPLACE, to_act=chooser, deadline_ms=None)
-    state = _evolve(state, replacements_due=0)
+        return _evolve(state, phase=Phase.REPLACE, to_act=_replacement_chooser(state),
+                       deadline_ms=None)
+    state = _evolve(state, replacements_due=0, replacement_choosers=())
     seat = _next_revealer(state, after=state.revealer)
     if seat is None:
         return _finish(state, EndReason.PILES_EMPTY)
@@ -985,9 +1004,16 @@ def _after_reset(state: State) -> State:
     """The reset is done: a pending replacement first (advanced), then the next round."""
     state = _evolve(state, swaps_made=0)
     if state.replacements_due > 0 and _free_scenes(state):
-        return _evolve(state, phase=Phase.REPLACE, to_act=_lowest_scorer(state),
+        return _evolve(state, phase=Phase.REPLACE, to_act=_replacement_chooser(state),
                        deadline_ms=None)
-    return _start_round(_evolve(state, replacements_due=0))
+    return _start_round(_evolve(state, replacements_due=0, replacement_choosers=()))
+
+
+def _replacement_chooser(state: State) -> int:
+    """Who decides the next pending replacement."""
+    if state.replacement_choosers:
+        return state.replacement_choosers[0]
+    return _lowest_scorer(state)
 
 
 def _free_scenes(state: State) -> list[int]:
@@ -999,10 +1025,11 @@ def _replace(state: State, ev: Event) -> State | Rejection:
     if ev.seat != state.to_act:
         return Rejection("not_your_turn",
                          f"seat {state.to_act} decides the replacement, not {ev.seat}")
-    due = state.replacements_due - 1 if state.rules.interpretations. \
-        replacement_once_per_empty_pile else 0
+    once = state.rules.interpretations.replacement_once_per_empty_pile
+    due = state.replacements_due - 1 if once else 0
+    choosers = state.replacement_choosers[1:] if once else ()
     if isinstance(ev, DeclineReplacement):
-        return _resume(_evolve(state, replacements_due=due))
+        return _resume(_evolve(state, replacements_due=due, replacement_choosers=choosers))
     if not 0 <= ev.position < len(state.scenes):
         return Rejection("bad_position", f"no scene at position {ev.position}")
     if not 0 <= ev.scene < state.rules.scene_cards:
@@ -1012,7 +1039,8 @@ def _replace(state: State, ev: Event) -> State | Rejection:
     deadline = ev.at_ms + state.rules.replacement_viewing_ms
     return _evolve(
         state, phase=Phase.VIEW_REPLACEMENT, to_act=None, deadline_ms=deadline,
-        replacements_due=due, used_scenes=(*state.used_scenes, ev.scene),
+        replacements_due=due, replacement_choosers=choosers,
+        used_scenes=(*state.used_scenes, ev.scene),
         replacement=Replacement(seat=ev.seat, position=ev.position, scene=ev.scene,
                                 deadline_ms=deadline))
 

@@ -145,16 +145,18 @@ class Loop:
             self.watchdog()
 
     def _after_undo(self, now_ns: int) -> None:
-        """After an undo, the camera offers the cards it sees again (:func:`reoffer`), and
+        """After an undo (or when the table adapter asks: :meth:`Referee.reoffer`), the camera
+        offers the cards it sees again (:func:`reoffer`), and
         is read for :data:`REOFFER_NS` from when cards are revealed again, whatever the
         simulated table says. Generic: any game's
         undo may take back a card the camera reported once."""
-        undos = self.referee.undos
+        undos = self.referee.undos + self.referee.reoffers
         if undos == self._undos:
             return
         self._undos = undos
         if self.cards is not None:
-            log.info("a move was undone: the camera offers the cards it sees again")
+            log.info("a move was undone, or a card can be played now: the camera offers the "
+                     "cards it sees again")
             reoffer(self.cards)
             self._reoffer_until = -1  # from when cards are revealed again (:meth:`watching`)
 

@@ -110,6 +110,9 @@ class Referee:
         #: Moves undone so far: the loop asks the camera to offer its cards again after one
         #: (:meth:`tablekeeper.app.Loop.step`), as an undo may take back a card's reveal.
         self.undos = 0
+        #: Times the table adapter asked the same (:meth:`reoffer`): a card it could not play
+        #: yet is still on the table, to be reported again once it can be.
+        self.reoffers = 0
         self.table: TableAdapter = self.kit.table(self, now_ns, **table_options)
 
     @property
@@ -168,6 +171,11 @@ class Referee:
         if self.on_change is not None:
             self.on_change(result, None)
         return result
+
+    def reoffer(self) -> None:
+        """Have the camera report again the cards it sees (the loop does it at its next step):
+        a card that could not be played when it settled is to be played now."""
+        self.reoffers += 1
 
     def note_press(self, seat: int, t_ns: int) -> None:
         """A seat button went down (seat 1..8): the runner-up of the last buzz, if it is one."""

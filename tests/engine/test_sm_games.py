@@ -224,10 +224,12 @@ def test_seven_players_advanced_with_replacements() -> None:
     # swap by the lowest (Dan and Eve at 4; from taker Gus: 6, 0, 1, 2, 3 -> Dan)
     g.at(Phase.SWAP, 3)
     g.do(SwapScenes(at_ms=g.tick(), seat=3, a=5, b=0))
-    # then Ann's empty pile: the lowest (Dan again) may replace a scene; 20 s to look
-    g.at(Phase.REPLACE, 3)
-    rejected(g.state, ReplaceScene(at_ms=g.t, seat=3, position=2, scene=4), "scene_used")
-    g.do(ReplaceScene(at_ms=g.tick(), seat=3, position=2, scene=9))
+    # then Ann's empty pile: the lowest when it ran out may replace a scene (everyone was at
+    # 0 then: from the start player, Ann herself -- not Dan, lowest after the scoring)
+    g.at(Phase.REPLACE, 0)
+    rejected(g.state, ReplaceScene(at_ms=g.t, seat=0, position=2, scene=4), "scene_used")
+    rejected(g.state, ReplaceScene(at_ms=g.t, seat=3, position=2, scene=9), "not_your_turn")
+    g.do(ReplaceScene(at_ms=g.tick(), seat=0, position=2, scene=9))
     assert g.state.phase is Phase.VIEW_REPLACEMENT and g.state.deadline_ms == g.t + 20_000
     g.t += 20_000
     g.do(ViewingTimeUp(at_ms=g.t))
@@ -236,7 +238,7 @@ def test_seven_players_advanced_with_replacements() -> None:
     assert g.state.round == 2 and g.state.to_act == 1
     g.reveal(1, 41)
     g.do(NoBuzz(at_ms=g.tick(3_000)))
-    g.at(Phase.REPLACE, 3)  # from the last hourglass taker, Gus
+    g.at(Phase.REPLACE, 3)  # lowest when Ben's pile ran out: Dan and Eve, from taker Gus
     g.do(DeclineReplacement(at_ms=g.tick(), seat=3))
     # Cat's only card: the third empty pile; her lone wrong bet still counts
     g.reveal(2, 42)

@@ -537,6 +537,39 @@ def test_advanced_replacement_after_a_pile_runs_out() -> None:
     assert state.replacements_due == 0 and 0 in state.used_scenes
 
 
+def test_the_replacement_chooser_is_the_lowest_scorer_when_the_pile_ran_out() -> None:
+    # Ben (1) is lowest when Ann's last card is revealed; Ben's right bet lifts him above Cat
+    state = with_scores(with_cards(started(4, "advanced"), 1, 5, 5, 5), 3, 0, 2, 2)
+    state = ok(state, CardRevealed(at_ms=state.now_ms, card=7, seat=0))
+    assert state.replacement_choosers == (1,)
+    state = bets(ok(state, BuzzWon(at_ms=state.now_ms, seat=1, margin_us=9, tie=False)), {1: 0})
+    state = ok(state, CheckResult(at_ms=state.now_ms, position=0, found=True))
+    assert state.scores == (3, 5, 2, 2)
+    assert state.phase is Phase.REPLACE and state.to_act == 1  # lowest *then*, not now (Cat)
+    state = ok(state, DeclineReplacement(at_ms=state.now_ms, seat=1))
+    assert state.replacement_choosers == () and state.phase is Phase.REVEAL
+
+
+def test_the_chooser_after_the_scoring_is_a_switch() -> None:
+    rules = Rules(interpretations=Interpretations(replacement_chooser_when_pile_empties=False))
+    state = with_scores(with_cards(started(4, "advanced", rules=rules), 1, 5, 5, 5), 3, 0, 2, 2)
+    state = ok(state, CardRevealed(at_ms=state.now_ms, card=7, seat=0))
+    state = bets(ok(state, BuzzWon(at_ms=state.now_ms, seat=1, margin_us=9, tie=False)), {1: 0})
+    state = ok(state, CheckResult(at_ms=state.now_ms, position=0, found=True))
+    assert state.phase is Phase.REPLACE and state.to_act == 2  # Cat, lowest after the round
+
+
+def test_switches_added_later_replay_old_journals_by_the_old_rule() -> None:
+    from engine.something_missing import ADDED_SWITCHES
+
+    old = Rules().to_dict()
+    for key in ADDED_SWITCHES:
+        del old["interpretations"][key]
+    inter = Rules.from_dict(old).interpretations
+    assert all(getattr(inter, k) is v for k, v in ADDED_SWITCHES.items())
+    assert all(getattr(Interpretations(), k) is not v for k, v in ADDED_SWITCHES.items())
+
+
 def test_advanced_replacement_after_no_buzz_then_play_goes_on() -> None:
     state = with_cards(started(4, "advanced"), 1, 5, 5, 5)
     state = ok(state, CardRevealed(at_ms=state.now_ms, card=7, seat=0),

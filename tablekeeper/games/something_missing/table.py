@@ -10,6 +10,10 @@ Owned by the generic :class:`tablekeeper.referee.Referee` (``referee.table``); g
   (:meth:`reveal_by_hand`): ``CardTurnedByHand``, armed from the host's press; a card the
   camera sees after that may be this one or the next: it is :attr:`held` until the host says
   (:meth:`take_held`, :meth:`drop_held`);
+- a card laid while a scene replacement must first be decided (advanced: the last card of a
+  pile was buzzed for nobody): ``NoBuzz`` (the new card says nobody buzzed), and the card
+  waits (:attr:`deferred`); when play resumes the camera reports it again (``Referee.reoffer``)
+  and it is revealed then, armed from that moment;
 - the arbiter's decision (:meth:`decision`): ``BuzzWon`` with the margin to the runner-up.
 """
 
@@ -24,6 +28,7 @@ from engine.something_missing import (
     BuzzWon,
     CardRevealed,
     CardTurnedByHand,
+    NoBuzz,
     Phase,
     State,
 )
@@ -61,6 +66,9 @@ class Table:
         #: next one: the host says which (:meth:`card_seen`). Gone when the pile or the phase
         #: changes.
         self.held: CardSeen | None = None
+        #: A card laid while a scene replacement had to be decided first: it is revealed
+        #: when play resumes (:meth:`changed`).
+        self.deferred: CardSeen | None = None
         self._sync_arbiter(now_ns)
 
     @property
@@ -102,6 +110,23 @@ class Table:
             self.referee.last_rejection = rejection
             log.info("%s", rejection.reason)
             return rejection
+        if (state.phase is Phase.BUZZ and state.replacements_due > 0
+                and state.rules.interpretations.reveal_implies_no_buzz):
+            # The last card of a pile was buzzed for by nobody, and a replacement must be
+            # decided before the next card plays: the new card says nobody buzzed, and
+            # waits (the camera reports it again when play resumes).
+            result: State | Rejection = self.referee.submit(
+                NoBuzz(at_ms=self.referee.at_ms(seen.t_ns)))
+            if not isinstance(result, Rejection) and result.phase is not Phase.REVEAL:
+                self.deferred = seen
+                rejection = Rejection("waits_for_replacement",
+                                      f"card {seen.card_id!r} is played once the scene "
+                                      "replacement is decided")
+                self.referee.last_rejection = rejection
+                log.info("%s", rejection.reason)
+                return rejection
+            if isinstance(result, Rejection) or result.phase is not Phase.REVEAL:
+                return result
         return self._reveal_seen(seen, card)
 
     def take_held(self) -> State | Rejection:
@@ -179,10 +204,16 @@ class Table:
             # hand, not a late sighting of that one (:meth:`card_seen`).
             self._by_hand = None
             self.held = None
+            self.deferred = None
             self._sync_arbiter_state(after, None)
         elif before.phase is not after.phase or before.pile != after.pile:
             self.held = None
             self._sync_arbiter_state(after, event)
+            if self.deferred is not None and after.phase is Phase.REVEAL:
+                log.info("play resumes: card %r, laid during the replacement, is offered "
+                         "again", self.deferred.card_id)
+                self.deferred = None
+                self.referee.reoffer()
 
     def resync(self, now_ns: int) -> None:
         """After a pause (the journal could not be written): a buzz decided meanwhile was

@@ -191,3 +191,44 @@ def test_the_demo_table_plays_on_after_an_undo_of_the_next_card(tmp_path: Path) 
         if loop.cards is not None:
             loop.cards.close()
         parts.firmware.close()
+
+
+def test_a_card_laid_while_a_replacement_is_due_waits_and_then_plays(
+        tmp_path: Path, firmware: Firmware, clock: FakeClock) -> None:
+    """Advanced: the last card of Ann's pile is buzzed for by nobody, and the next card is laid
+    at once: it says nobody buzzed, waits for the replacement decision, then plays."""
+    from engine.something_missing import DeclineReplacement, NewGame, Rules
+
+    rules = Rules(max_deal_spread=66)  # Ann holds one card: her pile runs out at once
+    ref = Referee(JournaledGame.create(tmp_path / "g.jsonl", rules), firmware, clock.now_ns(),
+                  card_ids={card_id(i): i for i in range(66)}, game_id="replace")
+    result = ref.submit(NewGame(at_ms=0, names=("A", "B", "C"), colours=("red", "yellow",
+                                "blue"), variant="advanced", start_seat=0,
+                                scenes=(0, 1, 2, 3, 4, 5), hand_sizes=(1, 33, 32)))
+    assert isinstance(result, State)
+    while ref.state.phase is Phase.VIEWING:
+        clock.advance_ms(1_000)
+        ref.tick(clock.now_ns())
+    table, camera = camera_on(clock, seed=8)
+    loop = Loop(ref, clock, cards=camera)
+    ids = table_of(ref).card_ids
+    table.place("i05", "centre")  # Ann's last card
+    steps(loop, clock, 5)
+    assert ref.state.phase is Phase.BUZZ and ref.state.replacements_due == 1
+    table.place("i06", "centre")  # Ben lays the next card: nobody buzzed for i05
+    steps(loop, clock, 5)
+    after: State = ref.state
+    assert after.phase is Phase.REPLACE and after.pile == (ids["i05"],)
+    assert ref.last_rejection is not None and ref.last_rejection.code == "waits_for_replacement"
+    assert table_of(ref).deferred is not None
+    steps(loop, clock, 30)  # the chooser thinks it over; the card lies there
+    seat = ref.state.to_act
+    assert seat is not None
+    assert isinstance(ref.submit(DeclineReplacement(at_ms=ref.at_ms(clock.now_ns()),
+                                                    seat=seat)), State)
+    resumed_at = clock.now_ns()
+    steps(loop, clock, 5)  # offered again: it plays now
+    state = ref.state
+    assert state.pile == (ids["i05"], ids["i06"]) and state.phase is Phase.BUZZ
+    assert state.now_ms >= ref.at_ms(resumed_at)  # the buzzers count from when play resumed
+    assert firmware.arbiter.phase.name == "ARMED"
