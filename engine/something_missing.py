@@ -94,8 +94,12 @@ class Interpretations:
     #: scene gets N+1 even if others bet on other scenes. Off: only when a single player bet in
     #: the whole round.
     lone_bettor_per_scene: bool = True
-    #: [I] The 30 s of a check always run (the seed: the others "may" turn the hourglass; the
-    #: referee always does), starting when the scene is turned up (the previous check ended).
+    #: [I] The 30 s of a check are the non-bettors' option: 「未投注在該張場景卡的其他玩家可拿
+    #: 起沙漏進行30秒計時」. On: they run from the host's "hourglass" press (``HourglassTurned``);
+    #: until then the bettors search untimed, and an undo of the press takes back its time-up
+    #: too (a slow "found" need not cost two points). Off: the box always times the check,
+    #: from when the scene is turned up (the previous check ended).
+    check_timer_on_press: bool = True
     #: [I] A check is per scene: the bettors on a scene look together; "found" scores all of
     #: them by slot, "not found" or the 30 s time-up costs each of them the wrong-bet points.
     #: (Timeout counts as not found -- the seed's 30 s rule.)
@@ -136,6 +140,7 @@ class Interpretations:
 ADDED_SWITCHES: Mapping[str, bool] = {
     "swap_rearranges": False,  # one exchange ended the swap
     "replacement_chooser_when_pile_empties": False,  # the lowest scorer after the scoring
+    "check_timer_on_press": False,  # the 30 s always ran
 }
 
 
@@ -371,6 +376,15 @@ class CheckTimeUp(Event):
 
 @EVENTS.register
 @dataclass(frozen=True, kw_only=True)
+class HourglassTurned(Event):
+    """A player not betting on the scene turns the hourglass: the bettors have 30 s."""
+
+    type_name = "hourglass_turned"
+    source = Source.HOST
+
+
+@EVENTS.register
+@dataclass(frozen=True, kw_only=True)
 class SwapScenes(Event):
     """The lowest scorer exchanges two scenes that were turned up this round (with
     ``swap_rearranges``, one of up to k-1 exchanges among the k scenes turned up)."""
@@ -468,11 +482,11 @@ class PlacedBet:
 @dataclass(frozen=True)
 class Check:
     """The check in progress: the scene at ``position``, searched by ``bettors`` until
-    ``deadline_ms``."""
+    ``deadline_ms`` (None: the hourglass is not turned; the search is untimed)."""
 
     position: int
     bettors: tuple[int, ...]
-    deadline_ms: int
+    deadline_ms: int | None
 
 
 class ChangeReason(enum.Enum):
@@ -671,9 +685,11 @@ def legal_actions(state: State) -> tuple[Event, ...]:
         assert state.check is not None
         pos, dl = state.check.position, state.check.deadline_ms
         found: list[Event] = []
-        if now < dl:
+        if dl is None or now < dl:
             found = [CheckResult(at_ms=now, position=pos, found=True),
                      CheckResult(at_ms=now, position=pos, found=False)]
+        if dl is None:
+            return (*found, HourglassTurned(at_ms=now))
         return (*found, CheckTimeUp(at_ms=max(now, dl)))
     if p is Phase.SWAP:
         seat = state.to_act
@@ -908,7 +924,8 @@ def _next_check(state: State, at_ms: int) -> State:
         return _end_of_scoring(_evolve(state, check=None, deadline_ms=None))
     pos = state.checks_left[0]
     bettors = tuple(b.seat for b in state.bets if b.position == pos)
-    deadline = at_ms + state.rules.check_ms
+    deadline = (None if state.rules.interpretations.check_timer_on_press
+                else at_ms + state.rules.check_ms)
     return _evolve(
         state, phase=Phase.CHECK, to_act=None, checks_left=state.checks_left[1:],
         check=Check(position=pos, bettors=bettors, deadline_ms=deadline),
@@ -916,16 +933,26 @@ def _next_check(state: State, at_ms: int) -> State:
 
 
 def _check_result(state: State, ev: Event) -> State | Rejection:
-    assert state.check is not None
+    check = state.check
+    assert check is not None
+    if isinstance(ev, HourglassTurned):
+        if check.deadline_ms is not None:
+            return Rejection("hourglass_running", "the hourglass is already running")
+        deadline = ev.at_ms + state.rules.check_ms
+        return _evolve(state, check=dataclasses.replace(check, deadline_ms=deadline),
+                       deadline_ms=deadline)
     if isinstance(ev, CheckTimeUp):
-        if ev.at_ms < state.check.deadline_ms:
-            return _too_early(ev, state.check.deadline_ms)
+        if check.deadline_ms is None:
+            return Rejection("no_hourglass", "the hourglass was not turned: the search is "
+                                             "untimed")
+        if ev.at_ms < check.deadline_ms:
+            return _too_early(ev, check.deadline_ms)
         return _next_check(_score(state, found=False, reason=ChangeReason.TIME_UP), ev.at_ms)
     assert isinstance(ev, CheckResult)
-    if ev.position != state.check.position:
+    if ev.position != check.position:
         return Rejection("not_current_check",
-                         f"scene {state.check.position} is being checked, not {ev.position}")
-    if ev.at_ms >= state.check.deadline_ms:
+                         f"scene {check.position} is being checked, not {ev.position}")
+    if check.deadline_ms is not None and ev.at_ms >= check.deadline_ms:
         return Rejection("deadline_passed", "the 30 s ran out; the time-up counts as not found")
     reason = ChangeReason.FOUND if ev.found else ChangeReason.NOT_FOUND
     return _next_check(_score(state, found=ev.found, reason=reason), ev.at_ms)
@@ -1091,6 +1118,7 @@ _HANDLERS: dict[tuple[Phase, type[Event]], Callable[[State, Event], State | Reje
     (Phase.BET, Pass): _bet,
     (Phase.CHECK, CheckResult): _check_result,
     (Phase.CHECK, CheckTimeUp): _check_result,
+    (Phase.CHECK, HourglassTurned): _check_result,
     (Phase.SWAP, SwapScenes): _swap,
     (Phase.SWAP, DeclineSwap): _swap,
     (Phase.REPLACE, ReplaceScene): _replace,

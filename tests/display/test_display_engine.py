@@ -20,6 +20,7 @@ from engine.something_missing import (
     CheckResult,
     CheckTimeUp,
     EndGame,
+    HourglassTurned,
     NewGame,
     NoBuzz,
     Pass,
@@ -118,11 +119,16 @@ def test_a_round_from_setup_to_swap(fonts: FontBook) -> None:
     assert table.play(Bet(at_ms=t, seat=1, position=3)) == "checking"
     view = game_view(table.state)
     assert view is not None and view.checking_scene == 1 and view.timer_ms == 30_000
+    assert "沒投這張的人可以翻沙漏" in table.texts()  # untimed until the hourglass is turned
+    assert [b for b in table.renderers[1].buttons if b.action.name == "start_timer"]
+    assert table.play(HourglassTurned(at_ms=t)) == "checking"
     assert table.show(t + 12_000) == "checking" and "18" in table.texts()
     screen = table.play(CheckResult(at_ms=t + 15_000, position=1, found=True))
     assert screen == "checking"  # now scene D
     view = game_view(table.state)
     assert view is not None and view.checking_scene == 3 and view.results[1] is True
+    assert table.state.deadline_ms is None
+    table.play(HourglassTurned(at_ms=t + 16_000))
     assert table.state.deadline_ms is not None
     t = table.state.deadline_ms
     assert table.show(t) == "checking" and "時間到！" in table.texts()

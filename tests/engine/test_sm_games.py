@@ -19,6 +19,7 @@ from engine.something_missing import (
     DeclineReplacement,
     DeclineSwap,
     EndReason,
+    HourglassTurned,
     NoBuzz,
     Pass,
     Phase,
@@ -75,7 +76,9 @@ class Table:
         assert self.state.phase is Phase.CHECK and self.state.check is not None
         assert self.state.check.position == pos
         before = len(self.state.last_changes)
-        if found is None:
+        if found is None:  # a player not betting turns the hourglass; it runs out
+            self.do(HourglassTurned(at_ms=self.tick(2_000)))
+            assert self.state.check is not None and self.state.check.deadline_ms == self.t + 30_000
             self.t = self.state.check.deadline_ms
             self.do(CheckTimeUp(at_ms=self.t))
         else:

@@ -30,6 +30,7 @@ from engine.something_missing import (
     CheckTimeUp,
     DeclineSwap,
     EndGame,
+    HourglassTurned,
     Interpretations,
     NoBuzz,
     Pass,
@@ -78,8 +79,12 @@ def check_invariants(before: State, after: State) -> None:
         assert after.to_act is not None and 0 <= after.to_act < after.n_players
     if after.phase is Phase.REVEAL:
         assert after.to_act is not None and after.players[after.to_act].cards_left > 0
-    if after.phase in (Phase.VIEWING, Phase.CHECK, Phase.VIEW_REPLACEMENT):
+    if after.phase in (Phase.VIEWING, Phase.VIEW_REPLACEMENT) or (
+            after.phase is Phase.CHECK and not rules.interpretations.check_timer_on_press):
         assert after.deadline_ms is not None and after.deadline_ms >= after.now_ms
+    elif after.phase is Phase.CHECK:  # untimed until the hourglass is turned
+        assert after.check is not None and after.deadline_ms == after.check.deadline_ms
+        assert after.deadline_ms is None or after.deadline_ms >= after.now_ms
     else:
         assert after.deadline_ms is None
     for pos in range(len(after.scenes)):
@@ -115,6 +120,7 @@ def mutate(rng: random.Random, state: State) -> Event:
         Pass(at_ms=now, seat=seat),
         CheckResult(at_ms=now, position=pos, found=rng.random() < 0.5),
         CheckTimeUp(at_ms=now),
+        HourglassTurned(at_ms=now),
         ViewingTimeUp(at_ms=now),
         SwapScenes(at_ms=now, seat=seat, a=pos, b=rng.randrange(-1, 7)),
         DeclineSwap(at_ms=now, seat=seat),

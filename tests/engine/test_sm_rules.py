@@ -22,6 +22,7 @@ from engine.something_missing import (
     DeclineSwap,
     EndGame,
     EndReason,
+    HourglassTurned,
     Interpretations,
     NewGame,
     NoBuzz,
@@ -242,29 +243,54 @@ def test_check_order_tie_goes_to_the_lowest_position() -> None:
     assert state.checks_left == (3,)
 
 
-def test_check_has_a_30_second_deadline() -> None:
+#: the box times every check from when its scene is turned up (check_timer_on_press off)
+AUTO_TIMER = Rules(interpretations=Interpretations(check_timer_on_press=False))
+
+
+def test_a_check_is_untimed_until_the_hourglass_is_turned() -> None:
     state = bets(to_bet(started(4), buzzer=0), {0: 3})
+    start = state.now_ms
+    assert next_deadline(state) is None and state.check is not None
+    assert state.check.deadline_ms is None
+    rejected(state, CheckTimeUp(at_ms=start + 60_000), "no_hourglass")
+    assert ok(state, CheckResult(at_ms=start + 90_000, position=3, found=True)).scores[0] > 0
+    state = ok(state, HourglassTurned(at_ms=start + 5_000))  # by a player not betting
+    assert next_deadline(state) == start + 35_000 and state.check is not None
+    assert state.check.deadline_ms == start + 35_000
+    rejected(state, HourglassTurned(at_ms=start + 6_000), "hourglass_running")
+    rejected(state, CheckTimeUp(at_ms=start + 34_999), "too_early")
+    rejected(state, CheckResult(at_ms=start + 35_000, position=3, found=True), "deadline_passed")
+
+
+def test_the_box_can_time_every_check_from_the_turned_up_scene() -> None:
+    state = bets(to_bet(started(4, rules=AUTO_TIMER), buzzer=0), {0: 3})
     start = state.now_ms
     assert next_deadline(state) == start + 30_000
     assert state.check is not None and state.check.deadline_ms == start + 30_000
     rejected(state, CheckTimeUp(at_ms=start + 29_999), "too_early")
     rejected(state, CheckResult(at_ms=start + 30_000, position=3, found=True), "deadline_passed")
     rejected(state, CheckResult(at_ms=start + 10, position=2, found=True), "not_current_check")
+    rejected(state, HourglassTurned(at_ms=start + 10), "hourglass_running")
 
 
 def test_timeout_counts_as_not_found() -> None:
     state = with_scores(bets(to_bet(started(4), buzzer=0), {0: 3}), 5, 0, 0, 0)
-    state = ok(state, CheckTimeUp(at_ms=state.now_ms + 30_000))
+    state = ok(state, HourglassTurned(at_ms=state.now_ms),
+               CheckTimeUp(at_ms=state.now_ms + 30_000))
     assert state.players[0].score == 3
     assert state.last_changes[0].reason is ChangeReason.TIME_UP
 
 
 def test_each_check_gets_its_own_30_seconds() -> None:
-    state = bets(to_bet(started(4), buzzer=0), {0: 3, 1: 1})
+    state = bets(to_bet(started(4, rules=AUTO_TIMER), buzzer=0), {0: 3, 1: 1})
     t = state.now_ms
     state = ok(state, CheckResult(at_ms=t + 20_000, position=1, found=True))
     assert state.check is not None and state.check.position == 3
     assert state.deadline_ms == t + 50_000
+    state = bets(to_bet(started(4), buzzer=0), {0: 3, 1: 1})  # on a press: untimed again
+    state = ok(state, HourglassTurned(at_ms=t), CheckResult(at_ms=t + 20_000, position=1,
+                                                            found=True))
+    assert state.check is not None and state.check.position == 3 and state.deadline_ms is None
 
 
 @pytest.mark.parametrize(("n", "expected"), [
@@ -635,7 +661,8 @@ def test_state_keeps_passes_results_and_timer_lengths_for_the_screen() -> None:
     assert state.timer_ms == 30_000
     state = ok(state, CheckResult(at_ms=state.now_ms, position=0, found=True))
     assert state.results == ((0, True),)
-    state = ok(state, CheckTimeUp(at_ms=state.now_ms + 30_000))
+    state = ok(state, HourglassTurned(at_ms=state.now_ms),
+               CheckTimeUp(at_ms=state.now_ms + 30_000))
     assert state.results == ((0, True), (2, False))
     assert state.phase is Phase.SWAP  # results stay up for the swap and the next reveal
     state = ok(state, DeclineSwap(at_ms=state.now_ms, seat=state.to_act or 0))

@@ -26,6 +26,7 @@ from engine.something_missing import (
     CheckResult,
     DeclineReplacement,
     DeclineSwap,
+    HourglassTurned,
     NewGame,
     NoBuzz,
     Pass,
@@ -53,6 +54,9 @@ def event_for(state: State, name: str, arg: Any, at_ms: int,
             return Pass(at_ms=at_ms, seat=seat)
     if phase is Phase.CHECK and state.check is not None and name in ("found", "not_found"):
         return CheckResult(at_ms=at_ms, position=state.check.position, found=name == "found")
+    if (phase is Phase.CHECK and state.check is not None and name == "start_timer"
+            and state.check.deadline_ms is None):
+        return HourglassTurned(at_ms=at_ms)  # a player not betting turns the hourglass
     if phase is Phase.SWAP and seat is not None:
         if name == "swap" and isinstance(arg, tuple) and len(arg) == 2:
             return SwapScenes(at_ms=at_ms, seat=seat, a=int(arg[0]), b=int(arg[1]))

@@ -121,7 +121,7 @@ class DemoTable:
     # --- planning ----------------------------------------------------------------------------
 
     def _key(self, state: State) -> tuple[Any, ...]:
-        check = state.check.position if state.check else None
+        check = (state.check.position, state.check.deadline_ms) if state.check else None
         return (state.phase, state.round, len(state.pile), state.to_act, len(state.bets), check,
                 state.replacement, state.swaps_made)
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from engine.core import Event
 from engine.something_missing import (
@@ -34,6 +34,7 @@ from engine.something_missing import (
     CheckTimeUp,
     DeclineReplacement,
     DeclineSwap,
+    HourglassTurned,
     NewGame,
     NoBuzz,
     Pass,
@@ -85,6 +86,9 @@ class SimTable:
     #: for each scene id (0..14), the item card ids that appear in it
     items_in_scene: tuple[frozenset[int], ...]
     memory: Memory = Memory()
+    #: each check's outcome, decided once: (round, pile size, scene) -> (found, ms taken)
+    checks: dict[tuple[int, int, int], tuple[bool | None, int]] = field(
+        default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def generate(cls, rng: random.Random, n_players: int, variant: Variant,
@@ -206,12 +210,20 @@ class SimTable:
             return Pass(at_ms=at, seat=seat) if pos is None else Bet(at_ms=at, seat=seat,
                                                                       position=pos)
         if phase is Phase.CHECK:
-            assert state.check is not None
-            found, took = self.check_outcome(state)
+            check = state.check
+            assert check is not None
+            key = (state.round, len(state.pile), check.position)
+            if key not in self.checks:
+                self.checks[key] = self.check_outcome(state)
+            found, took = self.checks[key]
+            if check.deadline_ms is None:  # untimed until a player not betting turns it
+                if found is None or took > 15_000:
+                    return HourglassTurned(at_ms=now + rng.randint(3_000, 8_000))
+                return CheckResult(at_ms=now + took, position=check.position, found=found)
             if found is None:
-                return CheckTimeUp(at_ms=state.check.deadline_ms)
-            took = min(took, state.check.deadline_ms - now - 1)
-            return CheckResult(at_ms=now + took, position=state.check.position, found=found)
+                return CheckTimeUp(at_ms=check.deadline_ms)
+            took = min(took, check.deadline_ms - now - 1)
+            return CheckResult(at_ms=now + took, position=check.position, found=found)
         if phase is Phase.SWAP:
             seat = _actor(state)
             if rng.random() < 0.5:
@@ -276,6 +288,8 @@ def describe(before: State, event: Event, after: State) -> str | None:
         changes = [c for c in after.last_changes if c.position == before.check.position]
         deltas = ", ".join(f"{name(c.seat)} {c.delta:+d}" for c in changes)
         return f"  scene {before.check.position}: {what} -> {deltas}"
+    if isinstance(event, HourglassTurned):
+        return "  沙漏翻轉 the hourglass is turned: 30 s to find it"
     if isinstance(event, SwapScenes):
         return f"  {name(event.seat)} swaps scenes {event.a} and {event.b}"
     if isinstance(event, ReplaceScene):

@@ -106,6 +106,12 @@ def test_check_times_out_on_the_clock_and_everything_is_journalled(
         assert ev is not None
         referee.submit(ev)
     assert referee.state.phase is Phase.CHECK
+    clock.advance_ms(60_000)  # untimed: nobody turned the hourglass
+    referee.tick(clock.now_ns())
+    assert referee.state.phase is Phase.CHECK
+    turn = event_for(referee.state, "start_timer", None, referee.at_ms(clock.now_ns()),
+                     random.Random(0))
+    assert turn is not None and not isinstance(referee.submit(turn), Rejection)
     clock.advance_ms(29_000)
     referee.tick(clock.now_ns())
     assert referee.state.phase is Phase.CHECK
@@ -113,6 +119,16 @@ def test_check_times_out_on_the_clock_and_everything_is_journalled(
     referee.tick(clock.now_ns())
     assert referee.state.phase is not Phase.CHECK
     assert referee.state.last_changes[0].reason.value == "time_up"
+    assert replay(referee.game.journal.contents()) == referee.state
+    # "found" was pressed a moment too late: the undo takes back the press and its time-up
+    referee.undo()
+    state = referee.state
+    assert state.phase is Phase.CHECK and state.check is not None
+    assert state.check.deadline_ms is None
+    found = event_for(state, "found", None, referee.at_ms(clock.now_ns()), random.Random(0))
+    assert found is not None
+    referee.submit(found)
+    assert referee.state.last_changes[0].reason.value == "found"
     assert replay(referee.game.journal.contents()) == referee.state
 
 
