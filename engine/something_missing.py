@@ -100,6 +100,10 @@ class Interpretations:
     #: too (a slow "found" need not cost two points). Off: the box always times the check,
     #: from when the scene is turned up (the previous check ended).
     check_timer_on_press: bool = True
+    #: [I] The first viewing pass starts on the host's "ready" press (``ViewingStarted``),
+    #: once the scenes are laid and everyone sits ready, not the moment the game is set up.
+    #: Off: it starts with the game.
+    viewing_starts_on_ready: bool = True
     #: [I] A check is per scene: the bettors on a scene look together; "found" scores all of
     #: them by slot, "not found" or the 30 s time-up costs each of them the wrong-bet points.
     #: (Timeout counts as not found -- the seed's 30 s rule.)
@@ -141,6 +145,13 @@ ADDED_SWITCHES: Mapping[str, bool] = {
     "swap_rearranges": False,  # one exchange ended the swap
     "replacement_chooser_when_pile_empties": False,  # the lowest scorer after the scoring
     "check_timer_on_press": False,  # the 30 s always ran
+    "viewing_starts_on_ready": False,  # the first pass started with the game
+}
+
+#: Rules added after journals existed, with the value older games were played by: a header
+#: with ``interpretations`` (a whole header) but without one of these replays by that value.
+ADDED_RULES: Mapping[str, int] = {
+    "viewing_beat_ms": 0,  # the passes followed each other at once
 }
 
 
@@ -157,6 +168,9 @@ class Rules:
     scenes_advanced: int = 6
     memory_slots: int = 6
     viewing_pass_ms: int = 5_000
+    #: the beat between two viewing passes, to hand the scenes on (0: none); the seed is
+    #: silent on it, and 5 s is all a pass lasts
+    viewing_beat_ms: int = 2_000
     check_ms: int = 30_000
     replacement_viewing_ms: int = 20_000
     #: points for a correct scene by slot (1..6) are ``N + offset`` (N = number of players)
@@ -204,11 +218,12 @@ class Rules:
         """Defaults for missing keys; ``ValueError`` naming the key for a bad value.
 
         A header from before a switch existed keeps that game's rule (a journal replays as
-        it was played): a switch of :data:`ADDED_SWITCHES` missing from ``interpretations``
-        takes the value games were played by before it existed."""
+        it was played): in a whole header (one with ``interpretations``), a key of
+        :data:`ADDED_RULES` or :data:`ADDED_SWITCHES` it lacks takes the value games were
+        played by before that key existed."""
         inter = d.get("interpretations")
-        if isinstance(inter, Mapping) and any(k not in inter for k in ADDED_SWITCHES):
-            d = {**d, "interpretations": {**ADDED_SWITCHES, **inter}}
+        if isinstance(inter, Mapping):
+            d = {**ADDED_RULES, **d, "interpretations": {**ADDED_SWITCHES, **inter}}
         return rules_from_dict(cls, d)
 
     def problems(self) -> list[str]:
@@ -227,6 +242,8 @@ class Rules:
             out.append("rules.scenes_*: more scenes in play than scene cards")
         if min(self.scenes_easy, self.scenes_standard, self.scenes_advanced) < 1:
             out.append("rules.scenes_*: at least one scene must be in play")
+        if self.viewing_beat_ms < 0:
+            out.append(f"rules.viewing_beat_ms: 0 or more, got {self.viewing_beat_ms}")
         if self.max_deal_spread < 1:
             out.append(f"rules.max_deal_spread: at least 1 (66 cards do not deal evenly to "
                        f"every table), got {self.max_deal_spread}")
@@ -278,6 +295,15 @@ class NewGame(Event):
     start_seat: int
     scenes: tuple[int, ...]
     hand_sizes: tuple[int, ...] | None = None
+
+
+@EVENTS.register
+@dataclass(frozen=True, kw_only=True)
+class ViewingStarted(Event):
+    """The scenes are laid and the table is ready: the first viewing pass starts."""
+
+    type_name = "viewing_started"
+    source = Source.HOST
 
 
 @EVENTS.register
@@ -535,6 +561,7 @@ class State:
     to_act: int | None = None  # whose turn or decision it is (None: nobody's)
     deadline_ms: int | None = None  # the running timer's deadline, if any
     viewing_pass: int = 0  # 0-based pass in progress (VIEWING)
+    viewing_from_ms: int | None = None  # when this pass's look begins (after the hand-on beat)
     viewing_passes: int = 0
     pile: tuple[int | None, ...] = ()  # revealed item cards, the top one last (None: unnamed)
     revealer: int | None = None  # who flipped the top card
@@ -658,7 +685,8 @@ def legal_actions(state: State) -> tuple[Event, ...]:
     now = state.now_ms
     p = state.phase
     if p in (Phase.VIEWING, Phase.VIEW_REPLACEMENT):
-        assert state.deadline_ms is not None
+        if state.deadline_ms is None:
+            return (ViewingStarted(at_ms=now),)
         return (ViewingTimeUp(at_ms=max(now, state.deadline_ms)),)
     if p is Phase.REVEAL:
         return (*(CardRevealed(at_ms=now, card=c, seat=state.to_act)
@@ -767,19 +795,31 @@ def _new_game(state: State, ev: Event) -> State | Rejection:
         used_scenes=ev.scenes,
         viewing_pass=0,
         viewing_passes=passes,
-        deadline_ms=ev.at_ms + rules.viewing_pass_ms,
+        viewing_from_ms=None if rules.interpretations.viewing_starts_on_ready else ev.at_ms,
+        deadline_ms=(None if rules.interpretations.viewing_starts_on_ready
+                     else ev.at_ms + rules.viewing_pass_ms),
         score_history=((0,) * n,),
     )
 
 
+def _viewing_started(state: State, ev: Event) -> State | Rejection:
+    if state.deadline_ms is not None:
+        return Rejection("viewing_running", "the viewing passes are already running")
+    return _evolve(state, viewing_from_ms=ev.at_ms,
+                   deadline_ms=ev.at_ms + state.rules.viewing_pass_ms)
+
+
 def _viewing_time_up(state: State, ev: Event) -> State | Rejection:
-    assert state.deadline_ms is not None
+    if state.deadline_ms is None:
+        return Rejection("viewing_not_started", "the first viewing pass waits for the host's "
+                                                "ready")
     if ev.at_ms < state.deadline_ms:
         return _too_early(ev, state.deadline_ms)
     if state.viewing_pass + 1 < state.viewing_passes:
-        return _evolve(state, viewing_pass=state.viewing_pass + 1,
-                       deadline_ms=ev.at_ms + state.rules.viewing_pass_ms)
-    return _start_round(_evolve(state, deadline_ms=None))
+        start = ev.at_ms + state.rules.viewing_beat_ms  # the scenes are handed on
+        return _evolve(state, viewing_pass=state.viewing_pass + 1, viewing_from_ms=start,
+                       deadline_ms=start + state.rules.viewing_pass_ms)
+    return _start_round(_evolve(state, deadline_ms=None, viewing_from_ms=None))
 
 
 def _start_round(state: State) -> State:
@@ -1124,6 +1164,7 @@ _HANDLERS: dict[tuple[Phase, type[Event]], Callable[[State, Event], State | Reje
     (Phase.REPLACE, ReplaceScene): _replace,
     (Phase.REPLACE, DeclineReplacement): _replace,
     (Phase.VIEW_REPLACEMENT, ViewingTimeUp): _replacement_viewed,
+    (Phase.VIEWING, ViewingStarted): _viewing_started,
 }
 
 _REDUCER: Reducer[State] = Reducer(

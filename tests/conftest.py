@@ -116,12 +116,14 @@ def referee(tmp_path: Path, firmware: Firmware, clock: FakeClock) -> Referee:
 
 @pytest.fixture
 def started_referee(referee: Referee, clock: FakeClock) -> Referee:
-    from engine.something_missing import Phase, State
+    from engine.something_missing import Phase, State, ViewingStarted
     from tablekeeper.games.something_missing.host import new_game
 
     event = new_game(["A", "B", "C"], ["red", "yellow", "blue"], "easy", 0,
                      referee.at_ms(clock.now_ns()), random.Random(1))
     assert isinstance(referee.submit(event), State)
+    if referee.state.deadline_ms is None:  # the host's "ready": the first pass starts
+        referee.submit(ViewingStarted(at_ms=referee.at_ms(clock.now_ns())))
     while referee.state.phase is Phase.VIEWING:
         clock.advance_ms(1_000)
         referee.tick(clock.now_ns())

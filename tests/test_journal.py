@@ -146,7 +146,10 @@ def test_undo_with_no_host_event_is_a_rejection(tmp_path: Path) -> None:
 
 def test_undo_of_the_new_game_returns_to_setup(tmp_path: Path) -> None:
     game = JournaledGame.create(tmp_path / "g.jsonl")
-    _play(game, steps=4)
+    _play(game, steps=4)  # NewGame, the host's ready, two viewing time-ups
+    state = game.undo()  # the ready, and the passes after it
+    assert not isinstance(state, Rejection) and state.phase is Phase.VIEWING
+    assert state.deadline_ms is None
     state = game.undo()
     assert state == initial_state()
 
@@ -216,9 +219,9 @@ def test_bad_records_are_errors_naming_the_line(tmp_path: Path, record: str,
 def test_undo_of_a_clock_event_is_an_error(tmp_path: Path) -> None:
     path = tmp_path / "g.jsonl"
     game = JournaledGame.create(path)
-    _play(game, steps=2)  # NewGame, then a viewing time-up (clock)
+    _play(game, steps=3)  # NewGame, the host's ready, then a viewing time-up (clock)
     with open(path, "a", encoding="utf-8") as f:
-        f.write(_sealed('{"seq": 3, "undo": 2}') + "\n")
+        f.write(_sealed('{"seq": 4, "undo": 3}') + "\n")
     with pytest.raises(JournalError, match="not a host-entered event"):
         read(path)
 

@@ -28,6 +28,7 @@ from engine.something_missing import (
     Rules,
     State,
     SwapScenes,
+    ViewingStarted,
     ViewingTimeUp,
     apply,
     initial_state,
@@ -86,6 +87,13 @@ def test_a_round_from_setup_to_swap(fonts: FontBook) -> None:
     view = game_view(table.state)
     assert view is not None and view.timer_ms == 5000 and view.viewing_passes >= 5
     assert "小明" not in table.texts()  # viewing shows the countdown, not the players
+    assert "準備好就開始計時" in table.texts()  # the first pass waits for "ready"
+    assert [b for b in table.renderers[1].buttons if b.action.name == "start_timer"]
+    table.play(ViewingStarted(at_ms=1000))
+    t = table.state.deadline_ms
+    assert t is not None
+    table.play(ViewingTimeUp(at_ms=t))
+    assert table.show(t + 500) == "viewing" and "傳給左邊！" in table.texts()  # the beat
     while table.state.phase is EnginePhase.VIEWING:
         assert table.state.deadline_ms is not None
         t = table.state.deadline_ms
@@ -168,6 +176,7 @@ def test_advanced_replacement_screens(fonts: FontBook) -> None:
     table = Table(fonts, Rules(max_deal_spread=66))  # seat 0 holds 1 card: its pile empties
     table.play(NewGame(at_ms=0, names=NAMES, colours=COLOURS, variant="advanced", start_seat=0,
                        scenes=(0, 1, 2, 3, 4, 5), hand_sizes=(1, 21, 22, 22)))
+    table.play(ViewingStarted(at_ms=0))
     while table.state.phase is EnginePhase.VIEWING:
         assert table.state.deadline_ms is not None
         table.play(ViewingTimeUp(at_ms=table.state.deadline_ms))

@@ -9,6 +9,7 @@ from engine.something_missing import (
     Phase,
     Rules,
     State,
+    ViewingStarted,
     ViewingTimeUp,
     apply,
     initial_state,
@@ -47,6 +48,8 @@ def started(n: int = 4, variant: str = "standard", start_seat: int = 0,
             rules: Rules | None = None, hand_sizes: tuple[int, ...] | None = None) -> State:
     """A game past its viewing phase (every pass timed out exactly at its deadline)."""
     state = ok(initial_state(rules), new_game(n, variant, start_seat, hand_sizes=hand_sizes))
+    if state.deadline_ms is None:  # the host says the table is ready
+        state = ok(state, ViewingStarted(at_ms=state.now_ms))
     while state.phase is Phase.VIEWING:
         assert state.deadline_ms is not None
         state = ok(state, ViewingTimeUp(at_ms=state.deadline_ms))

@@ -116,8 +116,11 @@ def test_the_running_timer_comes_with_its_time_up_event() -> None:
                                       colours=("red", "yellow", "blue"), variant="easy",
                                       start_seat=0, scenes=(0, 1, 2, 3)))
     assert isinstance(game, sm.State)
+    assert sm.ENGINE.deadline(game) is None  # the viewing waits for the host's "ready"
+    game = sm.apply(game, sm.ViewingStarted(at_ms=1_000))
+    assert isinstance(game, sm.State)
     deadline = sm.ENGINE.deadline(game)
-    assert deadline == Deadline(5_000, sm.ViewingTimeUp(at_ms=5_000))
+    assert deadline == Deadline(6_000, sm.ViewingTimeUp(at_ms=6_000))
     assert not sm.ENGINE.started(state) and sm.ENGINE.started(game)
 
 

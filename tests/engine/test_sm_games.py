@@ -27,6 +27,7 @@ from engine.something_missing import (
     Rules,
     State,
     SwapScenes,
+    ViewingStarted,
     ViewingTimeUp,
     initial_state,
     is_over,
@@ -44,6 +45,7 @@ class Table:
         rules = Rules(max_deal_spread=66) if hand_sizes else None
         self.state = ok(initial_state(rules), new_game(n, variant, start_seat, scenes=scenes,
                                                   hand_sizes=hand_sizes))
+        self.do(ViewingStarted(at_ms=self.t))  # the host's "ready"
         while self.state.phase is Phase.VIEWING:
             assert self.state.deadline_ms is not None
             self.t = self.state.deadline_ms
@@ -95,7 +97,8 @@ class Table:
 
 def test_three_players_easy_to_twenty_points() -> None:
     g = Table(3, "easy", start_seat=0)  # Ann 0, Ben 1, Cat 2; Ann is the youngest
-    assert g.state.viewing_passes == 4 and g.t == 20_000  # 4 scenes >= 3 players: 4 passes
+    # 4 scenes >= 3 players: 4 passes of 5 s, with 2 s between to hand the scenes on
+    assert g.state.viewing_passes == 4 and g.t == 4 * 5_000 + 3 * 2_000
     # round 1: Ben buzzes alone and is right: N+1 = 4
     g.reveal(0, 10)
     g.buzz(1)
@@ -212,7 +215,7 @@ def test_seven_players_advanced_with_replacements() -> None:
     g = Table(7, "advanced", start_seat=0, hand_sizes=(1, 1, 1, 15, 16, 16, 16),
               scenes=(0, 1, 2, 3, 4, 5))
     assert g.state.viewing_passes == 7  # 6 scenes < 7 players: 7 passes of 5 s
-    assert g.t == 35_000
+    assert g.t == 7 * 5_000 + 6 * 2_000
     # round 1: Ann's only card; six tokens fill scene 5's memory card
     g.reveal(0, 40)
     assert g.state.replacements_due == 1

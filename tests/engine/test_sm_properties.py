@@ -40,6 +40,7 @@ from engine.something_missing import (
     State,
     SwapScenes,
     Variant,
+    ViewingStarted,
     ViewingTimeUp,
     apply,
     initial_state,
@@ -79,9 +80,14 @@ def check_invariants(before: State, after: State) -> None:
         assert after.to_act is not None and 0 <= after.to_act < after.n_players
     if after.phase is Phase.REVEAL:
         assert after.to_act is not None and after.players[after.to_act].cards_left > 0
-    if after.phase in (Phase.VIEWING, Phase.VIEW_REPLACEMENT) or (
-            after.phase is Phase.CHECK and not rules.interpretations.check_timer_on_press):
+    inter = rules.interpretations
+    if after.phase is Phase.VIEW_REPLACEMENT or (
+            after.phase is Phase.CHECK and not inter.check_timer_on_press) or (
+            after.phase is Phase.VIEWING and (after.viewing_pass > 0
+                                              or not inter.viewing_starts_on_ready)):
         assert after.deadline_ms is not None and after.deadline_ms >= after.now_ms
+    elif after.phase is Phase.VIEWING:  # the first pass waits for the host's "ready"
+        assert after.deadline_ms is None or after.deadline_ms >= after.now_ms
     elif after.phase is Phase.CHECK:  # untimed until the hourglass is turned
         assert after.check is not None and after.deadline_ms == after.check.deadline_ms
         assert after.deadline_ms is None or after.deadline_ms >= after.now_ms
@@ -121,6 +127,7 @@ def mutate(rng: random.Random, state: State) -> Event:
         CheckResult(at_ms=now, position=pos, found=rng.random() < 0.5),
         CheckTimeUp(at_ms=now),
         HourglassTurned(at_ms=now),
+        ViewingStarted(at_ms=now),
         ViewingTimeUp(at_ms=now),
         SwapScenes(at_ms=now, seat=seat, a=pos, b=rng.randrange(-1, 7)),
         DeclineSwap(at_ms=now, seat=seat),

@@ -32,6 +32,7 @@ from engine.something_missing import (
     Rules,
     State,
     SwapScenes,
+    ViewingStarted,
     ViewingTimeUp,
     apply,
     initial_state,
@@ -127,7 +128,8 @@ def test_empty_piles_are_skipped_in_the_reveal_order() -> None:
 
 def test_first_revealer_skips_an_empty_start_pile() -> None:
     state = ok(initial_state(Rules(max_deal_spread=66)),
-               new_game(3, "easy", start_seat=1, hand_sizes=(33, 0, 33)))
+               new_game(3, "easy", start_seat=1, hand_sizes=(33, 0, 33)),
+               ViewingStarted(at_ms=0))
     while state.phase is Phase.VIEWING:
         assert state.deadline_ms is not None
         state = ok(state, ViewingTimeUp(at_ms=state.deadline_ms))

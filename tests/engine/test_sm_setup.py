@@ -6,10 +6,12 @@ import pytest
 from sm_helpers import new_game, ok, rejected, started
 
 from engine.something_missing import (
+    Interpretations,
     NewGame,
     Phase,
     Rules,
     Variant,
+    ViewingStarted,
     ViewingTimeUp,
     deal_counts,
     initial_state,
@@ -88,13 +90,45 @@ def test_viewing_schedule_fewer_scenes_than_players() -> None:
 def test_viewing_phase_takes_max_of_scenes_and_players_passes() -> None:
     state = ok(initial_state(), new_game(7, "easy", at_ms=1000))
     assert state.phase is Phase.VIEWING and state.viewing_passes == 7
+    assert state.deadline_ms is None  # waits for the host's "ready"
+    rejected(state, ViewingTimeUp(at_ms=60_000), "viewing_not_started")
+    state = ok(state, ViewingStarted(at_ms=4000))
+    rejected(state, ViewingStarted(at_ms=4001), "viewing_running")
+    assert state.deadline_ms == 9000 and state.viewing_from_ms == 4000
+    rejected(state, ViewingTimeUp(at_ms=8999), "too_early")
+    t = 9000
+    for i in range(6):
+        state = ok(state, ViewingTimeUp(at_ms=t))
+        assert state.phase is Phase.VIEWING and state.viewing_pass == i + 1
+        assert state.viewing_from_ms == t + 2000  # a 2 s beat to hand the scenes on
+        t += 2000 + 5000
+        assert state.deadline_ms == t
+    state = ok(state, ViewingTimeUp(at_ms=t))
+    assert state.phase is Phase.REVEAL and state.deadline_ms is None
+
+
+def test_the_viewing_can_start_with_the_game_and_run_without_beats() -> None:
+    rules = Rules(viewing_beat_ms=0,
+                  interpretations=Interpretations(viewing_starts_on_ready=False))
+    state = ok(initial_state(rules), new_game(7, "easy", at_ms=1000))
     assert state.deadline_ms == 6000
-    rejected(state, ViewingTimeUp(at_ms=5999), "too_early")
     for i in range(6):
         state = ok(state, ViewingTimeUp(at_ms=6000 + 5000 * i))
-        assert state.phase is Phase.VIEWING and state.viewing_pass == i + 1
     state = ok(state, ViewingTimeUp(at_ms=36000))
-    assert state.phase is Phase.REVEAL and state.deadline_ms is None
+    assert state.phase is Phase.REVEAL
+    with pytest.raises(ValueError, match="viewing_beat_ms"):
+        Rules.from_dict({"viewing_beat_ms": -1})
+
+
+def test_an_old_header_replays_without_ready_or_beats() -> None:
+    from engine.something_missing import ADDED_RULES
+
+    old = Rules().to_dict()
+    for key in ADDED_RULES:
+        del old[key]
+    del old["interpretations"]["viewing_starts_on_ready"]
+    rules = Rules.from_dict(old)
+    assert rules.viewing_beat_ms == 0 and not rules.interpretations.viewing_starts_on_ready
 
 
 def test_youngest_player_starts_round_one() -> None:

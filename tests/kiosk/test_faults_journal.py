@@ -76,7 +76,7 @@ def _sealed(obj: dict[str, Any]) -> bytes:
 
 SEALED_DAMAGE: dict[str, dict[str, Any]] = {
     '"undo": true': {"seq": 0, "undo": True},
-    "undo of a clock event": {"seq": 0, "undo": 2},
+    "undo of a clock event": {"seq": 0, "undo": 3},  # (2 is the ready),
     "an event field of the wrong type": {"seq": 0, "event": {"type": "no_buzz", "v": 1,
                                                              "at_ms": "0"}},
     "an event with a 5000-digit at_ms": {"seq": 0, "event": {"type": "no_buzz", "v": 1,

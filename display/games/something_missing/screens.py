@@ -78,8 +78,11 @@ def viewing_timer(p: Painter, f: Frame) -> None:
     view = _need(f)
     left = f.timer_left_ms()
     center = p.point(0.30, 0.48)
-    big_timer(p, center, p.px(0.27), left, view.timer_ms or 5000, C.ACCENT)
-    if left == 0:
+    total = view.timer_ms or 5000
+    handing_on = left is not None and left > total  # the beat before the next pass
+    big_timer(p, center, p.px(0.27), None if left is None else min(left, total), total,
+              C.ACCENT)
+    if left == 0 or handing_on:
         right = p.rect(0.56, BODY_TOP + 0.04, 0.41, 0.6)
         p.text(p.tr("viewing.done"), pygame.Rect(right.x, right.y, right.width, right.height // 3),
                size=0.09, colour=C.WARN)

@@ -34,6 +34,7 @@ from engine.something_missing import (
     ReplaceScene,
     State,
     SwapScenes,
+    ViewingStarted,
 )
 
 #: The setup form's variant names -> the engine's.
@@ -45,6 +46,8 @@ def event_for(state: State, name: str, arg: Any, at_ms: int,
     """The engine event a host choice means in ``state`` (None: it means nothing here)."""
     phase = state.phase
     seat = state.to_act
+    if phase is Phase.VIEWING and name == "start_timer" and state.deadline_ms is None:
+        return ViewingStarted(at_ms=at_ms)  # the scenes are laid; everyone is ready
     if phase is Phase.BUZZ and name == "next":
         return NoBuzz(at_ms=at_ms)
     if phase is Phase.BET and seat is not None:

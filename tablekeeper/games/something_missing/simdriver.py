@@ -123,7 +123,7 @@ class DemoTable:
     def _key(self, state: State) -> tuple[Any, ...]:
         check = (state.check.position, state.check.deadline_ms) if state.check else None
         return (state.phase, state.round, len(state.pile), state.to_act, len(state.bets), check,
-                state.replacement, state.swaps_made)
+                state.replacement, state.swaps_made, state.deadline_ms is None)
 
     def plan(self, now_ns: int) -> None:
         """Look at the state; if it moved on since the last plan, schedule what happens next."""
@@ -140,7 +140,8 @@ class DemoTable:
             self._plan_reveal(state, now_ns)
         elif phase is Phase.BUZZ:
             self._plan_buzz(state, now_ns)
-        elif phase in (Phase.VIEWING, Phase.VIEW_REPLACEMENT, Phase.OVER):
+        elif phase in (Phase.VIEWING, Phase.VIEW_REPLACEMENT, Phase.OVER) and not (
+                phase is Phase.VIEWING and state.deadline_ms is None):
             return  # the referee's timer moves these on (or nothing does)
         else:
             event = self.sim.propose(state)

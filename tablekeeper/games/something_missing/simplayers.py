@@ -44,6 +44,7 @@ from engine.something_missing import (
     State,
     SwapScenes,
     Variant,
+    ViewingStarted,
     ViewingTimeUp,
     deal_counts,
     next_revealer,
@@ -192,6 +193,8 @@ class SimTable:
         phase = state.phase
         if phase is Phase.SETUP:
             return self.new_game(now)
+        if phase is Phase.VIEWING and state.deadline_ms is None:
+            return ViewingStarted(at_ms=now + rng.randint(1_500, 4_000))  # "ready"
         if phase in (Phase.VIEWING, Phase.VIEW_REPLACEMENT):
             assert state.deadline_ms is not None
             return ViewingTimeUp(at_ms=state.deadline_ms)

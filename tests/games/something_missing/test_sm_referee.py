@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from engine.core import Rejection
-from engine.something_missing import Phase, State
+from engine.something_missing import Phase, State, ViewingStarted
 from firmware.box import Firmware
 from firmware.devices import SeatEdge
 from tablekeeper.clock import FakeClock
@@ -25,6 +25,8 @@ def start(referee: Referee, clock: FakeClock, players: int = 3) -> State:
     event = new_game(names, colours, "easy", 0, referee.at_ms(clock.now_ns()), random.Random(1))
     result = referee.submit(event)
     assert isinstance(result, State)
+    if referee.state.deadline_ms is None:  # the host's "ready": the first pass starts
+        referee.submit(ViewingStarted(at_ms=referee.at_ms(clock.now_ns())))
     # let the viewing passes run out on the referee's own timer
     while referee.state.phase is Phase.VIEWING:
         clock.advance_ms(1_000)

@@ -117,8 +117,10 @@ def at_reveal(tmp_path: Path) -> Iterator[tuple[PygameScreen, Loop]]:
                        camera=False, screen=screen)
     loop = parts.loop
     try:
-        loop.run_simulated(until=lambda lp: lp.referee.state.phase is Phase.REVEAL)
+        # the simulated table sets up and says "ready"; the viewing then runs on its own
+        loop.run_simulated(until=lambda lp: lp.referee.state.deadline_ms is not None)
         loop.table = None
+        loop.run_simulated(until=lambda lp: lp.referee.state.phase is Phase.REVEAL)
         yield screen, loop
     finally:
         parts.firmware.close()

@@ -197,7 +197,7 @@ def test_a_card_laid_while_a_replacement_is_due_waits_and_then_plays(
         tmp_path: Path, firmware: Firmware, clock: FakeClock) -> None:
     """Advanced: the last card of Ann's pile is buzzed for by nobody, and the next card is laid
     at once: it says nobody buzzed, waits for the replacement decision, then plays."""
-    from engine.something_missing import DeclineReplacement, NewGame, Rules
+    from engine.something_missing import DeclineReplacement, NewGame, Rules, ViewingStarted
 
     rules = Rules(max_deal_spread=66)  # Ann holds one card: her pile runs out at once
     ref = Referee(JournaledGame.create(tmp_path / "g.jsonl", rules), firmware, clock.now_ns(),
@@ -206,6 +206,7 @@ def test_a_card_laid_while_a_replacement_is_due_waits_and_then_plays(
                                 "blue"), variant="advanced", start_seat=0,
                                 scenes=(0, 1, 2, 3, 4, 5), hand_sizes=(1, 33, 32)))
     assert isinstance(result, State)
+    ref.submit(ViewingStarted(at_ms=ref.at_ms(clock.now_ns())))
     while ref.state.phase is Phase.VIEWING:
         clock.advance_ms(1_000)
         ref.tick(clock.now_ns())
