@@ -90,8 +90,9 @@ def test_a_round_from_setup_to_swap(fonts: FontBook) -> None:
     assert "準備好就開始計時" in table.texts()  # the first pass waits for "ready"
     assert [b for b in table.renderers[1].buttons if b.action.name == "start_timer"]
     table.play(ViewingStarted(at_ms=1000))
-    t = table.state.deadline_ms
-    assert t is not None
+    first = table.state.deadline_ms
+    assert first is not None
+    t = first
     table.play(ViewingTimeUp(at_ms=t))
     assert table.show(t + 500) == "viewing" and "傳給左邊！" in table.texts()  # the beat
     while table.state.phase is EnginePhase.VIEWING:
