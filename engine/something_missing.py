@@ -104,18 +104,23 @@ class Interpretations:
     #: once the scenes are laid and everyone sits ready, not the moment the game is set up.
     #: Off: it starts with the game.
     viewing_starts_on_ready: bool = True
-    #: [I] A check is per scene: the bettors on a scene look together; "found" scores all of
-    #: them by slot, "not found" or the 30 s time-up costs each of them the wrong-bet points.
-    #: (Timeout counts as not found -- the seed's 30 s rule.)
-    #: [I] Check order: the scene with the most tokens first; among equals, the lowest ring
-    #: position; then clockwise round the ring over the scenes that were bet on.
+    #: (Not an [I]: 「投注玩家們逐一檢視各個場景卡」 -- a check is per scene: the bettors on a
+    #: scene look together; "found" scores each of them by slot, "not found" or the time-up
+    #: costs each the wrong-bet points; the time-up counts as not found, by 3.(3).)
+    #: [I] Check order: 「從回憶卡上擺放最多玩家方形代表物的場景卡開始，依順時針方向」 -- the
+    #: scene with the most tokens first, then clockwise over the scenes bet on. Among scenes
+    #: tied for the most, on: the hourglass taker's scene if it is one of them (the taker had
+    #: to bet), else the lowest ring position; off: the lowest ring position.
+    check_ties_start_at_takers_scene: bool = False
     #: [I] When the empty-pile end condition is met by a reveal, that last card's round is still
     #: played (buzz, bets, check) and the game ends after its scoring. Off: the game ends the
     #: moment the pile runs out.
     last_card_round_is_played: bool = True
-    #: [I] Ties for "lowest score" (swap and replacement decisions) go to the nearest player in
-    #: seat order starting *at* the hourglass taker (the taker first if tied). Off: starting at
-    #: the taker's left neighbour.
+    #: [I] Ties for "lowest score" (swap and replacement decisions): 「由順位最接近取得沙漏玩家
+    #: 的玩家決定」 -- the player nearest the hourglass taker in seat order. On: counting from
+    #: the taker, who is nearest to themselves (distance 0: the taker decides if tied). Off:
+    #: from the taker's left neighbour (RULES.md's "in seat order after"). On is kept: the
+    #: seed names a distance, and only this reading gives a tied taker one.
     tie_break_includes_taker: bool = True
     #: [I] The swap (回歸原位) rearranges the turned-up scenes: the seed's 「將這些已翻開場景卡的
     #: 所在位置進行交換」 exchanges the positions of *these* scenes, so with three or more turned
@@ -123,11 +128,10 @@ class Interpretations:
     #: k scenes; the decision ends by itself then, or with "done"). Off: one exchange ends it.
     #: A journal written before this switch existed has no key for it and replays with it off.
     swap_rearranges: bool = True
-    #: [I] A full memory card (6 tokens) takes no more bets: a 7th bettor must choose another
-    #: scene or pass.
-    #: [I] Item cards are dealt starting with the start player, so the first ``66 mod n``
-    #: players clockwise from the start player hold one card more (NewGame may instead give the
-    #: counts the table really dealt).
+    #: (Not an [I]: 「回憶卡上包括6個方格」 -- a full memory card takes no more bets; a 7th
+    #: bettor chooses another scene or passes. Nor the deal: the seed says only that some
+    #: players get one card more; the box assumes the first ``66 mod n`` from the start player,
+    #: and NewGame.hand_sizes gives the counts the table really dealt.)
     #: [I] Advanced: a replacement is decided at the next calm moment after a pile runs out --
     #: after that round's reset (after the swap decision), or right after "nobody buzzed".
     #: The new scene is one never drawn before this game.
@@ -946,11 +950,16 @@ def _bet(state: State, ev: Event) -> State | Rejection:
 
 
 def _check_order(state: State) -> tuple[int, ...]:
-    """Most tokens first (ties: lowest position), then clockwise over the bet-on scenes."""
+    """Most tokens first (ties: ``check_ties_start_at_takers_scene``, else the lowest
+    position), then clockwise over the bet-on scenes."""
     k = len(state.scenes)
     counts = [state.tokens_on(pos) for pos in range(k)]
     most = max(counts)
     first = counts.index(most)
+    if state.rules.interpretations.check_ties_start_at_takers_scene and state.buzz is not None:
+        taker = next((b.position for b in state.bets if b.seat == state.buzz.seat), None)
+        if taker is not None and counts[taker] == most:
+            first = taker
     return tuple(pos for pos in clockwise_from(first, k) if counts[pos] > 0)
 
 

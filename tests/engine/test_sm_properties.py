@@ -53,14 +53,9 @@ from tablekeeper.journal import JournaledGame, replay
 
 MAX_STEPS = 6000
 
+#: every switch, on and off (a switch added later is played at once)
 interpretations = st.builds(
-    Interpretations,
-    reveal_implies_no_buzz=st.booleans(),
-    lone_bettor_per_scene=st.booleans(),
-    last_card_round_is_played=st.booleans(),
-    tie_break_includes_taker=st.booleans(),
-    replacement_once_per_empty_pile=st.booleans(),
-)
+    Interpretations, **{f.name: st.booleans() for f in dataclasses.fields(Interpretations)})
 variants = st.sampled_from([v.value for v in Variant])
 
 

@@ -231,6 +231,16 @@ def bets(state: State, plan: Mapping[int, int | None]) -> State:
     return state
 
 
+def test_tied_scenes_start_at_the_takers_scene_when_the_switch_says() -> None:
+    plan = {0: 4, 1: 1, 2: 4, 3: 1}  # 0 takes the hourglass; B and E hold two tokens each
+    state = bets(to_bet(started(4), buzzer=0), plan)
+    assert state.check is not None and state.check.position == 1  # the lowest of B, E
+    rules = Rules(interpretations=Interpretations(check_ties_start_at_takers_scene=True))
+    state = bets(to_bet(started(4, rules=rules), buzzer=0), plan)
+    assert state.check is not None and state.check.position == 4  # the taker's scene
+    assert state.checks_left == (1,)  # then clockwise round the ring
+
+
 def test_check_starts_with_the_most_tokens_then_clockwise() -> None:
     state = bets(to_bet(started(5), buzzer=0), {0: 1, 1: 4, 2: 4, 3: 0})
     assert state.phase is Phase.CHECK
@@ -689,3 +699,13 @@ def test_hand_sizes_must_add_up_to_66() -> None:
     assert "adding up to 66" in result.reason and "[22, 22, 21]" in result.reason
     with pytest.raises(ValueError, match="max_deal_spread"):
         Rules.from_dict({"max_deal_spread": 0})
+
+
+def test_every_switch_is_in_the_rules_document() -> None:
+    from pathlib import Path
+
+    text = (Path(__file__).parents[2] / "docs" / "rules.md").read_text(encoding="utf-8")
+    for f in dataclasses.fields(Interpretations):
+        assert f"`{f.name}`" in text, f"docs/rules.md does not name the switch {f.name}"
+    for name in ("viewing_beat_ms", "max_deal_spread"):
+        assert f"`{name}`" in text
