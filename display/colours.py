@@ -3,22 +3,25 @@ the screen's own colours.
 
 Player colours are named by key (``"red"`` …) everywhere; :data:`PLAYER_COLOURS` keeps the game's
 order (紅 黃 藍 綠 橘 棕 紫). The text colour on a player colour is whichever of near-black and
-white has the higher WCAG contrast ratio (``tests/display/test_colours.py`` checks ≥ 4.5:1).
+white has the higher WCAG contrast ratio (``tests/display/test_display_colours.py`` checks ≥ 4.5:1).
 """
 
 from __future__ import annotations
 
 RGB = tuple[int, int, int]
 
-#: The game's colours, in the order of the rules.
+#: The game's colours, in the order of the rules. Chosen so that each pair stays apart
+#: (CIELAB ΔE ≥ 18) for normal sight and simulated protanopia and deuteranopia
+#: (``tests/display/test_display_colours.py``; before, red and brown were 6.7 apart for protanopes,
+#: blue and purple 10 for deuteranopes). Shapes (:data:`PLAYER_SHAPES`) tell them apart too.
 PLAYER_COLOURS: dict[str, RGB] = {
-    "red": (220, 38, 38),
-    "yellow": (250, 204, 21),
-    "blue": (37, 99, 235),
-    "green": (22, 163, 74),
-    "orange": (249, 115, 22),
-    "brown": (120, 72, 36),
-    "purple": (126, 34, 206),
+    "red": (241, 60, 71),
+    "yellow": (241, 201, 30),
+    "blue": (27, 80, 208),
+    "green": (30, 176, 107),
+    "orange": (247, 94, 17),
+    "brown": (104, 52, 26),
+    "purple": (174, 71, 180),
 }
 COLOUR_KEYS: tuple[str, ...] = tuple(PLAYER_COLOURS)
 

@@ -448,8 +448,10 @@ def score_chart(p: Painter, f: Frame, box: pygame.Rect) -> None:
     if not view.history or tuple(view.history[-1]) != tuple(view.scores):
         history.append(view.scores)
     axis_w = p.px(0.07)
+    label_w = p.px(0.13)  # each line's name at its end (colour is not the only cue)
     plot = pygame.Rect(box.x + axis_w, title.bottom + p.px(0.02),
-                       box.width - axis_w - p.px(0.03), box.height - title.height - p.px(0.1))
+                       box.width - axis_w - label_w - p.px(0.02),
+                       box.height - title.height - p.px(0.1))
     top = max(max((max(r) for r in history if r), default=1), 1)
     step = 5 if top <= 40 else 10
     ymax = step * math.ceil(top / step)
@@ -467,6 +469,7 @@ def score_chart(p: Painter, f: Frame, box: pygame.Rect) -> None:
         p.text(str(k), pygame.Rect(round(x - p.px(0.03)), plot.bottom + p.px(0.01), p.px(0.06),
                                    p.px(0.04)), size=0.03, colour=C.TEXT_DIM, weight="regular")
     width = max(2, p.px(0.006))
+    ends: list[tuple[float, int]] = []
     for seat in range(view.players):
         colour = player_rgb(f.player(seat).colour)
         points = [
@@ -478,6 +481,33 @@ def score_chart(p: Painter, f: Frame, box: pygame.Rect) -> None:
             pygame.draw.lines(p.surface, colour, False, points, width)
         for pt in points[-1:]:
             pygame.draw.circle(p.surface, colour, (round(pt[0]), round(pt[1])), width * 2)
+            ends.append((pt[1], seat))
+    # The names at the lines' ends, pushed apart so that none overlaps the next.
+    label_h = p.px(0.036)
+    ys = _spread_labels([y for y, _ in sorted(ends)], label_h, plot.top + label_h / 2,
+                        plot.bottom + label_h / 2)
+    for (end_y, seat), y in zip(sorted(ends), ys, strict=True):
+        info = f.player(seat)
+        colour = player_rgb(info.colour)
+        x0 = plot.right + p.px(0.008)
+        pygame.draw.line(p.surface, colour, (plot.right, end_y), (x0, y), max(1, width // 2))
+        chip = pygame.Rect(x0, round(y - label_h / 2), label_h, label_h)
+        p.shape(C.PLAYER_SHAPES.get(info.colour, "hexagon"), chip.inflate(-4, -4), colour)
+        p.text(info.name, pygame.Rect(chip.right + p.px(0.004), chip.y,
+                                      box.right - chip.right - p.px(0.01), label_h),
+               size=0.03, colour=colour, align="left", weight="bold")
+
+
+def _spread_labels(ys: list[float], gap: float, low: float, high: float) -> list[float]:
+    """``ys`` (sorted) moved as little as needed to lie ``gap`` apart within [low, high]."""
+    out = [min(max(y, low), high) for y in ys]
+    for i in range(1, len(out)):
+        out[i] = max(out[i], out[i - 1] + gap)
+    if out and out[-1] > high:  # pushed past the bottom: push back up
+        out[-1] = high
+        for i in range(len(out) - 2, -1, -1):
+            out[i] = min(out[i], out[i + 1] - gap)
+    return out
 
 
 def draw_over(p: Painter, f: Frame) -> None:
