@@ -107,6 +107,7 @@ STRINGS: dict[str, Mapping[str, str]] = {
     "viewing.done": {"zh-TW": "傳給左邊！", "en": "Pass left!"},
     "replace.title": {"zh-TW": "新場景", "en": "New scene"},
     "replace.hint": {"zh-TW": "大家有 20 秒看新場景", "en": "Everyone has 20 seconds to look"},
+    "replace.which": {"zh-TW": "新場景卡換下場景 {s}", "en": "A new card replaces scene {s}"},
     "replace.choose": {"zh-TW": "{name} 可以換一張場景",
                        "en": "{name} may replace a scene"},
     # --- reveal --------------------------------------------------------------------------
@@ -137,6 +138,9 @@ STRINGS: dict[str, Mapping[str, str]] = {
     "check.title": {"zh-TW": "檢視 {s}", "en": "Checking {s}"},
     "check.bettors": {"zh-TW": "投注者", "en": "Bettors"},
     "check.point": {"zh-TW": "翻開場景，指出物品", "en": "Turn the scene up and point at the item"},
+    "check.point_who": {"zh-TW": "{names}：翻開場景，指出物品",
+                        "en": "{names}: turn the scene up, point at the item"},
+    "list.sep": {"zh-TW": "、", "en": " & "},
     "check.timeup": {"zh-TW": "時間到！", "en": "Time's up!"},
     "check.no_timer": {"zh-TW": "沒投這張的人可以翻沙漏",
                        "en": "Players who did not bet here may run the hourglass"},

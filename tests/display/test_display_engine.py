@@ -129,6 +129,7 @@ def test_a_round_from_setup_to_swap(fonts: FontBook) -> None:
     view = game_view(table.state)
     assert view is not None and view.checking_scene == 1 and view.timer_ms == 30_000
     assert "沒投這張的人可以翻沙漏" in table.texts()  # untimed until the hourglass is turned
+    assert "Alice、志明：翻開場景，指出物品" in table.texts()  # who checks, by name
     assert [b for b in table.renderers[1].buttons if b.action.name == "start_timer"]
     assert table.play(HourglassTurned(at_ms=t)) == "checking"
     assert table.show(t + 12_000) == "checking" and "18" in table.texts()
@@ -141,6 +142,8 @@ def test_a_round_from_setup_to_swap(fonts: FontBook) -> None:
     assert table.state.deadline_ms is not None
     t = table.state.deadline_ms
     assert table.show(t) == "checking" and "時間到！" in table.texts()
+    # time's up counts as not found: "found" is no longer offered (an undo would bring it back)
+    assert not [b for b in table.renderers[1].buttons if b.action.name in ("found", "not_found")]
     # Time up on D: the round is scored -> the scoring screen for a while, then the swap.
     assert table.play(CheckTimeUp(at_ms=t)) == "scoring"
     assert "+4" in table.texts()  # 4 players, first of two bettors on B
@@ -194,4 +197,5 @@ def test_advanced_replacement_screens(fonts: FontBook) -> None:
     view = game_view(table.state)
     assert view is not None and view.timer_ms == 20_000 and view.deadline_ms == t + 22_000
     assert table.show(t + 7000) == "replace" and "15" in table.texts()
+    assert "新場景卡換下場景 C" in table.texts()  # which scene the new card replaces
     assert table.play(ViewingTimeUp(at_ms=t + 22_000)) == "reveal"

@@ -72,7 +72,7 @@ def snapshots(lang: str = "zh-TW") -> list[tuple[str, Snapshot]]:
     rep = replace(BASE, phase=ViewPhase.REPLACE, scene_count=6, actor=3)
     add("replace-choose", replace(s, state=rep))
     add("replace-viewing", replace(s, state=replace(rep, deadline_ms=T0 + 14_000,
-                                                    timer_ms=20_000)))
+                                                    timer_ms=20_000, replaced_scene=2)))
     reveal = replace(BASE, actor=2)
     add("reveal-waiting", replace(s, state=reveal, last_card=CARD))
     reveal = replace(BASE, actor=3, revealer=2, awaiting_buzz=True)
@@ -97,6 +97,7 @@ def snapshots(lang: str = "zh-TW") -> list[tuple[str, Snapshot]]:
     chk = replace(BASE, phase=ViewPhase.CHECKING, hourglass=1, bets=((), (1, 4, 0), (), (2,), ()),
                   passed=(3,), checking_scene=1, results=(None,) * 5, timer_ms=30_000)
     add("checking-idle", replace(s, state=chk))
+    add("checking-one-bettor", replace(s, state=replace(chk, checking_scene=3)))
     add("checking-running", replace(s, state=replace(chk, deadline_ms=T0 + 21_500)))
     add("checking-low", replace(s, state=replace(chk, deadline_ms=T0 + 4_200)))
     add("checking-expired", replace(s, state=replace(

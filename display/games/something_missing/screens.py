@@ -107,6 +107,9 @@ def draw_replace(p: Painter, f: Frame) -> None:
         choices.append((HostAction("no_replace"), p.tr("btn.no_replace"), pygame.K_k,
                         C.PANEL_HI, True))
     else:
+        if view.replaced_scene is not None:
+            p.text(p.tr("replace.which", s=scene_letter(view.replaced_scene)),
+                   p.rect(0.56, 0.18, 0.41, 0.14), size=0.065, colour=C.ACCENT)
         p.text(p.tr("replace.hint"), p.rect(0.56, 0.3, 0.41, 0.2), size=0.055)
         if left is None:
             choices.append((HostAction("start_timer"), p.tr("btn.start_timer"), pygame.K_t,
@@ -297,11 +300,13 @@ def draw_checking(p: Painter, f: Frame) -> None:
                colour=C.TEXT_DIM, weight="regular")
     # Right: the bettors on this scene, and every bet-on scene's result so far.
     right_x = 0.54
-    p.text(p.tr("check.point"), p.rect(right_x, BODY_TOP, 0.44, 0.08), size=0.045,
-           weight="regular")
+    bettors = view.bets[scene] if scene is not None and scene < len(view.bets) else ()
+    # Who checks, by name: the one or two bettors, or "the bettors" (their chips below).
+    point = (p.tr("check.point_who", names=p.tr("list.sep").join(f.name(b) for b in bettors))
+             if 0 < len(bettors) <= 2 else p.tr("check.point"))
+    p.text(point, p.rect(right_x, BODY_TOP, 0.44, 0.08), size=0.045, weight="regular")
     p.text(p.tr("check.bettors"), p.rect(right_x, BODY_TOP + 0.09, 0.44, 0.06), size=0.04,
            colour=C.TEXT_DIM, align="left")
-    bettors = view.bets[scene] if scene is not None and scene < len(view.bets) else ()
     cols = 3
     cw = 0.44 / cols
     for i, seat in enumerate(bettors):
@@ -328,23 +333,26 @@ def draw_checking(p: Painter, f: Frame) -> None:
             p.text(p.tr(status), pygame.Rect(r.x, r.y + r.height * 6 // 10, r.width,
                                              r.height * 4 // 10),
                    size=0.035, colour=fg, weight="regular", pad=0.005)
-    choices: list[tuple[HostAction, str, int | None, C.RGB, bool]] = [
-        (HostAction("found"), p.tr("btn.found"), pygame.K_f, C.GOOD, True),
-        (HostAction("not_found"), p.tr("btn.not_found"), pygame.K_n, C.BAD, True),
-    ]
-    if left is None:
-        choices.insert(0, (HostAction("start_timer"), p.tr("btn.hourglass"), pygame.K_h,
-                           C.WARN, True))
-    footer(p, choices)
 
 
 def checking_timer(p: Painter, f: Frame) -> None:
+    """The hourglass and the host's choices, which change with it (drawn every frame)."""
     view = _need(f)
     left = f.timer_left_ms()
     center = p.point(0.27, 0.47)
     big_timer(p, center, p.px(0.28), left, view.timer_ms or 30000, C.WARN)
     if left == 0:
         p.text(p.tr("check.timeup"), p.rect(0.02, 0.77, 0.5, 0.08), size=0.06, colour=C.BAD)
+    choices: list[tuple[HostAction, str, int | None, C.RGB, bool]] = [
+        (HostAction("found"), p.tr("btn.found"), pygame.K_f, C.GOOD, True),
+        (HostAction("not_found"), p.tr("btn.not_found"), pygame.K_n, C.BAD, True),
+    ]
+    if left == 0:  # time's up: it counts as not found (an undo takes back the hourglass)
+        choices = []
+    elif left is None:
+        choices.insert(0, (HostAction("start_timer"), p.tr("btn.hourglass"), pygame.K_h,
+                           C.WARN, True))
+    footer(p, choices)
 
 
 def _board_rows(p: Painter, n: int, box: pygame.Rect) -> list[dict[str, pygame.Rect]]:

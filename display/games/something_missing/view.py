@@ -53,6 +53,7 @@ class GameView:
     viewing_passes: int = 0
     swap_scenes: tuple[int, ...] = ()  # scenes turned up this round (swap decision)
     swaps_made: int = 0  # exchanges made so far in this swap decision
+    replaced_scene: int | None = None  # the scene position a new card replaces (the 20 s look)
     history: tuple[tuple[int, ...], ...] = ()  # scores after each round, round 1 first
     winners: tuple[int, ...] = ()
     target: int = 35
@@ -157,6 +158,7 @@ def from_something_missing(state: sm.State) -> GameView | None:
         viewing_passes=state.viewing_passes,
         swap_scenes=state.turned_up if state.phase is sm.Phase.SWAP else (),
         swaps_made=state.swaps_made,
+        replaced_scene=state.replacement.position if state.replacement is not None else None,
         history=state.score_history[1:],
         winners=winners,
         target=rules.win_score_for(n) if n else rules.win_score,
