@@ -6,7 +6,7 @@ switches at run time (the host's ``lang`` key flips it with :func:`next_lang`).
 
 Placeholders use :meth:`str.format` syntax (``{name}``); both translations of a key must use the
 same placeholders (``tests/display/test_i18n.py`` checks that, and that every key a screen uses
-exists). A key missing at run time never crashes the kiosk: :func:`tr` returns ``⟨key⟩`` and logs
+exists). A key missing at run time never crashes the kiosk: :func:`tr` returns ``〈key〉`` and logs
 the key once.
 """
 
@@ -116,7 +116,7 @@ STRINGS: dict[str, Mapping[str, str]] = {
     "reveal.revealed": {"zh-TW": "{name} 翻開了", "en": "{name} turned a card"},
     "reveal.next": {"zh-TW": "沒人搶答就換 {name}", "en": "Nobody? Then {name} turns next"},
     "reveal.waiting": {"zh-TW": "等待卡牌…", "en": "Waiting for a card…"},
-    "card.unnamed": {"zh-TW": "沒認出的卡", "en": "Card not recognised"},
+    "card.unnamed": {"zh-TW": "手動翻開的卡", "en": "Card turned by hand"},
     "reveal.seen": {"zh-TW": "看到了", "en": "On the table"},
     "reveal.buzz_hint": {"zh-TW": "記得在哪裡？快按鈕！", "en": "Remember where? Hit your button!"},
     # --- buzz ----------------------------------------------------------------------------
@@ -162,11 +162,14 @@ STRINGS: dict[str, Mapping[str, str]] = {
     "over.reason.cards": {"zh-TW": "{n} 位玩家沒牌了", "en": "{n} players ran out of cards"},
     "over.reason.host": {"zh-TW": "主持人結束了遊戲", "en": "Ended by the host"},
     # --- status banner -------------------------------------------------------------------
-    "status.camera_disconnected": {"zh-TW": "相機未連線", "en": "Camera disconnected"},
-    "status.camera_starting": {"zh-TW": "相機啟動中…", "en": "Camera starting…"},
-    "status.camera_blocked": {"zh-TW": "相機被遮住了", "en": "Camera view blocked"},
-    "status.camera_ended": {"zh-TW": "相機畫面停止了", "en": "The camera stopped sending"},
-    "status.camera_closed": {"zh-TW": "相機已關閉", "en": "Camera closed"},
+    "status.camera_disconnected": {"zh-TW": "攝影機已斷線，正在重試",
+                                   "en": "Camera disconnected, retrying now"},
+    "status.camera_retrying": {"zh-TW": "攝影機已斷線，{n} 秒後重試",
+                               "en": "Camera disconnected, retrying in {n} s"},
+    "status.camera_starting": {"zh-TW": "攝影機啟動中…", "en": "Camera starting…"},
+    "status.camera_blocked": {"zh-TW": "攝影機被遮住了", "en": "Camera view blocked"},
+    "status.camera_ended": {"zh-TW": "攝影機畫面停止了", "en": "The camera stopped sending"},
+    "status.camera_closed": {"zh-TW": "攝影機已關閉", "en": "Camera closed"},
     "status.vision_error": {"zh-TW": "辨識卡牌出錯（詳見記錄）",
                             "en": "Card recognition failed (see the log)"},
     "status.button_stuck": {"zh-TW": "{name} 的按鈕卡住了", "en": "{name}'s button is stuck"},
@@ -195,7 +198,7 @@ def add_strings(table: Mapping[str, Mapping[str, str]]) -> None:
 def tr(key: str, lang: str, /, **params: object) -> str:
     """The text of ``key`` in ``lang`` with ``params`` filled in.
 
-    An unknown language falls back to :data:`DEFAULT_LANG`; an unknown key gives ``⟨key⟩``
+    An unknown language falls back to :data:`DEFAULT_LANG`; an unknown key gives ``〈key〉``
     (logged once) so a missing translation shows up on screen instead of crashing the kiosk.
     """
     entry = STRINGS.get(key)
@@ -203,7 +206,7 @@ def tr(key: str, lang: str, /, **params: object) -> str:
         if key not in _missing_logged:
             _missing_logged.add(key)
             _log.error("display: no translation for key %r", key)
-        return f"⟨{key}⟩"
+        return f"〈{key}〉"
     text = entry.get(lang) or entry[DEFAULT_LANG]
     if not params:
         return text

@@ -307,8 +307,9 @@ class Renderer:
         lang = snap.lang
         status = snap.camera_status
         if status:
-            key = status if status in STRINGS else f"status.{status}"
-            lines.append(tr(key, lang) if key in STRINGS else status)
+            name, _, arg = status.partition(":")  # "status.camera_retrying:4": {n} = 4
+            key = name if name in STRINGS else f"status.{name}"
+            lines.append(tr(key, lang, n=arg) if key in STRINGS else status)
         for notice in snap.notices:
             if notice.key in STRINGS:
                 name = ""

@@ -26,6 +26,7 @@ referee holds it until the host says whether it is that card or the next).
 from __future__ import annotations
 
 import logging
+import math
 import os
 import threading
 import time
@@ -48,13 +49,16 @@ KEYED_STATES = ("disconnected", "starting", "ended", "closed")
 
 
 def _camera_status(camera: Any) -> tuple[bool, str | None]:
-    """(whether the camera reports a status, the text for the screen: a ``status.*`` key,
-    raw text, or None when it is fine)."""
+    """(whether the camera reports a status, the text for the screen: a ``status.*`` key --
+    ``key:N`` with a number for the key's ``{n}`` --, raw text, or None when it is fine)."""
     status = getattr(camera, "status", None)
     if status is None or callable(status):
         return False, None
     if status.ok:
         return True, None
+    retry = getattr(status, "retry_in_s", None)
+    if status.state == "disconnected" and retry is not None and retry > 0:
+        return True, f"status.camera_retrying:{math.ceil(retry)}"  # the countdown, in seconds
     if status.state in KEYED_STATES:
         return True, f"status.camera_{status.state}"
     return True, f"{status.message_zh} {status.message_en}"

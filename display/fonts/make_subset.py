@@ -65,11 +65,7 @@ BIG5_LEVEL1 = (0xA440, 0xC67E)
 #: unassigned, line/paragraph separators)
 NOT_DRAWN = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 #: Characters the code holds that Noto Sans CJK has no glyph for, and why that is acceptable.
-KNOWN_ABSENT: dict[str, str] = {
-    "⟨": "display.i18n.tr's marker around a translation key that is missing (a bug's symptom, "
-         "never a real string); 〈〉 (U+3008/9) would render",
-    "⟩": "the closing half of the same marker",
-}
+KNOWN_ABSENT: dict[str, str] = {}  # (tr's missing-key marker is 〈〉, which Noto draws)
 
 
 def _json_strings(value: Any) -> Iterator[str]:

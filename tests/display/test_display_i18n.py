@@ -56,8 +56,8 @@ def test_chinese_text_is_chinese() -> None:
 
 def test_missing_key_shows_the_key_and_logs_once(caplog: pytest.LogCaptureFixture) -> None:
     with caplog.at_level(logging.ERROR):
-        assert tr("no.such.key", "en") == "⟨no.such.key⟩"
-        assert tr("no.such.key", "zh-TW") == "⟨no.such.key⟩"
+        assert tr("no.such.key", "en") == "〈no.such.key〉"
+        assert tr("no.such.key", "zh-TW") == "〈no.such.key〉"
     assert sum("no.such.key" in r.message for r in caplog.records) == 1
 
 

@@ -133,7 +133,7 @@ def test_game_over_draws_a_chart_in_player_colours(fonts: FontBook) -> None:
 def test_status_banner_shows_problems(fonts: FontBook) -> None:
     renderer = _render(fonts, (800, 480), SAMPLES["reveal-camera-problem"])
     texts = [r.text for r in renderer.texts]
-    assert "相機未連線" in texts
+    assert "攝影機已斷線，正在重試" in texts
     assert "阿美 的按鈕卡住了" in texts
 
 
@@ -152,7 +152,7 @@ def test_a_card_can_be_turned_by_hand_and_shows_unnamed(fonts: FontBook) -> None
     assert _share(quiet.surface.subsurface(rect), ACCENT) < 0.05
     shown = _render(fonts, (800, 480), SAMPLES["reveal-by-hand"])
     texts = [r.text for r in shown.texts]
-    assert "沒認出的卡" in texts and "?" in texts
+    assert "手動翻開的卡" in texts and "?" in texts
     assert "辨識卡牌出錯（詳見記錄）" in texts  # (the camera thread's error, in its words)
     assert not [b for b in shown.buttons if b.action.name == "by_hand"]  # one is up already
 
@@ -234,3 +234,19 @@ def test_nothing_is_smaller_than_14_px_on_the_small_screen(fonts: FontBook, lang
         renderer = _render(fonts, (800, 480), snap)
         for record in renderer.texts:
             assert record.px >= 14, (name, record.text, record.px)
+
+
+@pytest.mark.parametrize(("lang", "words"), [("zh-TW", "攝影機已斷線，4 秒後重試"),
+                                             ("en", "Camera disconnected, retrying in 4 s")])
+def test_the_camera_banner_counts_down_to_the_next_try(fonts: FontBook, lang: str,
+                                                       words: str) -> None:
+    from types import SimpleNamespace
+
+    from tablekeeper.vision_link import _camera_status
+
+    status = SimpleNamespace(ok=False, state="disconnected", retry_in_s=3.2)
+    reports, text = _camera_status(SimpleNamespace(status=status))
+    assert reports and text == "status.camera_retrying:4"
+    snap = replace(SAMPLES["reveal-camera-problem"], camera_status=text, lang=lang)
+    renderer = _render(fonts, (800, 480), snap)
+    assert words in [r.text for r in renderer.texts]
