@@ -33,6 +33,7 @@ from engine.something_missing import (
     Phase,
     State,
     ViewingTimeUp,
+    next_revealer,
 )
 from tablekeeper.games.something_missing.simplayers import SimTable
 from tablekeeper.referee import CardSeen, Referee
@@ -226,7 +227,8 @@ class DemoTable:
         else:
             # Nobody remembers the item: after a moment the host presses "next" -- or, half of
             # the time, the next player simply reveals (the engine takes that as no buzz).
-            if self.rng.random() < 0.5:
+            # (when the table must first settle -- a replacement, the end -- nobody reveals)
+            if self.rng.random() < 0.5 or next_revealer(state) is None:
                 wait = self.rng.randint(2_000, 3_500) * NS_PER_MS
                 self._host(now_ns + wait, NoBuzz(at_ms=0))
             else:

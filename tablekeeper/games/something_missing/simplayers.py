@@ -266,16 +266,34 @@ def arbitrate(presses: Sequence[tuple[int, int]], card_at_ms: int,
 
 
 def describe(before: State, event: Event, after: State) -> str | None:
-    """One line of play-by-play (Traditional Chinese and English) for notable events."""
+    """One line of play-by-play (Traditional Chinese and English) for notable events: scenes
+    by their letters round the ring (A, B, ... as the screen shows them), the demo deck's
+    items and scene cards by name."""
+    from vision.demo_decks import ITEMS, SCENE_NAMES
+
     def name(seat: int) -> str:
         return after.players[seat].name
 
+    def scene(position: int) -> str:
+        return f"場景 {chr(ord('A') + position)}"
+
+    def item(card: int | None) -> str:
+        if card is None or not 0 <= card < len(ITEMS):
+            return "a card 一張卡"
+        zh, en = ITEMS[card]
+        return f"{zh} {en}"
+
+    def scene_card(card: int) -> str:
+        zh, en = SCENE_NAMES[card] if 0 <= card < len(SCENE_NAMES) else ("?", f"#{card}")
+        return f"{zh} {en}"
+
     if isinstance(event, NewGame):
+        ring = ", ".join(f"{chr(ord('A') + i)} {scene_card(c)}" for i, c in enumerate(event.scenes))
         return (f"新遊戲 New game: {len(event.names)} players, {event.variant}, "
-                f"scenes {list(event.scenes)}, start player {name(event.start_seat)}")
+                f"scenes {ring}; start player {name(event.start_seat)}")
     if isinstance(event, CardRevealed) and after.revealer is not None:
         return f"第{after.round}回合 Round {after.round}: {name(after.revealer)} reveals " \
-               f"item #{event.card}"
+               f"{item(event.card)}"
     if isinstance(event, NoBuzz):
         return "  沒人搶 nobody buzzes"
     if isinstance(event, BuzzWon):
@@ -284,18 +302,18 @@ def describe(before: State, event: Event, after: State) -> str | None:
                f"(+{event.margin_us / 1000:.0f} ms){tie}"
     if isinstance(event, Bet):
         slot = next(b.slot for b in after.bets if b.seat == event.seat)
-        return f"  {name(event.seat)} bets on scene {event.position} (slot {slot})"
+        return f"  {name(event.seat)} bets on {scene(event.position)} (slot {slot})"
     if isinstance(event, CheckResult | CheckTimeUp) and before.check is not None:
         what = ("找到了 found" if isinstance(event, CheckResult) and event.found
                 else "時間到 time up" if isinstance(event, CheckTimeUp) else "沒找到 not found")
         changes = [c for c in after.last_changes if c.position == before.check.position]
         deltas = ", ".join(f"{name(c.seat)} {c.delta:+d}" for c in changes)
-        return f"  scene {before.check.position}: {what} -> {deltas}"
+        return f"  {scene(before.check.position)}: {what} -> {deltas}"
     if isinstance(event, HourglassTurned):
         return "  沙漏翻轉 the hourglass is turned: 30 s to find it"
     if isinstance(event, SwapScenes):
-        return f"  {name(event.seat)} swaps scenes {event.a} and {event.b}"
+        return f"  {name(event.seat)} swaps {scene(event.a)} and {scene(event.b)}"
     if isinstance(event, ReplaceScene):
-        return f"  {name(event.seat)} replaces scene {event.position} with scene card " \
-               f"{event.scene} (20 s to look)"
+        return f"  {name(event.seat)} replaces {scene(event.position)} with " \
+               f"{scene_card(event.scene)} (20 s to look)"
     return None

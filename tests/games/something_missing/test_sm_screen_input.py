@@ -204,3 +204,16 @@ def test_a_card_the_camera_missed_is_turned_over_by_hand(
     named = loop.referee.state
     assert named.phase is Phase.BUZZ and named.top_card == table_of(loop.referee).card_ids["i07"]
     assert named.pile[-2:] == (None, named.top_card)
+
+
+def test_demo_text_names_scenes_by_letter_and_items_by_name() -> None:
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "tablekeeper", "demo", "--text", "--lines", "40"],
+                         capture_output=True, text=True, timeout=120, check=True).stdout
+    assert "scenes A " in out and "bets on 場景 " in out
+    assert "reveals item #" not in out and "bets on scene " not in out
+    from vision.demo_decks import ITEMS
+
+    assert any(f"reveals {zh} {en}" in out for zh, en in ITEMS)
