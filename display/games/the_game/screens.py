@@ -69,7 +69,7 @@ def draw_row(p: Painter, f: Frame, i: int, box: pygame.Rect) -> None:
            size=0.032, colour=C.TEXT_DIM, weight="regular", pad=0.004)
     # the top card, large
     card_h = box.height - p.px(0.02)
-    card_w = min(card_h * 2 // 3 + p.px(0.03), box.width * 24 // 100)
+    card_w = min(card_h * 9 // 10, box.width * 26 // 100)
     top_box = pygame.Rect(arrow_box.right, box.y + p.px(0.01), card_w, card_h)
     face = UP_CARD if row.up else DOWN_CARD
     _card(p, top_box, row.top, face, size=0.12)
@@ -230,6 +230,9 @@ def claim_panel(p: Painter, f: Frame) -> None:
     p.outline(box, C.WARN, 0.008, 0.02)
     chip = p.rect(0.16, 0.28, 0.68, 0.16)
     p.chip(chip, info.colour, p.tr("tg.claim.q", name=info.name), size=0.07)
+    p.shape(C.PLAYER_SHAPES.get(info.colour, "hexagon"),
+            pygame.Rect(chip.x + p.px(0.015), chip.y + chip.height // 4, chip.height // 2,
+                        chip.height // 2), text_on(player_rgb(info.colour)))
     p.text(p.tr("tg.claim.hint"), p.rect(0.16, 0.48, 0.68, 0.12), size=0.045,
            colour=C.TEXT, weight="regular")
     footer(p, [(HostAction("tg.confirm_claim"), p.tr("tg.btn.confirm_end"), None, C.WARN, True),
