@@ -83,12 +83,12 @@ def snapshots(lang: str = "zh-TW") -> list[tuple[str, Snapshot]]:
     add("play-solo", replace(s, players=PLAYERS[:1], state=solo))
     over = replace(BASE, phase="over", to_act=None, verdict="loss", end_reason="cannot_play",
                    plays=_plays(SEQ, BACK, frozenset({20})))
-    add("over-loss", replace(s, state=over))
+    add("end-loss", replace(s, state=over))
     win = replace(over, verdict="win", cards_left=7, draw_count=0, hand_counts=(2, 0, 3, 1, 1))
-    add("over-win", replace(s, state=win))
+    add("end-win", replace(s, state=win))
     sup = replace(over, verdict="super_win", end_reason="all_played", cards_left=0,
                   draw_count=0, hand_counts=(0,) * 5, suggest_expert=True)
-    add("over-super", replace(s, state=sup))
+    add("end-super", replace(s, state=sup))
     host = replace(over, verdict="not_judged", end_reason="host_ended")
-    add("over-host", replace(s, state=host))
+    add("end-host", replace(s, state=host))
     return out

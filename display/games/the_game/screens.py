@@ -60,13 +60,13 @@ def draw_row(p: Painter, f: Frame, i: int, box: pygame.Rect) -> None:
     row = view.rows[i]
     p.fill(box, C.PANEL, 0.012)
     # the direction: a big arrow and its words ("↑ up 1→99")
-    arrow_box = pygame.Rect(box.x, box.y, box.width * 18 // 100, box.height)
+    arrow_box = pygame.Rect(box.x, box.y, box.width * 21 // 100, box.height)
     p.text(row.arrow, pygame.Rect(arrow_box.x, arrow_box.y, arrow_box.width,
                                   arrow_box.height * 62 // 100), size=0.11,
            colour=UP_CARD if row.up else DOWN_CARD)
     p.text(row_name(p, row), pygame.Rect(arrow_box.x, arrow_box.y + arrow_box.height * 58 // 100,
                                          arrow_box.width, arrow_box.height * 40 // 100),
-           size=0.032, colour=C.TEXT_DIM, weight="regular", pad=0.004)
+           size=0.034, colour=C.TEXT_DIM, weight="regular")
     # the top card, large
     card_h = box.height - p.px(0.02)
     card_w = min(card_h * 9 // 10, box.width * 26 // 100)
@@ -148,11 +148,12 @@ def player_list(p: Painter, f: Frame, box: pygame.Rect) -> None:
                            r.height * 2 // 3)
         p.shape(C.PLAYER_SHAPES.get(info.colour, "hexagon"), mark, fg)
         name_box = pygame.Rect(mark.right + p.px(0.01), r.y, r.width * 60 // 100, r.height)
-        p.text(info.name, name_box, size=0.042, colour=fg, align="left", pad=0.004)
+        p.text(info.name, name_box, size=0.042, colour=fg, align="left")
         count = view.hand_counts[seat]
         label = p.tr("tg.hand", n=count) if count else p.tr("tg.hand_empty")
-        p.text(label, pygame.Rect(r.right - r.width * 30 // 100, r.y, r.width * 30 // 100,
-                                  r.height), size=0.04, colour=fg, align="right", pad=0.008)
+        p.text(label, pygame.Rect(r.right - r.width * 32 // 100 - p.px(0.01), r.y,
+                                  r.width * 32 // 100, r.height), size=0.04, colour=fg,
+               align="right")
 
 
 def draw_play(p: Painter, f: Frame) -> None:
@@ -337,6 +338,15 @@ def rows_chart(p: Painter, f: Frame, box: pygame.Rect) -> None:
                                width if play.house_rule else 0)
 
 
+def _split(text: str) -> tuple[str, str]:
+    """A verdict in two lines, at its colon ("All 98 cards played: you are ...")."""
+    for colon in ("：", ": "):
+        head, sep, tail = text.partition(colon)
+        if sep:
+            return head + sep.strip(), tail
+    return text, ""
+
+
 def draw_over(p: Painter, f: Frame) -> None:
     view = _need(f)
     p.surface.fill(C.BG)
@@ -344,30 +354,32 @@ def draw_over(p: Painter, f: Frame) -> None:
     header(p, p.tr("tg.over.title"), reason)
     won = view.verdict in ("win", "super_win")
     colour = C.GOOD if won else C.BAD if view.verdict == "loss" else C.PANEL_HI
-    left_x, left_w = 0.02, 0.4
-    big = p.rect(left_x, BODY_TOP + 0.01, left_w, 0.16)
+    x, w = 0.02, 0.4
+    y = BODY_TOP + 0.01
+    big = p.rect(x, y, w, 0.15)
     p.fill(big, colour, 0.015)
     p.text(p.tr("tg.over.left", n=view.cards_left), big, size=0.1, colour=text_on(colour),
            pad=0.01)
+    y += 0.16
     if view.verdict:
-        p.text(p.tr(f"tg.verdict.{view.verdict}"), p.rect(left_x, BODY_TOP + 0.18, left_w, 0.1),
-               size=0.045, colour=C.TEXT, pad=0.004)
+        first, second = _split(p.tr(f"tg.verdict.{view.verdict}"))
+        p.text(first, p.rect(x, y, w, 0.06), size=0.045, colour=C.TEXT)
+        p.text(second, p.rect(x, y + 0.06, w, 0.06), size=0.045, colour=C.TEXT)
+        y += 0.125
     hands = sum(view.hand_counts)
-    p.text(p.tr("tg.over.pile_hands", pile=view.draw_count, hands=hands),
-           p.rect(left_x, BODY_TOP + 0.28, left_w, 0.06), size=0.04, colour=C.TEXT_DIM,
-           weight="regular")
     house = sum(1 for pl in view.plays if pl.house_rule)
+    line = p.tr("tg.over.pile_hands", pile=view.draw_count, hands=hands)
+    p.text(line, p.rect(x, y, w, 0.055), size=0.038, colour=C.TEXT_DIM, weight="regular")
+    y += 0.055
     line = p.tr("tg.over.plays", n=len(view.plays))
     if house:
         line += " · " + p.tr("tg.over.house", n=house)
-    p.text(line, p.rect(left_x, BODY_TOP + 0.34, left_w, 0.06), size=0.04, colour=C.TEXT_DIM,
-           weight="regular")
-    top = BODY_TOP + 0.41
+    p.text(line, p.rect(x, y, w, 0.055), size=0.038, colour=C.TEXT_DIM, weight="regular")
+    y += 0.06
     if view.suggest_expert:
-        p.text(p.tr("tg.over.suggest"), p.rect(left_x, top, left_w, 0.07), size=0.038,
-               colour=C.ACCENT)
-        top += 0.08
-    player_list(p, f, p.rect(left_x, top, left_w, FOOTER_Y - 0.02 - top))
+        p.text(p.tr("tg.over.suggest"), p.rect(x, y, w, 0.055), size=0.04, colour=C.ACCENT)
+        y += 0.06
+    player_list(p, f, p.rect(x, y, w, FOOTER_Y - 0.02 - y))
     rows_chart(p, f, p.rect(0.44, BODY_TOP + 0.01, 0.54, FOOTER_Y - BODY_TOP - 0.03))
     footer(p, [(HostAction("confirm"), p.tr("btn.new_game"), None, C.ACCENT, True)], undo=False)
 

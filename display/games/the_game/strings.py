@@ -25,7 +25,7 @@ STRINGS: Mapping[str, Mapping[str, str]] = {
     "tg.may_end": _pair("短按按鈕：結束回合", "Press your button: turn done"),
     "tg.hold_hint": _pair("長按 2 秒：無法出牌", "Hold 2 s: I cannot play"),
     "tg.pile": _pair("牌堆 {n} 張", "Draw pile {n}"),
-    "tg.pile_empty": _pair("牌堆空了：每回合至少 1 張", "Pile empty: 1 card a turn"),
+    "tg.pile_empty": _pair("牌堆空了", "Draw pile empty"),
     "tg.left": _pair("還剩 {n} 張", "{n} cards left"),
     "tg.hand": _pair("{n} 張", "{n} cards"),
     "tg.hand_empty": _pair("出完了", "no cards"),
@@ -71,6 +71,6 @@ STRINGS: Mapping[str, Mapping[str, str]] = {
     "tg.over.chart": _pair("四列的變化", "The rows over the game"),
     "tg.over.plays": _pair("出了 {n} 張", "{n} cards played"),
     "tg.over.house": _pair("家規 {n} 次", "{n} house-rule plays"),
-    "tg.over.suggest": _pair(tg.SUGGEST_EXPERT_TEXT[0], tg.SUGGEST_EXPERT_TEXT[1]),
+    "tg.over.suggest": _pair("下次試試專家規則！", "Next time: the expert rule!"),
     **{f"tg.verdict.{v.value}": _pair(zh, en) for v, (zh, en) in tg.VERDICT_TEXT.items()},
 }
