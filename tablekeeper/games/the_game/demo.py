@@ -75,6 +75,7 @@ def build_demo(out: Path, *, seed: int, players: int, variant: str, clock: Clock
         from vision.tracker import CardWatcher
 
         _check_threaded(threaded, clock)
+        assert deck is not None
         _one_vision_thread()
         table_cam = SimulatedTable(deck, seed=seed, clock=clock.now_ns)
         sim_camera = LockedCamera(table_cam) if threaded else table_cam

@@ -138,14 +138,14 @@ class DemoTable:
         heapq.heapify(self._queue)
         table = table_of(self.referee)
         if state.phase is Phase.SETUP:
-            event = self.sim.new_game(self.referee.at_ms(now_ns))
-            self._at(now_ns + 500 * NS_PER_MS, lambda: self._submit(event, now_ns), "host")
+            first = self.sim.new_game(self.referee.at_ms(now_ns))
+            self._at(now_ns + 500 * NS_PER_MS, lambda: self._submit(first, now_ns), "host")
             return
         if state.phase is not Phase.PLAY:
             return
         if table.claim is not None:  # the host reads the question, then confirms
             t = now_ns + self.rng.randint(1_200, 2_000) * NS_PER_MS
-            self._at(t, lambda: table.confirm_claim(t), "host")
+            self._at(t, lambda: self._confirm(t), "host")
             return
         if table.refused is not None:
             return  # the player takes the card back (scheduled with it)
@@ -170,6 +170,9 @@ class DemoTable:
         elif isinstance(event, CannotPlay):
             self.long_presses += 1
             self._press(seat, t, 2_400)
+
+    def _confirm(self, t_ns: int) -> None:
+        table_of(self.referee).confirm_claim(t_ns)
 
     def _submit(self, event: Event, t_ns: int) -> None:
         stamped = type(event)(**{**event.__dict__, "at_ms": self.referee.at_ms(t_ns)})

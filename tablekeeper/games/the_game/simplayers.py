@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine import the_game as tg
-from engine.core import Event
+from engine.core import Event, Rejection
 
 #: The published simulations (RULES.md section 2): the share of games with fewer than 10 cards
 #: left, for 1-5 players.
@@ -232,13 +232,13 @@ def play_engine(table: SimTable, rules: tg.Rules | None = None,
     """Play ``table`` through the engine to its end (a test's and the text demo's game)."""
     state = tg.initial_state(rules)
     result = tg.apply(state, table.new_game(0))
-    assert not isinstance(result, tg.Rejection), result
+    assert not isinstance(result, Rejection), result
     state = result
     while not tg.is_over(state):
         ev = table.propose(state)
         ev = type(ev)(**{**ev.__dict__, "at_ms": state.now_ms + step_ms})
         result = tg.apply(state, ev)
-        if isinstance(result, tg.Rejection):
+        if isinstance(result, Rejection):
             raise AssertionError(f"the engine refused the bot's {ev}: {result}")
         state = result
     return state

@@ -121,7 +121,8 @@ def test_an_illegal_card_is_refused_and_taken_back_shows_the_previous_top(rig: R
     assert rig.state.rows[0].top == 45
     rig.cam.remove(handle)  # the table takes it back: 45 shows again, no new play
     rig.frames(6)
-    assert rig.state.rows[0].cards == (45,)
+    cards: tuple[int, ...] = rig.state.rows[0].cards
+    assert cards == (45,)
     rig.place(50, 0)  # the next card is judged against 45
     rig.frames(4)
     assert rig.state.rows[0].cards == (45, 50) and rig.table.refused is None
