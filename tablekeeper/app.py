@@ -150,7 +150,8 @@ class Loop:
         is read for :data:`REOFFER_NS` from when cards are revealed again, whatever the
         simulated table says. Generic: any game's
         undo may take back a card the camera reported once."""
-        undos = self.referee.undos
+        # (a table adapter may ask for the same: ``reoffers``, e.g. a refused card taken back)
+        undos = self.referee.undos + getattr(self.referee.table, "reoffers", 0)
         if undos == self._undos:
             return
         self._undos = undos

@@ -68,6 +68,8 @@ class DemoTable:
     ``PILE_KEPT``: how many of each row's newest cards stay on the simulated table."""
 
     PILE_KEPT = 3
+    #: a laid card the screen has not shown after this long is laid again, straighter
+    RETRY_MS = 8_000
 
     def __init__(self, sim: SimTable, referee: Referee, rng: random.Random, *,
                  camera: Any | None = None, seat_pins: list[Any] | None = None,
@@ -234,7 +236,7 @@ class DemoTable:
                 camera.remove(pile.pop(0))
             self._busy(t_ns, 600)
             if plays_after is not None:
-                retry = t_ns + 3_500 * NS_PER_MS
+                retry = t_ns + self.RETRY_MS * NS_PER_MS
 
                 def straighten() -> None:
                     # Nobody's screen showed the card: the player lays it again, straighter.

@@ -115,6 +115,9 @@ class Table:
         #: seat (1-based) -> when its button went down (None: up, or its hold already fired)
         self._down: dict[int, int | None] = {}
         self.refusals = 0  # refused plays so far (the demo's figures; the sound's cue)
+        #: bumped when the camera should report the cards it sees again (the loop reads it,
+        #: as after an undo: :meth:`tablekeeper.app.Loop._after_undo`)
+        self.reoffers = 0
 
     @property
     def state(self) -> State:
@@ -142,7 +145,7 @@ class Table:
             # A row's top offered again (after an undo the camera reports every card it
             # sees), or the row's previous top seen again as a refused card is taken back.
             if self.refused is not None and self.refused.row == row:
-                self.refused = None
+                self._clear_refused()
             return Rejection("card_already_played", f"{card} has already been played")
         event = CardPlayed(at_ms=self.referee.at_ms(seen.t_ns), row=row, card=card)
         return self._play(event)
@@ -176,7 +179,16 @@ class Table:
 
     def dismiss(self) -> None:
         """The host has seen the refused play (the card was taken back)."""
-        self.refused = None
+        self._clear_refused()
+
+    def _clear_refused(self) -> None:
+        """The refused play is over: the camera is asked to report what it sees anew
+        (:attr:`reoffers`). Its tracker remembers the refused card at its place for a while,
+        and would take the same card laid there again (now legal: "8 on ↑14" refused, 4
+        played 10 back, then 8) for the one taken back, reporting nothing."""
+        if self.refused is not None:
+            self.refused = None
+            self.reoffers += 1
 
     # --- the seat buttons --------------------------------------------------------------------
 
@@ -250,7 +262,7 @@ class Table:
             self.claim = None
         if event is None or len(after.plays) != len(before.plays) or \
                 before.turn != after.turn:
-            self.refused = None
+            self._clear_refused()
             self.said = None
         if isinstance(event, TurnEnded | CannotPlay):
             self.said = None

@@ -126,3 +126,33 @@ def test_an_illegal_card_is_refused_and_taken_back_shows_the_previous_top(rig: R
     rig.place(50, 0)  # the next card is judged against 45
     rig.frames(4)
     assert rig.state.rows[0].cards == (45, 50) and rig.table.refused is None
+
+
+def test_a_refused_card_taken_back_and_laid_there_again_later_is_seen(rig: Rig) -> None:
+    """8 on ↑14 is refused and taken back; 4 goes 10 back; then 8 is laid there again: the
+    tracker still remembers an 8 at that place, so the adapter has the camera report anew
+    once the refused play is over (through the loop, as after an undo)."""
+    from tablekeeper.app import Loop
+
+    loop = Loop(rig.referee, rig.clock, cards=rig.source)
+
+    def steps(n: int) -> None:
+        for _ in range(n):
+            rig.clock.advance_ms(FRAME_MS)
+            loop.step()
+
+    rig.place(14, 0)
+    steps(4)
+    handle = rig.place(8, 0)
+    steps(4)
+    assert rig.table.refused is not None and rig.table.refused.card == 8
+    rig.cam.remove(handle)
+    steps(3)
+    rig.table.dismiss()  # the host: taken back
+    steps(4)
+    rig.place(4, 0)
+    steps(4)
+    assert rig.state.rows[0].cards == (14, 4)
+    rig.place(8, 0)
+    steps(5)
+    assert rig.state.rows[0].cards == (14, 4, 8)
