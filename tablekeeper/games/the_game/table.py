@@ -22,6 +22,23 @@ Owned by the generic :class:`tablekeeper.referee.Referee` (``referee.table``); g
   the game once the host confirms (:meth:`Table.confirm_claim`: ``CannotPlay``).
 - **After an undo** the loop has the camera offer every card it sees again: a row's top that
   is already played is ignored; a card the undo took back is played again (and judged again).
+
+Interpretations of the table (the engine's own are ``engine.the_game.Interpretations``):
+
+- [I] Each row is a pile: a card played covers the row's top completely (seed: "置於...卡牌堆
+  的最上方位置，且須將原先卡牌堆最上方的卡牌完全覆蓋"), so the camera sees one top per row and
+  a new top is a play. The rows are the calibrated zones row1..row4 (:data:`ZONE_ROWS`).
+- [I] A card on a row is the acting player's (the camera cannot see whose hand laid it).
+- [I] A refused play stays on the screen until something else happens (a play, the turn's
+  end, the row's previous top reported again, the host's "taken back" or "keep"); the camera
+  is then asked to report what it sees anew (:attr:`Table.reoffers`), so the same card laid
+  there later counts.
+- [I] A short press is one released within 2 s: it is judged at the release (a press that
+  turns out long must not end the turn first); a long press fires at 2 s while still held,
+  like gpiozero's ``when_held``. Only the acting player's long press is a claim.
+- [I] The host may end the turn or say "I cannot play" for the acting player from the screen
+  (a button that does not work, a player who cannot reach theirs); "I cannot play" always
+  waits for the host's confirmation.
 """
 
 from __future__ import annotations
