@@ -107,3 +107,6 @@ class Snapshot:
     #: the display part of the game shown (:class:`display.games.GameDisplay`; None: the
     #: renderer's own, or no game)
     game: Any = None
+    #: the game's transient table state its screens show (a frozen value its kit's screen
+    #: part fills: The Game's refused play, a pending "I cannot play", the by-hand entry)
+    table: Any = None

@@ -121,6 +121,7 @@ class Loop:
             self.screen.handle_events(self)
         for item in self.referee.firmware.hub.drain():
             if isinstance(item, SeatEdge):
+                self.referee.seat_edge(item.seat, item.pressed, item.t_ns)
                 if item.pressed and self.screen is not None:
                     self.screen.seat_pressed(self, item.seat, item.t_ns)
                 elif item.pressed:

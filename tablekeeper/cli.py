@@ -36,6 +36,7 @@ PLUGINS: tuple[str, ...] = (
     "vision.cli",
     "display.cli",
     "tablekeeper.selftest",
+    "tablekeeper.games.the_game.cli",
 )
 
 

@@ -187,16 +187,33 @@ class Referee:
             self.last_buzz = dataclasses.replace(buzz, later_runner_up=seat,
                                                  later_margin_us=gap // 1_000)
 
+    def seat_edge(self, seat: int, pressed: bool, t_ns: int) -> None:
+        """A seat button (1..8) went down or up at ``t_ns`` (the edge's own time): to the
+        table adapter, if it reads the buttons itself (The Game: a short press ends the
+        turn, a long one says "I cannot play"). Optional for an adapter (``seat_edge``)."""
+        handler = getattr(self.table, "seat_edge", None)
+        if handler is not None:
+            handler(seat, pressed, t_ns)
+
     def tick(self, now_ns: int) -> None:
-        """Once per loop iteration: the arbiter's verdict and the running timer."""
+        """Once per loop iteration: the arbiter's verdict, the table adapter's own timing (an
+        optional ``tick(now_ns)``: a button held long enough) and the running timer."""
         decision = self.firmware.update(now_ns)
         if decision is not None:
             self.table.decision(decision)
+        table_tick = getattr(self.table, "tick", None)
+        if table_tick is not None:
+            table_tick(now_ns)
         deadline = self.engine.deadline(self.state)
         if deadline is not None and (now_ns - self.epoch_ns) // NS_PER_MS >= deadline.at_ms:
             self.submit(deadline.event)
 
     def next_deadline_ns(self) -> int | None:
-        """When the running timer ends, on the monotonic clock (None: no timer)."""
+        """When the running timer ends, or the table adapter next wants a tick (an optional
+        ``next_wake_ns()``: a held button's 2 s), on the monotonic clock (None: neither)."""
         deadline = self.engine.deadline(self.state)
-        return None if deadline is None else self.ns_at(deadline.at_ms)
+        wakes = [] if deadline is None else [self.ns_at(deadline.at_ms)]
+        table_wake = getattr(self.table, "next_wake_ns", None)
+        if table_wake is not None and (t := table_wake()) is not None:
+            wakes.append(t)
+        return min(wakes) if wakes else None

@@ -1,0 +1,137 @@
+"""致命遊戲 The Game's part of the kiosk screen: the host's choices in play (a refused play
+kept as a house rule or taken back, "I cannot play" confirmed, a play entered by hand, the
+turn ended for the acting player), the table's transient state for the screens
+(``Snapshot.table``), and the sound of a refused play.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any, cast
+
+from display.games.the_game.view import TableView
+from display.model import PlayerInfo
+from display.sound import Sounds, tone
+from engine.core import Event, Rejection
+from engine.the_game import State, TurnEnded
+from tablekeeper.games.the_game import host
+from tablekeeper.games.the_game.table import Table
+
+if TYPE_CHECKING:
+    from tablekeeper.app import Loop
+    from tablekeeper.screen import PygameScreen
+
+
+def refused_samples(rate: int) -> Any:
+    """Two low falling tones: that card cannot go there."""
+    import numpy as np
+
+    gap = np.zeros((rate * 60 // 1000, 2), np.int16)
+    return np.concatenate([tone((392.0,), 160, rate=rate), gap,
+                           tone((311.1,), 260, rate=rate)])
+
+
+class RefusalSound(Sounds):
+    """:class:`display.sound.Sounds` with The Game's refused-play tone."""
+
+    def refused(self) -> bool:
+        return self._play("refused", refused_samples)
+
+
+class TheGameScreen:
+    """The screen's The Game side (see :class:`tablekeeper.games.ScreenPart`)."""
+
+    def __init__(self, sounds: Sounds | None = None) -> None:
+        self.sounds = sounds if isinstance(sounds, RefusalSound) else RefusalSound()
+        self.entry: host.Entry | None = None
+        self._refusals_heard = 0
+        self._table_key: tuple[Any, ...] = ()
+
+    def host_action(self, screen: PygameScreen, loop: Loop, name: str, arg: Any,
+                    now_ns: int) -> bool:
+        referee = loop.referee
+        table = cast(Table, referee.table)
+        state: State = referee.state
+        if name.startswith("tg.entry"):
+            return self._entry(screen, table, name, arg, now_ns)
+        if name == "tg.enter":
+            self.entry = host.Entry()
+        elif name == "tg.house_rule":
+            screen.show_result(table.house_rule(now_ns), now_ns)
+        elif name == "tg.taken_back":
+            table.dismiss()
+        elif name == "tg.confirm_claim":
+            screen.show_result(table.confirm_claim(now_ns), now_ns)
+        elif name == "tg.cancel_claim":
+            table.cancel_claim()
+        elif name == "tg.cannot":  # the host says it for the acting player
+            if state.to_act is not None:
+                from tablekeeper.games.the_game.table import Claim
+
+                table.claim = Claim(state.to_act, referee.at_ms(now_ns))
+        elif name == "tg.end_turn":
+            if state.to_act is not None:
+                screen.show_result(referee.submit(TurnEnded(at_ms=referee.at_ms(now_ns),
+                                                            seat=state.to_act)), now_ns)
+        else:
+            return False
+        screen.focus = 0
+        return True
+
+    def _entry(self, screen: PygameScreen, table: Table, name: str, arg: Any,
+               now_ns: int) -> bool:
+        entry = self.entry or host.Entry()
+        if name == "tg.entry.cancel":
+            self.entry = None
+        elif name == "tg.entry.ok":
+            if entry.row is not None and entry.card is not None:
+                self.entry = None
+                result = table.enter_play(entry.row, entry.card, now_ns)
+                if isinstance(result, Rejection):
+                    screen.show_result(result, now_ns)
+        else:
+            self.entry = entry.apply(name, arg)
+        return True
+
+    def start(self, screen: PygameScreen, loop: Loop, form: Any, now_ns: int,
+              rng: random.Random) -> Event:
+        players = form.players_for(screen.lang)
+        return host.new_game([p.name for p in players], [p.colour for p in players],
+                             form.variant, start_seat=form.start,
+                             at_ms=loop.referee.at_ms(now_ns))
+
+    def seat_pressed(self, screen: PygameScreen, loop: Loop, seat: int, t_ns: int) -> None:
+        """(Presses reach the table adapter with their releases: ``Table.seat_edge``.)"""
+
+    def table_view(self, table: Table) -> TableView:
+        refused, claim, said, entry = table.refused, table.claim, table.said, self.entry
+        return TableView(
+            refused_row=refused.row if refused is not None else None,
+            refused_card=refused.card if refused is not None else 0,
+            refused_label=refused.label if refused is not None else "",
+            refused_code=refused.code if refused is not None else "",
+            claim_seat=claim.seat if claim is not None else None,
+            said_seat=said.seat if said is not None else None,
+            said_code=said.code if said is not None else "",
+            said_reason=said.reason if said is not None else "",
+            entry_open=entry is not None,
+            entry_row=entry.row if entry is not None else None,
+            entry_digits=entry.digits if entry is not None else "")
+
+    def snapshot_parts(self, screen: PygameScreen, loop: Loop) -> dict[str, Any]:
+        referee = loop.referee
+        table = cast(Table, referee.table)
+        state: State = referee.state
+        if table.refusals != self._refusals_heard:
+            self._refusals_heard = table.refusals
+            if table.refused is not None:
+                self.sounds.refused()  # at once, with the red flag on the row
+        view = self.table_view(table)
+        self._table_key = (view.refused_row, view.refused_card, view.claim_seat,
+                           view.said_code, view.entry_open)
+        return {"players": tuple(PlayerInfo(p.name, p.colour) for p in state.players),
+                "table": view}
+
+    def shot_key(self, state: State, screen_name: str) -> tuple[Any, ...]:
+        """A headless PNG per turn, and per refused play, claim or refused press."""
+        return (state.turn, *self._table_key)

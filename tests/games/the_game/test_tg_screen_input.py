@@ -1,0 +1,103 @@
+"""The Game through the real screen (headless): the host's by-hand entry, a refused play
+shown at once with its sound and kept as a house rule, the turn ended, "I cannot play"
+confirmed with the three host buttons."""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+from tg_testing import start, tg_referee
+
+from display.input import HostAction
+from engine import the_game as tg
+from firmware.box import Firmware
+from firmware.devices import HostButton
+from tablekeeper.app import Loop
+from tablekeeper.clock import FakeClock
+from tablekeeper.games.the_game.screen import TheGameScreen
+from tablekeeper.screen import PygameScreen
+
+
+@pytest.fixture
+def loop(tmp_path: Path, firmware: Firmware, clock: FakeClock) -> Iterator[Loop]:
+    referee = tg_referee(tmp_path, firmware, clock)
+    start(referee)
+    screen = PygameScreen(size=(800, 480), png_dir=tmp_path, rng=random.Random(1))
+    yield Loop(referee, clock, screen=screen)
+    screen.close()
+
+
+def _act(loop: Loop, name: str, arg: int | None = None) -> None:
+    screen = loop.screen
+    assert isinstance(screen, PygameScreen)
+    screen.host_action(loop, HostAction(name, arg), loop.clock.now_ns())
+
+
+def _texts(loop: Loop) -> list[str]:
+    screen = loop.screen
+    assert isinstance(screen, PygameScreen)
+    screen.renderer.invalidate()
+    screen.render(loop, loop.clock.now_ns())
+    return [t.text for t in screen.renderer.texts]
+
+
+def _state(loop: Loop) -> tg.State:
+    state: tg.State = loop.referee.state
+    return state
+
+
+def test_the_host_enters_a_play_by_hand(loop: Loop) -> None:
+    _act(loop, "tg.enter")
+    assert "手動輸入一張牌" in _texts(loop)
+    for name, arg in (("tg.entry.row", 3), ("tg.entry.digit", 9), ("tg.entry.digit", 5),
+                      ("tg.entry.del", None), ("tg.entry.digit", 0), ("tg.entry.ok", None)):
+        _act(loop, name, arg)
+    assert _state(loop).rows[3].top == 90
+    assert "手動輸入一張牌" not in _texts(loop)
+
+
+def test_a_refused_entry_is_shown_at_once_with_a_sound_and_kept_as_a_house_rule(
+        loop: Loop) -> None:
+    screen = loop.screen
+    assert isinstance(screen, PygameScreen)
+    part = screen.part(loop)
+    assert isinstance(part, TheGameScreen)
+    loop.referee.table.enter_play(3, 90, loop.clock.now_ns())  # type: ignore[attr-defined]
+    for name, arg in (("tg.enter", None), ("tg.entry.row", 3), ("tg.entry.digit", 9),
+                      ("tg.entry.digit", 5), ("tg.entry.ok", None)):
+        _act(loop, name, arg)
+    texts = _texts(loop)
+    assert "95 不能放在 ↓90" in texts and "照打（家規）" in texts
+    assert part.sounds.played == ["refused"]
+    _act(loop, "tg.house_rule")
+    state = _state(loop)
+    assert state.rows[3].top == 95 and state.plays[-1].house_rule
+    assert "95 不能放在 ↓90" not in _texts(loop)
+
+
+def test_the_host_ends_the_turn_and_confirms_cannot_play_with_the_host_buttons(
+        loop: Loop) -> None:
+    screen = loop.screen
+    assert isinstance(screen, PygameScreen)
+    table = loop.referee.table
+    _act(loop, "tg.end_turn")  # below the minimum: refused, said on the banner
+    assert _state(loop).turn == 1 and screen.notice is not None
+    table.enter_play(0, 10, loop.clock.now_ns())  # type: ignore[attr-defined]
+    table.enter_play(0, 20, loop.clock.now_ns())  # type: ignore[attr-defined]
+    _act(loop, "tg.end_turn")
+    assert _state(loop).turn == 2 and _state(loop).to_act == 1
+    _act(loop, "tg.cannot")
+    assert any("說：無法出牌" in t for t in _texts(loop))
+    screen.gpio_button(loop, HostButton.CONFIRM, loop.clock.now_ns())  # the highlighted one
+    state = _state(loop)
+    assert state.phase is tg.Phase.OVER and state.outcome is not None
+    assert state.outcome.reason is tg.EndReason.CANNOT_PLAY
+    assert "遊戲結束" in _texts(loop)
