@@ -132,20 +132,20 @@ def snapshots(lang: str = "zh-TW") -> list[tuple[str, Snapshot]]:
     add("penalties-stop-tile", replace(s, state=replace(
         after, last_recall=stop, history=((5, 6, 2, 5), (6, 7, 3, 6)), scores=(6, 7, 3, 6))))
     rnd = replace(BASE, phase=ViewPhase.ROUND_OVER, round_no=2, teller=None, to_draw=0)
-    add("round-over", replace(s, state=rnd))
+    add("round-end", replace(s, state=rnd))
     end_seats = (SeatView(pile=14, stops=2, stories=4), SeatView(pile=14, stops=1, stories=4),
                  SeatView(pile=9, stories=4), SeatView(pile=11, stops=1, stories=4))
     over = replace(BASE, phase=ViewPhase.OVER, round_no=6, teller=None, to_draw=0,
                    scores=tuple(x.pile for x in end_seats), seats=end_seats, winners=(0,),
                    end_reason="last_round", recap=_recap(4))
-    add("over", replace(s, state=over))
+    add("end", replace(s, state=over))
     shared_seats = (SeatView(pile=12, stops=1, stories=4), SeatView(pile=12, stops=1,
                                                                      stories=4),
                     SeatView(pile=9, stories=4), SeatView(pile=11, stories=4))
-    add("over-shared", replace(s, state=replace(
+    add("end-shared", replace(s, state=replace(
         over, seats=shared_seats, scores=tuple(x.pile for x in shared_seats), winners=(0, 1))))
     six_end = tuple(SeatView(pile=10 - i, stops=i % 2, stories=4) for i in range(6))
-    add("over-six", replace(s, players=SIX, state=replace(
+    add("end-six", replace(s, players=SIX, state=replace(
         over, seats=six_end, scores=tuple(x.pile for x in six_end), winners=(0,),
         recap=_recap(6, (3, 3, 4, 4)))))
     return out

@@ -35,8 +35,8 @@ def _need(f: Frame) -> GameView:
 
 
 def _header(p: Painter, view: GameView, title: str | None = None) -> None:
-    right = (f"{p.tr('eb.round', n=view.round_no, of=view.rounds)} · "
-             f"{p.tr('eb.side.' + view.side)}")
+    side = p.tr("eb.side.advanced") if view.side == "advanced" else p.tr("eb.side.standard")
+    right = f"{p.tr('eb.round', n=view.round_no, of=view.rounds)} · {side}"
     header(p, title or p.tr("eb.title"), right)
 
 
@@ -73,6 +73,24 @@ def think_bubble(p: Painter, view: GameView, box: pygame.Rect) -> None:
            weight="regular")
 
 
+#: the smallest text a label is fitted at before it is cut short (px at 480 lines: 14)
+MIN_TEXT = 0.03
+
+
+def fit_label(p: Painter, text: str, box: pygame.Rect, size: float, *,
+              pad: float = 0.0) -> str:
+    """``text``, cut short with a full stop where it would be drawn smaller than
+    :data:`MIN_TEXT` in ``box`` (a long name in a narrow cell)."""
+    least = max(14, p.px(MIN_TEXT))
+    if p.fits_at(text, box, size, pad=pad) >= least:
+        return text
+    for n in range(len(text) - 1, 1, -1):
+        cut = text[:n].rstrip() + "."
+        if p.fits_at(cut, box, size, pad=pad) >= least:
+            return cut
+    return text[:2]
+
+
 def seat_badge(p: Painter, f: Frame, seat: int, r: pygame.Rect, text: str, *,
                size: float = 0.05) -> None:
     """A seat's colour, number and shape, and ``text`` (its name or a sentence about it)."""
@@ -84,7 +102,8 @@ def seat_badge(p: Painter, f: Frame, seat: int, r: pygame.Rect, text: str, *,
     p.shape(C.PLAYER_SHAPES.get(info.colour, "hexagon"),
             mark.inflate(-mark.width // 3, -mark.height // 3), fg)
     body = pygame.Rect(mark.right, r.y, r.right - mark.right, r.height)
-    p.text(f"{seat + 1} {text}", body, size=size, colour=fg, pad=0.008)
+    p.text(fit_label(p, f"{seat + 1} {text}", body, size, pad=0.008), body, size=size,
+           colour=fg, pad=0.008)
 
 
 def _cells(p: Painter, n: int, box: pygame.Rect) -> list[pygame.Rect]:
@@ -138,7 +157,8 @@ def pile_strip(p: Painter, f: Frame, *, highlight: int | None = None,
                 pygame.Rect(r.x + p.px(0.008), top.y + row // 8, mark * 3 // 4, mark * 3 // 4),
                 fg)
         name_box = pygame.Rect(r.x + mark, r.y, r.width - mark, row)
-        p.text(f"{seat + 1} {info.name}", name_box, size=0.042, colour=fg, pad=0.005)
+        p.text(fit_label(p, f"{seat + 1} {info.name}", name_box, 0.042, pad=0.005), name_box,
+               size=0.042, colour=fg, pad=0.005)
         score = s.pile
         if animated and seat < len(f.shown_scores):
             score = round(f.shown_scores[seat])
@@ -243,7 +263,7 @@ def draw_story(p: Painter, f: Frame) -> None:
            f"{p.tr('eb.story.slot', n=view.story_slot + 1)}",
            p.rect(0.31, BODY_TOP + 0.09, 0.67, 0.05), size=0.04, colour=C.TEXT_DIM,
            align="left", weight="regular")
-    area = p.rect(0.31, BODY_TOP + 0.15, 0.67, 0.33)
+    area = p.rect(0.31, BODY_TOP + 0.15, 0.67, 0.3)
     gap = p.px(0.015)
     side = min((area.width - gap * (n - 1)) // n, area.height)
     x0 = area.x + (area.width - (side * n + gap * (n - 1))) // 2
@@ -252,7 +272,7 @@ def draw_story(p: Painter, f: Frame) -> None:
         tile = laid[i] if i < len(laid) else None
         tile_card(p, r, tile)
         if tile is not None:
-            b = pygame.Rect(r.x, r.bottom + p.px(0.008), r.width, max(p.px(0.065), 30))
+            b = pygame.Rect(r.x, r.bottom + p.px(0.006), r.width, max(p.px(0.06), 30))
             p.button(b, HostAction("withdraw", tile.tile_id), p.tr("btn.eb.withdraw"),
                      size=0.04)
     pile_strip(p, f, highlight=view.teller)
@@ -437,76 +457,96 @@ def draw_over(p: Painter, f: Frame) -> None:
     reason = p.tr("eb.over.host") if view.end_reason == "host" else p.tr("eb.over.last")
     header(p, p.tr("eb.over.title"), reason)
     winners = list(view.winners)
-    top = p.rect(0.02, BODY_TOP + 0.005, 0.4, 0.09)
+    top = p.rect(0.02, BODY_TOP + 0.005, 0.46, 0.075)
     if len(winners) == 1:
         seat_badge(p, f, winners[0], top, p.tr("eb.over.winner", name=f.name(winners[0])),
-                   size=0.055)
+                   size=0.05)
     elif winners:
-        p.text(p.tr("eb.over.shared"), top, size=0.055, colour=C.ACCENT, align="left")
+        p.text(p.tr("eb.over.shared"), top, size=0.05, colour=C.ACCENT, align="left")
     # the tie-break: was the most tiles shared?
     best = max(view.scores) if view.scores else 0
     tied = [s for s in range(view.players) if view.scores[s] == best]
     if len(tied) > 1:
         p.text(p.tr("eb.over.tie_stops") if len(winners) < len(tied) else
-               p.tr("eb.over.tie_none"), p.rect(0.02, BODY_TOP + 0.1, 0.4, 0.05), size=0.04,
-               colour=C.WARN, align="left", weight="regular")
+               p.tr("eb.over.tie_none"), p.rect(0.5, BODY_TOP + 0.005, 0.48, 0.075),
+               size=0.042, colour=C.WARN, align="left")
+    # the ranking: one card per seat, best first
     stops = view.stops
     ranking = sorted(range(view.players), key=lambda s: (-view.scores[s], -stops[s], s))
-    row_h = min(0.085, 0.55 / max(view.players, 1))
-    for k, seat in enumerate(ranking):
-        y = BODY_TOP + 0.16 + k * row_h
+    cells = _cells(p, view.players, p.rect(0.02, BODY_TOP + 0.085, 0.96, 0.11))
+    for seat, r in zip(ranking, cells, strict=True):
         place = 1 + sum(1 for s in ranking
                         if (view.scores[s], stops[s]) > (view.scores[seat], stops[seat]))
-        p.text(f"{place}.", p.rect(0.02, y, 0.04, row_h * 0.9), size=0.045,
-               colour=C.TEXT_DIM, align="right")
-        seat_badge(p, f, seat, p.rect(0.07, y, 0.2, row_h * 0.9), f.name(seat), size=0.045)
-        p.text(p.tr("eb.over.score", n=view.scores[seat], s=stops[seat]),
-               p.rect(0.28, y, 0.15, row_h * 0.9), size=0.042, align="left")
-    recap(p, f, p.rect(0.45, BODY_TOP + 0.005, 0.54, 0.73))
+        upper = pygame.Rect(r.x, r.y, r.width, r.height // 2)
+        lower = pygame.Rect(r.x, upper.bottom, r.width, r.height - upper.height)
+        seat_badge(p, f, seat, upper, f.name(seat), size=0.042)
+        p.text(f"{place}. {p.tr('eb.over.score', n=view.scores[seat], s=stops[seat])}",
+               lower, size=0.042, pad=0.004)
+    recap(p, f, p.rect(0.02, BODY_TOP + 0.2, 0.96, 0.535))
     footer(p, [(HostAction("confirm"), p.tr("btn.new_game"), None, C.ACCENT, True)], undo=False)
+
+
+def _joined(p: Painter, words: list[str]) -> str:
+    return ", ".join(words) if p.lang == "en" else "、".join(words)
+
+
+def _best_rows(p: Painter, names: list[str], cell: pygame.Rect,
+               size: float) -> list[list[str]]:
+    """The keywords split into the rows that let them be drawn largest in ``cell``."""
+    best: tuple[int, list[list[str]]] = (-1, [names])
+    for lines in range(1, max(1, len(names)) + 1):
+        base, extra = divmod(len(names), lines)
+        rows, i = [], 0
+        for k in range(lines):
+            take = base + (1 if k < extra else 0)
+            rows.append(names[i:i + take])
+            i += take
+        lh = cell.height // lines
+        if lh <= 0:
+            break
+        px = min(p.fits_at(_joined(p, row), pygame.Rect(cell.x, 0, cell.width, lh), size,
+                           weight="regular", pad=0.003) for row in rows)
+        if px > best[0]:
+            best = (px, rows)
+    return best[1]
 
 
 def recap(p: Painter, f: Frame, box: pygame.Rect) -> None:
     """Every story's keywords: a row per seat, a column per slot."""
     view = _need(f)
     p.fill(box, C.PANEL, 0.015)
-    title = pygame.Rect(box.x, box.y, box.width, p.px(0.06))
-    p.text(p.tr("eb.over.recap"), title, size=0.045, colour=C.TEXT_DIM, pad=0.006)
+    title = pygame.Rect(box.x, box.y, box.width, p.px(0.055))
+    p.text(p.tr("eb.over.recap"), title, size=0.042, colour=C.TEXT_DIM, pad=0.005)
     stories = view.recap
     slots = 1 + max((s.slot for s in stories), default=0)
     n = max(1, view.players)
     grid = pygame.Rect(box.x + p.px(0.01), title.bottom, box.width - p.px(0.02),
                        box.bottom - title.bottom - p.px(0.01))
-    label_w = grid.height // n
     row_h = grid.height / n
+    label_w = min(round(row_h * 1.4), grid.width // 10)
     col_w = (grid.width - label_w) / max(slots, 1)
-    line_px = max(p.px(0.036), 15)
     for seat in range(n):
         y = round(grid.y + seat * row_h)
-        h = round(row_h) - p.px(0.006)
+        h = round(row_h) - p.px(0.005)
         info = f.player(seat)
-        badge = pygame.Rect(grid.x, y, label_w - p.px(0.006), h)
+        badge = pygame.Rect(grid.x, y, label_w - p.px(0.005), h)
         bg = player_rgb(info.colour)
         p.fill(badge, bg, 0.01)
-        half = pygame.Rect(badge.x, badge.y, badge.width, badge.height // 2)
+        left = pygame.Rect(badge.x, badge.y, badge.width // 2, badge.height)
+        right = pygame.Rect(left.right, badge.y, badge.width - left.width, badge.height)
         p.shape(C.PLAYER_SHAPES.get(info.colour, "hexagon"),
-                half.inflate(-half.width // 3, -half.height // 4), text_on(bg))
-        p.text(str(seat + 1), pygame.Rect(badge.x, half.bottom, badge.width,
-                                          badge.bottom - half.bottom),
-               size=0.04, colour=text_on(bg))
+                left.inflate(-left.width // 4, -left.height // 4), text_on(bg))
+        p.text(str(seat + 1), right, size=0.04, colour=text_on(bg))
         for story in (s for s in stories if s.seat == seat):
             cell = pygame.Rect(round(grid.x + label_w + story.slot * col_w), y,
-                               round(col_w) - p.px(0.006), h)
+                               round(col_w) - p.px(0.005), h)
             p.fill(cell, C.PANEL_HI, 0.008)
             names = [t.name(p.lang) for t in story.tiles]
-            lines = max(1, min(len(names), cell.height // line_px))
-            per = math.ceil(len(names) / lines)
-            rows = [names[i:i + per] for i in range(0, len(names), per)]
+            rows = _best_rows(p, names, cell, 0.04)
             lh = cell.height // max(1, len(rows))
             for k, words in enumerate(rows):
-                p.text("、".join(words) if p.lang != "en" else ", ".join(words),
-                       pygame.Rect(cell.x, cell.y + k * lh, cell.width, lh), size=0.036,
-                       weight="regular", pad=0.004)
+                p.text(_joined(p, words), pygame.Rect(cell.x, cell.y + k * lh, cell.width, lh),
+                       size=0.04, weight="regular", pad=0.003)
 
 
 SCREENS: dict[str, tuple[Draw, Draw | None]] = {

@@ -15,7 +15,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "eb.story.laid": {"zh-TW": "已放 {k}/{n} 張", "en": "{k} of {n} laid"},
     "eb.story.slot": {"zh-TW": "故事放到第 {n} 格", "en": "The story goes to slot {n}"},
     "eb.tile.waiting": {"zh-TW": "等待圖片", "en": "waiting"},
-    "eb.tile.unnamed": {"zh-TW": "手動登記", "en": "entered by hand"},
+    "eb.tile.unnamed": {"zh-TW": "手動登記", "en": "by hand"},
     "btn.eb.story_told": {"zh-TW": "故事說完", "en": "Story told"},
     "btn.eb.by_hand": {"zh-TW": "手動登記一張", "en": "Tile by hand"},
     "btn.eb.withdraw": {"zh-TW": "移除", "en": "Remove"},
