@@ -23,6 +23,8 @@ PHASE_SCREENS: dict[ViewPhase, str] = {
 
 
 def screen_of(view: GameView) -> str:
+    if view.penalties and not view.over:
+        return "penalties"
     return PHASE_SCREENS.get(view.phase, "story")
 
 

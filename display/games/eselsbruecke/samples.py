@@ -126,7 +126,7 @@ def snapshots(lang: str = "zh-TW") -> list[tuple[str, Snapshot]]:
                      named=2, tiles=3)
     after = replace(BASE, round_no=3, teller=2, to_draw=4, story_slot=2,
                     scores=(5, 6, 2, 5), history=((4, 6, 3, 5), (5, 6, 2, 5)),
-                    last_recall=pen)
+                    last_recall=pen, penalties=True)
     add("penalties", replace(s, state=after))
     stop = RecallView(teller=2, slot=1, round_no=4, stop_tile=True, named=3, tiles=3)
     add("penalties-stop-tile", replace(s, state=replace(

@@ -129,6 +129,9 @@ class GameView:
     end_reason: str = ""  # "last_round" | "host" | ""
     recap: tuple[StoryView, ...] = ()
     names: tuple[PlayerInfo, ...] = ()
+    #: show the penalties screen (the renderer shows it for a while after each story's end;
+    #: a prepared view -- the samples -- asks for it with this)
+    penalties: bool = False
 
     @property
     def players(self) -> int:

@@ -69,8 +69,10 @@ class DemoTable:
         self._order = itertools.count()
         self._planned: tuple[Any, ...] | None = None
         self._busy_until = 0
-        self._awaiting: int | None = None  # len(laid) once the tile being laid is accepted
+        self._awaiting: int | None = None  # len(laid) once the tile laid is accepted
+        self._laying: int | None = None  # ... once the tile about to be laid is
         self._on_table: list[int] = []  # simulated-table handles of the story's tiles
+        self._story: tuple[int, int] | None = None  # (round, turn) of the story being laid
         self.placed = 0
         self.relaid = 0
         self.by_hand = 0
@@ -121,11 +123,17 @@ class DemoTable:
         if phase is Phase.SETUP:
             self._host(now_ns, self.sim.new_game(self.referee.at_ms(now_ns)))
         elif phase is Phase.STORY:
+            story = (state.round, state.turn)
+            if story != self._story:
+                # a new storyteller: the last story's tiles are face down on a slot
+                self._story = story
+                self._clear_story()
+                self._awaiting = self._laying = None
             if len(state.laid) < state.to_draw:
-                if self._awaiting is None or len(state.laid) >= self._awaiting:
+                if self._laying is None or len(state.laid) >= self._laying:
                     t = now_ns + self.rng.randint(1_200, 3_000) * ms
                     tile = self.sim.next_tile(state)
-                    self._awaiting = len(state.laid) + 1
+                    self._laying = len(state.laid) + 1
                     self._at(t, lambda: self._lay(tile, t, len(state.laid) + 1, 0), "table")
             else:
                 # the story is told over the laid tiles
@@ -177,10 +185,11 @@ class DemoTable:
     def _lay(self, tile: str, t_ns: int, laid_after: int, tries: int) -> None:
         state: State = self.referee.state
         if state.phase is not Phase.STORY or len(state.laid) + 1 != laid_after:
-            self._awaiting = None
+            self._awaiting = self._laying = None
             self._planned = None
             return
         self.placed += 1
+        self._awaiting = laid_after
         camera = self.camera
         if camera is None:
             self.referee.card_seen(CardSeen(tile, t_ns))
@@ -199,7 +208,7 @@ class DemoTable:
             if tries >= 2:
                 # Still not on the screen: the host enters it by hand (unnamed).
                 self.by_hand += 1
-                self._awaiting = None
+                self._awaiting = self._laying = None
                 self._submit(TileEntered(at_ms=0), retry)
                 return
             self.relaid += 1
