@@ -256,6 +256,14 @@ def draw_story(p: Painter, f: Frame) -> None:
     _left_column(p, f, view)
     n = max(1, view.to_draw)
     laid = list(view.laid)
+    # The footer first: the host buttons' highlight starts on its choices (the story told,
+    # a tile by hand), never on a tile's "remove".
+    full = len(laid) >= view.to_draw
+    choices: list[Choice] = [
+        (HostAction("tile_entered"), p.tr("btn.eb.by_hand"), pygame.K_m, C.PANEL_HI, not full),
+        (HostAction("story_told"), p.tr("btn.eb.story_told"), pygame.K_s, C.ACCENT, full),
+    ]
+    footer(p, choices)
     right = p.rect(0.31, BODY_TOP + 0.01, 0.67, 0.08)
     p.text(p.tr("eb.story.draw", n=view.to_draw) if len(laid) < view.to_draw
            else p.tr("eb.story.tell"), right, size=0.05, align="left")
@@ -276,12 +284,6 @@ def draw_story(p: Painter, f: Frame) -> None:
             p.button(b, HostAction("withdraw", tile.tile_id), p.tr("btn.eb.withdraw"),
                      size=0.04)
     pile_strip(p, f, highlight=view.teller)
-    full = len(laid) >= view.to_draw
-    choices: list[Choice] = [
-        (HostAction("tile_entered"), p.tr("btn.eb.by_hand"), pygame.K_m, C.PANEL_HI, not full),
-        (HostAction("story_told"), p.tr("btn.eb.story_told"), pygame.K_s, C.ACCENT, full),
-    ]
-    footer(p, choices)
 
 
 def draw_deal(p: Painter, f: Frame) -> None:
