@@ -13,6 +13,7 @@ none of them (see :mod:`.view`).
 from __future__ import annotations
 
 import math
+
 import numpy as np
 import pygame
 

@@ -119,7 +119,7 @@ def demo_summary(parts: DemoParts) -> dict[str, Any]:
     figures.update(guess_counts(parts.journal_path, state))
     figures.update({"tiles_laid": table.placed, "tiles_relaid": table.relaid,
                     "tiles_by_hand": table.by_hand, "answer_presses": table.presses,
-                    "time_ups": parts.loop.referee.table.time_ups,
+                    "time_ups": getattr(parts.loop.referee.table, "time_ups", 0),
                     "cards_revealed": figures["tiles_in_stories"]})
     return figures
 

@@ -149,11 +149,11 @@ class SimTable:
             g = state.guesses[self._followed]
             self._followed += 1
             if g.result is GuessResult.RIGHT and g.holder is not None:
-                tile = g.tile if g.tile in self.hands[g.holder] else None
-                if tile is None and self.hands[g.holder]:
-                    tile = self._intended(g.holder)
-                if tile is not None:
-                    self.hands[g.holder].remove(tile)
+                taken = g.tile if g.tile in self.hands[g.holder] else None
+                if taken is None and self.hands[g.holder]:
+                    taken = self._intended(g.holder)
+                if taken is not None:
+                    self.hands[g.holder].remove(taken)
             elif g.result is GuessResult.LAST_KEYWORD and self.hands.get(g.seat):
                 self.hands[g.seat].pop()
 
