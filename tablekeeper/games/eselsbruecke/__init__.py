@@ -10,11 +10,26 @@
 - the simulated players: :mod:`.simplayers` (what happens) and :mod:`.simdriver` (through
   the hardware seams); the demo: :mod:`.demo`.
 
-Zone: the storyteller lays the drawn tiles face up **in the centre** of the table, where every
-player can see them while the story is told (seed: 「將這些圖片正面朝上放在桌面中央」 reads the
-same way); the slots on the boards hold them face down, where no camera can read them. So the
-game watches one zone, ``centre`` (one zone to calibrate; with none calibrated, any tile in
-view counts), and the engine puts the story on the storyteller's next free slot itself.
+Readings of the table ([I], the kit's; the rules' own are ``engine.eselsbruecke.
+Interpretations``):
+
+- **The zone: ``centre``.** Seed: 「說書人大聲地說出圖片上的關鍵詞，並把圖片面朝上放在自己面前」
+  -- face up *in front of the storyteller*, a place that moves round the table every turn. At
+  the box the storyteller lays them face up in the centre instead, by the think bubble
+  (「把思考泡泡放在桌面中央」), in a row: one calibrated zone then sees every story, nothing
+  else lies face up there (boards and score piles are face down), and everyone can see them.
+  With ``centre`` not calibrated, any keyword tile in view counts, so a table that keeps to
+  the seed's "in front of themselves" is read as well. The engine puts each story on the
+  storyteller's next free slot itself; the slots are face down, where no camera reads.
+- **"I have answered" is the guesser's seat button.** While a guesser's 15 s run (seed:
+  「遲疑超過 15 秒未回答」), the buzzer arbiter is armed for their seat alone; their press stops
+  the clock. The host's "I have answered" on the screen does the same (a seat button out of
+  reach, a team of two sharing one).
+- **A right guess names the holder, not the tile.** The host heard the keyword but the screen
+  may not show the story's tiles while it is recalled, so the host says whose tile it was;
+  the journal already holds every keyword (the camera read them as the story was told).
+- **By hand**, the host enters a tile unnamed (the camera missed it) or withdraws a misread
+  one, after which the camera offers what it sees again.
 """
 
 from __future__ import annotations
