@@ -273,3 +273,17 @@ def test_a_right_guess_needs_a_seat_not_a_flag(eb_referee: Referee, clock: FakeC
     to_first_recall(eb_referee, clock)
     assert host.event_for(eb_referee.state, "right", True, 0) is None
     assert host.event_for(eb_referee.state, "right", "2", 0) is None
+
+
+def test_a_game_resumed_mid_guess_arms_the_guessers_button(eb_referee: Referee,
+                                                           clock: FakeClock,
+                                                           firmware: Firmware) -> None:
+    state = to_first_recall(eb_referee, clock)
+    firmware.arbiter.disarm()
+    path = eb_referee.game.journal.path
+    resumed = Referee(JournaledGame.open(path), firmware, clock.now_ns(),
+                      kit=load("eselsbruecke"), sounds=FakeSounds())
+    assert resumed.state.to_act == state.to_act
+    assert firmware.arbiter.armed_ns is not None
+    # the arbiter's race is the guesser's alone
+    assert table_of(resumed).watching(resumed.state) is False
