@@ -13,7 +13,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from display.model import PlayerInfo
-from engine.core import Event
+from engine.core import Event, Rejection
 from engine.eselsbruecke import Phase, State
 from tablekeeper.games.eselsbruecke import host
 
@@ -32,9 +32,20 @@ class EselsbrueckeScreen:
                     now_ns: int) -> bool:
         referee = loop.referee
         state: State = referee.state
-        event = host.event_for(state, name, arg, referee.at_ms(now_ns))
+        at_ms = referee.at_ms(now_ns)
+        event = host.event_for(state, name, arg, at_ms)
         if event is None:
             return False
+        if (name in ("right", "wrong") and state.phase is Phase.GUESS and not state.answered
+                and state.to_act is not None):
+            # Judged before the guesser's button: they have answered, so the clock stops
+            # first. An undo of the judgement then finds the clock stopped, not run out.
+            answered = host.event_for(state, "answered", None, at_ms)
+            assert answered is not None
+            first = referee.submit(answered)
+            if isinstance(first, Rejection):
+                screen.show_result(first, now_ns)
+                return True
         result = referee.submit(event)
         screen.show_result(result, now_ns)
         screen.focus = 0
