@@ -422,6 +422,10 @@ class RecallResult:
     penalties: tuple[Penalty, ...]
     stop_tile: bool
     bridges: tuple[tuple[int, int], ...]  # (from, to): special case 1
+    #: every seat's score pile before and after the story's banking, discards and stop tile
+    #: (what a screen animates)
+    scores_before: tuple[int, ...] = ()
+    scores_after: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -960,7 +964,9 @@ def _end_recall(state: State) -> State:
         discarded += unnamed
     result = RecallResult(round=state.round, teller=teller, slot=slot, named=state.named,
                           unnamed=unnamed, failed=failed, penalties=tuple(penalties),
-                          stop_tile=stop_tile, bridges=state.bridges)
+                          stop_tile=stop_tile, bridges=state.bridges,
+                          scores_before=state.scores,
+                          scores_after=tuple(len(s.pile) for s in seats))
     st = _evolve(state, seats=tuple(seats), discarded=discarded,
                  discarded_stops=discarded_stops, stops_left=stops_left, bag=bag,
                  played=played, recalls=(*state.recalls, result))

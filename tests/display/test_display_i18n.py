@@ -10,10 +10,13 @@ import display_testing  # noqa: F401  (headless SDL first)
 import pytest
 
 from display.colours import COLOUR_KEYS
+from display.games import displays
 from display.i18n import LANGS, STRINGS, next_lang, placeholders, tr
 from display.setup import VARIANTS
 
 DISPLAY = Path(__file__).resolve().parents[2] / "display"
+
+displays()  # each game's display part adds its own strings when imported
 
 
 def test_every_key_has_every_language() -> None:
