@@ -469,6 +469,11 @@ class Engine(Generic[S]):
     deadline: Callable[[S], Deadline | None]
     #: the state as one JSON-able object (replay, logs)
     summary: Callable[[S], dict[str, Any]]
+    #: the sources of the events an undo takes back, the last of them with everything after
+    #: it (the journal's rule). A game whose table is read by the camera and buttons
+    #: (The Game: a play is a camera event, a turn's end a button) undoes those too;
+    #: otherwise the last host entry, and the camera's reveal after it.
+    undoable: frozenset[Source] = frozenset({Source.HOST})
 
     def is_over(self, state: S) -> bool:
         return self.outcome(state) is not None

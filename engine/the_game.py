@@ -860,4 +860,7 @@ ENGINE: Engine[State] = Engine(
     outcome=outcome,
     deadline=deadline,
     summary=summary,
+    # every play is the camera's and every turn's end a seat button's: an undo takes back
+    # the last of those too (with only host entries, it would go back to the deal)
+    undoable=frozenset({Source.HOST, Source.CAMERA, Source.BUZZER}),
 )

@@ -152,13 +152,25 @@ class Contents:
 
     def active(self) -> list[Record]:
         """The event records still in force after the undos."""
-        return _active(self.records, self.path)
+        return _active(self.records, self.path, _undoable(self.spec))
 
     def last_seq(self) -> int:
         return self.records[-1].seq if self.records else 0
 
 
-def _active(records: tuple[Record, ...] | list[Record], path: str) -> list[Record]:
+def _undoable(spec: Engine[Any] | None) -> frozenset[Source]:
+    return spec.undoable if spec is not None else frozenset({Source.HOST})
+
+
+def _what(undoable: frozenset[Source]) -> str:
+    """How the journal's errors name the events an undo may target."""
+    if undoable == {Source.HOST}:
+        return "host-entered event"
+    return f"undoable event ({', '.join(sorted(s.value for s in undoable))})"
+
+
+def _active(records: tuple[Record, ...] | list[Record], path: str,
+            undoable: frozenset[Source] = frozenset({Source.HOST})) -> list[Record]:
     active: list[Record] = []
     for rec in records:
         if rec.event is not None:
@@ -170,21 +182,23 @@ def _active(records: tuple[Record, ...] | list[Record], path: str) -> list[Recor
             raise JournalError(path, rec.line, f"undo of seq {target}, which is not in force")
         ev = active[idx].event
         assert ev is not None
-        if ev.source is not Source.HOST:
+        if ev.source not in undoable:
             raise JournalError(path, rec.line,
-                               f"undo of seq {target}, which is not a host-entered event")
-        last = last_host_seq(active)
+                               f"undo of seq {target}, which is not a {_what(undoable)}")
+        last = last_host_seq(active, undoable)
         if target != last:
             raise JournalError(path, rec.line,
-                               f"undo of seq {target}, which is not the last host-entered "
-                               f"event in force (seq {last} is)")
+                               f"undo of seq {target}, which is not the last {_what(undoable)} "
+                               f"in force (seq {last} is)")
         del active[idx:]
     return active
 
 
-def last_host_seq(active: list[Record]) -> int | None:
+def last_host_seq(active: list[Record],
+                  undoable: frozenset[Source] = frozenset({Source.HOST})) -> int | None:
+    """The seq of the last event in force an undo takes back (by default: host-entered)."""
     for rec in reversed(active):
-        if rec.event is not None and rec.event.source is Source.HOST:
+        if rec.event is not None and rec.event.source in undoable:
             return rec.seq
     return None
 
@@ -432,7 +446,7 @@ class Journal:
                         good_bytes=0)
 
     def active(self) -> list[Record]:
-        return _active(self._records, str(self.path))
+        return _active(self._records, str(self.path), _undoable(self.spec))
 
     def _write(self, record: dict[str, Any]) -> None:
         """Append one line, fsynced. If anything fails (a full disk, an I/O error) the file is
@@ -469,10 +483,12 @@ class Journal:
         return seq
 
     def append_undo(self, target: int) -> int:
-        """Cancel host event ``target`` and everything after it (append-only)."""
+        """Cancel event ``target`` (the last the game's undo takes back: host-entered, by
+        default) and everything after it (append-only)."""
         active = self.active()
-        if target != last_host_seq(active):
-            raise ValueError(f"seq {target} is not the last host-entered event in force")
+        undoable = _undoable(self.spec)
+        if target != last_host_seq(active, undoable):
+            raise ValueError(f"seq {target} is not the last {_what(undoable)} in force")
         seq = len(self._records) + 1
         self._write({"seq": seq, "undo": target})
         self._records.append(Record(seq=seq, line=self._next_line, undo=target))
@@ -508,11 +524,12 @@ class JournaledGame:
         return result
 
     def undo(self) -> Any:
-        """Undo the last host-entered event (and what followed it); Rejection if there is
-        none."""
-        target = last_host_seq(self.journal.active())
+        """Undo the last event the game's undo takes back (host-entered, by default) and
+        what followed it; Rejection if there is none."""
+        undoable = _undoable(self.journal.spec)
+        target = last_host_seq(self.journal.active(), undoable)
         if target is None:
-            return Rejection("nothing_to_undo", "no host-entered event to undo")
+            return Rejection("nothing_to_undo", f"no {_what(undoable)} to undo")
         self.journal.append_undo(target)
         self.state = replay(self.journal.contents())
         return self.state
