@@ -95,12 +95,22 @@ class Restarts:
         return self._window is not None and self._window[0] <= first_seen_ns <= self._window[1]
 
 
-def _cards_seen(events: Iterable[Any], zone: str | None, restarts: Restarts) -> list[CardSeen]:
+#: the zones a camera reports cards in: one name, several (a game's rows or cells), or None
+Zones = str | frozenset[str] | None
+
+
+def _in_zones(name: str | None, zone: Zones) -> bool:
+    if zone is None or name is None:
+        return True
+    return name == zone if isinstance(zone, str) else name in zone
+
+
+def _cards_seen(events: Iterable[Any], zone: Zones, restarts: Restarts) -> list[CardSeen]:
     """The watcher's events in ``zone`` (None: any) as the referee's ``CardSeen``, stamped
     with the frame the card was first visible in."""
     return [CardSeen(e.card_id, e.first_seen_ns, e.score, e.margin,
                      lying=restarts.lying(e.first_seen_ns), zone=e.zone) for e in events
-            if zone is None or e.zone is None or e.zone == zone]
+            if _in_zones(e.zone, zone)]
 
 
 def _forget(watcher: Any) -> None:
@@ -116,7 +126,7 @@ class WatchedCamera:
     captured and recognised inside ``poll`` (deterministic on a simulated clock)."""
 
     def __init__(self, camera: Any, watcher: Any, *, frame_ns: int = FRAME_NS,
-                 zone: str | None = None) -> None:
+                 zone: Zones = None) -> None:
         self.camera = camera
         self.watcher = watcher
         self.frame_ns = frame_ns
@@ -192,7 +202,7 @@ class CameraThread:
     ERROR_STATUS = "status.vision_error"
 
     def __init__(self, camera: Any, watcher: Any, *, frame_ns: int = FRAME_NS,
-                 zone: str | None = None, idle_after_ns: int | None = None,
+                 zone: Zones = None, idle_after_ns: int | None = None,
                  timer: Callable[[], int] = time.monotonic_ns, error_backoff_s: float = 0.5,
                  max_backoff_s: float = 10.0, max_queued: int = 64,
                  join_timeout_s: float = 2.0) -> None:
@@ -483,7 +493,7 @@ def camera_pipeline(config: Config, clock: Clock, *, simulate: bool = False,
     """The kiosk's camera from the config's ``[camera]`` and ``[vision]`` sections
     (``threaded``: read by a :class:`CameraThread`; real clocks only), watching ``deck``
     (default: the item deck of ``[table] items_deck``). ``zones``: the game's zones (its
-    kit's table adapter); cards in the first of them that the calibration has are reported
+    kit's table adapter); cards in every one of them that the calibration has are reported
     (none calibrated: cards anywhere)."""
     from vision.camera import CameraConfig, resilient_camera
     from vision.config import VisionConfig
@@ -499,7 +509,9 @@ def camera_pipeline(config: Config, clock: Clock, *, simulate: bool = False,
     vision_config = VisionConfig.from_dict(config.sections.get("vision", {}))
     camera = resilient_camera(camera_config, deck=deck, clock=clock.now_ns, on_status=on_status)
     calibrated = {z.name for z in vision_config.zones}
-    zone = next((z for z in zones or () if z in calibrated), None)
+    wanted = frozenset(z for z in zones or () if z in calibrated)
+    # every calibrated zone of the game (The Game's four rows, Wink's 36 cells)
+    zone: Zones = None if not wanted else next(iter(wanted)) if len(wanted) == 1 else wanted
     watcher = CardWatcher(deck, vision_config)
     _one_vision_thread()
     frame_ns = round(1e9 / camera_config.fps)

@@ -23,6 +23,7 @@ from tablekeeper.referee import CardSeen
 from tablekeeper.vision_link import (
     CameraThread,
     LockedCamera,
+    camera_pipeline,
     load_items_deck,
     simulated_camera_pipeline,
 )
@@ -140,6 +141,34 @@ def test_only_the_watched_zone_is_reported() -> None:
     assert [s.card_id for s in source.poll(1)] == ["i02", "i03"]
     go_idle(source, camera, timer)
     source.close()
+
+
+def test_every_zone_of_a_game_is_reported() -> None:
+    source, camera, watcher, timer = make(zone=frozenset({"row1", "row2", "row3", "row4"}))
+    watcher.results[1] = [event("c37", 5, zone="row1"), event("c45", 6, zone="row4"),
+                          event("c50", 7, zone="centre")]
+    source.poll(0)
+    camera.frames.put(frame(1, 10))
+    camera.wait_asked(2)
+    assert [(s.card_id, s.zone) for s in source.poll(1)] == [("c37", "row1"), ("c45", "row4")]
+    go_idle(source, camera, timer)
+    source.close()
+
+
+def test_the_kiosk_pipeline_watches_all_the_games_calibrated_zones() -> None:
+    from tablekeeper.config import Config
+
+    zones = [{"name": f"row{i}", "polygon": [[100 * i, 0], [100 * i + 90, 0],
+                                             [100 * i + 90, 140], [100 * i, 140]]}
+             for i in range(1, 5)]
+    config = Config(sections={"vision": {"zones": zones}})
+    source, _deck = camera_pipeline(config, FakeClock(), simulate=True,
+                                    zones=("row1", "row2", "row3", "row4", "row9"))
+    assert source.zone == frozenset({"row1", "row2", "row3", "row4"})
+    source.close()
+    one, _deck = camera_pipeline(config, FakeClock(), simulate=True, zones=("row2",))
+    assert one.zone == "row2"
+    one.close()
 
 
 def test_a_damaged_frame_is_logged_and_skipped(caplog: pytest.LogCaptureFixture) -> None:
