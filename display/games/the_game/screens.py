@@ -73,10 +73,11 @@ def draw_row(p: Painter, f: Frame, i: int, box: pygame.Rect) -> None:
     top_box = pygame.Rect(arrow_box.right, box.y + p.px(0.01), card_w, card_h)
     face = UP_CARD if row.up else DOWN_CARD
     _card(p, top_box, row.top, face, size=0.12)
-    # what lies under it: the last cards, older to the left, dimmer
+    # what lies under it: the last cards, the one just covered next to the top, older
+    # further right (read from the top card outwards, as the pile was laid)
     under = list(row.cards[:-1])[-4:] if row.cards else []
     if row.cards:
-        under = [row.start, *row.cards[:-1]][-4:]
+        under = [row.start, *row.cards[:-1]][-4:][::-1]
     hist = pygame.Rect(top_box.right + p.px(0.015), box.y, box.right - top_box.right -
                        p.px(0.025), box.height)
     last = view.last_play
