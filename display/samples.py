@@ -11,7 +11,7 @@ from dataclasses import replace
 
 from display.games import displays
 from display.home import GameChoice, HomeMenu
-from display.model import PlayerInfo, Snapshot
+from display.model import Notice, PlayerInfo, Snapshot
 from display.setup import SetupForm
 
 T0 = 1_000_000
@@ -48,6 +48,10 @@ def shared(lang: str = "zh-TW") -> list[tuple[str, Snapshot]]:
             players=(*SEVEN[:3], PlayerInfo("Bart", "green")), focus=3, roster=ROSTER))),
         ("setup-problem", replace(s, setup=SetupForm(
             players=(PlayerInfo("A", "red"), PlayerInfo("B", "red"))))),
+        ("setup-banner", replace(s, setup=SetupForm(players=SEVEN[:4]),
+                                 camera_status="status.camera_retrying:4",
+                                 notices=(Notice(text="config.toml line 3: table.language: "
+                                                      "'english' is not one of zh-TW, en"),))),
     ]
 
 
