@@ -79,6 +79,15 @@ class MatchParams:
     min_rel_margin: float = 0.4
     min_aligned: float = 0.9  # accepted below this: aligned, it must score this (``verify``)
     min_colour: float = 0.75  # colour decks: least correlation of the colours (see above)
+    #: Near-twins (see "Near-twins" above): when the best card's margin over the next is
+    #: below ``twin_trigger`` (or its relative margin below ``min_rel_margin``), the best
+    #: candidates within ``twin_within`` of it are compared again on the pixels where their
+    #: templates differ, at :attr:`DeckMatcher.warp_size`; the winner is accepted when it
+    #: beats each of them there by ``min_twin_margin``. ``twin_trigger = 0``: off.
+    twin_trigger: float = 0.05
+    twin_within: float = 0.05
+    min_twin_margin: float = 0.1
+    twin_candidates: int = 3
 
     def __post_init__(self) -> None:
         if self.long_side is not None and not 8 <= self.long_side <= 1024:
@@ -97,10 +106,19 @@ class MatchParams:
             raise ValueError(f"min_aligned: {self.min_aligned} is not in 0..1")
         if not -1 <= self.min_colour <= 1:
             raise ValueError(f"min_colour: {self.min_colour} is not in -1..1")
+        if not 0 <= self.twin_trigger <= 2:
+            raise ValueError(f"twin_trigger: {self.twin_trigger} is not in 0..2")
+        if not 0 <= self.twin_within <= 2:
+            raise ValueError(f"twin_within: {self.twin_within} is not in 0..2")
+        if not 0 <= self.min_twin_margin <= 2:
+            raise ValueError(f"min_twin_margin: {self.min_twin_margin} is not in 0..2")
+        if not 2 <= self.twin_candidates <= 8:
+            raise ValueError(f"twin_candidates: {self.twin_candidates} is not in 2..8")
 
 
 #: The exact ``cv2.matchTemplate(TM_CCOEFF_NORMED)`` score at the canonical size.
-EXACT = MatchParams(long_side=None, blur_sigma=0.0, local_contrast=False, subtract_mean=False)
+EXACT = MatchParams(long_side=None, blur_sigma=0.0, local_contrast=False, subtract_mean=False,
+                    twin_trigger=0.0)
 
 
 @dataclass(frozen=True)
@@ -122,6 +140,9 @@ class Match:
     rotation: int
     rel_margin: float = 0.0
     colour: float = 1.0  # how well its colours fit the card's (1.0: not compared)
+    #: Near-twins compared where they differ: the winner's least lead there over the other
+    #: candidates (``nan``: not run, the margin was clear).
+    twin_margin: float = float("nan")
 
 
 class DeckLike(Protocol):
@@ -216,6 +237,20 @@ class DeckMatcher:
             self.coloured = np.asarray(
                 np.sqrt((cols**2).mean(axis=1)) >= _MIN_CHROMA, dtype=np.bool_)
             self.colours = np.stack([_unit(c) for c in cols])
+        #: Near-twins: the templates at :attr:`warp_size` (uint8, grey or BGR as compared),
+        #: and the pairs' difference masks, made when a pair is first compared (at most
+        #: :data:`_TWIN_CACHE` kept).
+        self._fine: list[Image] = []
+        if self.params.twin_trigger > 0 and n > 1:
+            for t in templates:
+                img = self._check_patch(t, "template")
+                if not use_colour and img.ndim == 3:
+                    img = np.asarray(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), np.uint8)
+                self._fine.append(np.asarray(cv2.resize(img, self.warp_size,
+                                                        interpolation=cv2.INTER_AREA),
+                                             dtype=np.uint8))
+        self._pairs: dict[tuple[int, int, int, int], _TwinPair] = {}
+        self.twin_runs = 0  # how many verdicts compared near-twins (bench)
         #: Fine alignment of uncertain cards to a candidate (``vision.align``).
         self.aligner = Aligner(templates, self.size)
         self._coarse: DeckMatcher | None = None
@@ -347,6 +382,84 @@ class DeckMatcher:
         """:meth:`candidates` of the card at ``quad`` of ``image``."""
         return self._candidates(self._scores([self.warp(image, quad)])[0], within, limit)
 
+    # -- near-twins ----------------------------------------------------------------------
+    def _fine_features(self, img: Image) -> FloatArray:
+        """A card image (or a template) at :attr:`warp_size` as the twin step sees it: float,
+        slightly blurred, slow gradients taken away, each channel's mean 0, unit norm."""
+        x = img
+        if x.shape[1] != self.warp_size[0] or x.shape[0] != self.warp_size[1]:
+            x = cv2.resize(x, self.warp_size, interpolation=cv2.INTER_AREA)
+        grey = cv2.cvtColor(x, cv2.COLOR_BGR2GRAY) if x.ndim == 3 else x
+        g = np.asarray(cv2.GaussianBlur(np.asarray(grey, np.float32), (0, 0), _TWIN_BLUR),
+                       dtype=np.float32)
+        g = g - np.asarray(cv2.GaussianBlur(g, (0, 0), max(self.warp_size) / 6.0),
+                           dtype=np.float32)
+        chans = [g]
+        if self.use_colour and x.ndim == 3:
+            # Colour as log chromaticity (as :func:`colours`, at this finer size): brightness
+            # and the light's colour cancel, so a red card under warm light is still red.
+            c = np.log(np.asarray(cv2.GaussianBlur(np.asarray(x, np.float32), (0, 0),
+                                                   _TWIN_SPREAD), dtype=np.float32) + 8.0)
+            chans += [c[:, :, 0] - c[:, :, 1], c[:, :, 2] - c[:, :, 1]]
+        out = []
+        for ch in chans:
+            ch = ch - float(ch.mean())
+            norm = float(np.linalg.norm(ch))
+            out.append(ch / np.float32(norm) if norm > 1e-6 else ch)
+        return np.ascontiguousarray(np.stack(out, axis=2), dtype=np.float32)
+
+    def _pair(self, i: int, ri: int, j: int, rj: int) -> _TwinPair:
+        """Templates ``i`` (turned ``ri``) and ``j`` (``rj``) and where they differ."""
+        key = (i, ri, j, rj)
+        got = self._pairs.get(key)
+        if got is not None:
+            return got
+        ti = self._fine_features(np.ascontiguousarray(np.rot90(self._fine[i], k=-ri)))
+        tj = self._fine_features(np.ascontiguousarray(np.rot90(self._fine[j], k=-rj)))
+        d = np.abs(ti - tj).sum(axis=2)
+        d = np.asarray(cv2.GaussianBlur(d, (0, 0), _TWIN_SPREAD), dtype=np.float32)
+        top = float(d.max())
+        # Where they differ beyond noise: above a quarter of the largest difference; the
+        # weight grows with the difference (a digit's strokes more than its anti-aliasing).
+        w = np.where(d >= _TWIN_FLOOR * top, d / top, 0.0).astype(np.float32) if top > 1e-6 \
+            else np.zeros_like(d)
+        m = _TWIN_SHIFT
+        crop = (slice(m, w.shape[0] - m), slice(m, w.shape[1] - m))
+        wc = np.ascontiguousarray(w[crop])
+        if ti.shape[2] > 1:
+            wc = np.ascontiguousarray(np.repeat(wc[:, :, None], ti.shape[2], axis=2))
+        pair = _TwinPair(np.ascontiguousarray(ti[crop]), np.ascontiguousarray(tj[crop]), wc,
+                         float((w > 0).mean()))
+        if len(self._pairs) >= _TWIN_CACHE:
+            self._pairs.clear()
+        self._pairs[key] = pair
+        return pair
+
+    def _twin(self, img: Image, cands: Sequence[int], rots: Sequence[int]) -> tuple[int, float]:
+        """(index in ``cands`` of the winner, its least lead over the others) when the
+        candidate cards ``cands`` (turned ``rots``, as indices into :attr:`rotations`) are
+        compared with ``img`` only where each pair's templates differ."""
+        f = self._fine_features(img)
+        k = len(cands)
+        lead = np.full(k, np.inf)
+        for a in range(k):
+            for b in range(a + 1, k):
+                pr = self._pair(cands[a], self.rotations[rots[a]], cands[b],
+                                self.rotations[rots[b]])
+                if pr.area <= 0:  # the same face: nothing tells them apart
+                    sa = sb = 0.0
+                else:
+                    sa = float(cv2.matchTemplate(f, pr.a, cv2.TM_CCOEFF_NORMED,
+                                                 mask=pr.mask).max())
+                    sb = float(cv2.matchTemplate(f, pr.b, cv2.TM_CCOEFF_NORMED,
+                                                 mask=pr.mask).max())
+                    sa = sa if np.isfinite(sa) else 0.0
+                    sb = sb if np.isfinite(sb) else 0.0
+                lead[a] = min(lead[a], sa - sb)
+                lead[b] = min(lead[b], sb - sa)
+        w = int(np.argmax(lead))
+        return w, float(lead[w])
+
     def _verdicts(self, scores: FloatArray, min_score: float | None = None,
                   min_margin: float | None = None, min_rel_margin: float | None = None,
                   imgs: Sequence[Image] = ()) -> list[Match]:
@@ -368,6 +481,23 @@ class DeckMatcher:
             else:
                 margin, rel = score + 1.0, 1.0
             ok = score >= lo and margin >= mg and rel >= rel_lo
+            twin = float("nan")
+            p = self.params
+            if (self._fine and imgs and len(order) > 1 and score >= lo
+                    and (margin < p.twin_trigger or rel < rel_lo)):
+                near = [int(c) for k, c in enumerate(order[:p.twin_candidates])
+                        if k < 2 or float(per_card[int(c)]) >= score - p.twin_within]
+                if len(near) >= 2:
+                    self.twin_runs += 1
+                    won, twin = self._twin(imgs[n], near, [int(best_rot[c]) for c in near])
+                    i = near[won]
+                    rest = [float(per_card[int(c)]) for c in order[:len(near) + 1]
+                            if int(c) not in near]
+                    score = float(per_card[i])
+                    outside = score - rest[0] if rest else score + 1.0
+                    margin = score - max(float(per_card[c]) for c in near if c != i)
+                    ok = (score >= lo and twin >= p.min_twin_margin
+                          and (outside >= mg or len(order) <= len(near)))
             colour = 1.0
             row = i * self._k + int(best_rot[i])
             if (ok and self.colours is not None and self.coloured is not None and imgs
@@ -376,7 +506,7 @@ class DeckMatcher:
                 ok = colour >= self.params.min_colour
             out.append(Match(card_id=self.ids[i] if ok else None, score=score, margin=margin,
                              best_id=self.ids[i], rotation=self.rotations[int(best_rot[i])],
-                             rel_margin=rel, colour=colour))
+                             rel_margin=rel, colour=colour, twin_margin=twin))
         return out
 
     def candidates(self, patch: object, within: float = 0.1,
@@ -395,6 +525,27 @@ class DeckMatcher:
 
     def match(self, patch: object) -> Match:
         return self.match_many([patch])[0]
+
+
+@dataclass(frozen=True)
+class _TwinPair:
+    """Two near-twin templates (features at the warp size, cropped by :data:`_TWIN_SHIFT`
+    all round so the card may be shifted that much) and the weights of where they differ."""
+
+    a: FloatArray
+    b: FloatArray
+    mask: FloatArray
+    area: float  # the fraction of the card where they differ
+
+
+#: The twin step's features: blur (px at the warp size), spread of the difference map,
+#: the share of its peak below which a difference is noise, the shift searched (px each
+#: way: corners a few pixels off), and how many pairs are kept.
+_TWIN_BLUR = 1.0
+_TWIN_SPREAD = 1.5
+_TWIN_FLOOR = 0.25
+_TWIN_SHIFT = 3
+_TWIN_CACHE = 512
 
 
 #: A template whose colours vary less than this (rms of its log chromaticity, below) has none
