@@ -85,9 +85,10 @@ class MatchParams:
     #: templates differ, at :attr:`DeckMatcher.warp_size`; the winner is accepted when it
     #: beats each of them there by ``min_twin_margin``. ``twin_trigger = 0``: off.
     twin_trigger: float = 0.05
-    twin_within: float = 0.05
+    twin_within: float = 0.03
     min_twin_margin: float = 0.1
-    twin_candidates: int = 3
+    twin_candidates: int = 48
+    twin_side: int = 144  # px: the long side near-twins are compared at (at most canonical)
 
     def __post_init__(self) -> None:
         if self.long_side is not None and not 8 <= self.long_side <= 1024:
@@ -112,8 +113,10 @@ class MatchParams:
             raise ValueError(f"twin_within: {self.twin_within} is not in 0..2")
         if not 0 <= self.min_twin_margin <= 2:
             raise ValueError(f"min_twin_margin: {self.min_twin_margin} is not in 0..2")
-        if not 2 <= self.twin_candidates <= 8:
-            raise ValueError(f"twin_candidates: {self.twin_candidates} is not in 2..8")
+        if not 32 <= self.twin_side <= 1024:
+            raise ValueError(f"twin_side: {self.twin_side} is not in 32..1024")
+        if not 2 <= self.twin_candidates <= 1000:
+            raise ValueError(f"twin_candidates: {self.twin_candidates} is not in 2..1000")
 
 
 #: The exact ``cv2.matchTemplate(TM_CCOEFF_NORMED)`` score at the canonical size.
@@ -237,19 +240,22 @@ class DeckMatcher:
             self.coloured = np.asarray(
                 np.sqrt((cols**2).mean(axis=1)) >= _MIN_CHROMA, dtype=np.bool_)
             self.colours = np.stack([_unit(c) for c in cols])
-        #: Near-twins: the templates at :attr:`warp_size` (uint8, grey or BGR as compared),
-        #: and the pairs' difference masks, made when a pair is first compared (at most
-        #: :data:`_TWIN_CACHE` kept).
-        self._fine: list[Image] = []
+        #: Near-twins are compared at this size (``params.twin_side``, at most canonical),
+        #: from the templates kept PNG-encoded at it (decoded when a pair is first compared:
+        #: a few KB a card), their features and the pairs' difference masks cached.
+        ts = min(1.0, self.params.twin_side / max(w, h))
+        self.twin_size = (max(8, round(w * ts)), max(8, round(h * ts)))
+        self._shift = max(2, round(_TWIN_SHIFT * max(self.twin_size) / 96))
+        self._fine: list[npt.NDArray[np.uint8]] = []
         if self.params.twin_trigger > 0 and n > 1:
             for t in templates:
                 img = self._check_patch(t, "template")
                 if not use_colour and img.ndim == 3:
                     img = np.asarray(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), np.uint8)
-                self._fine.append(np.asarray(cv2.resize(img, self.warp_size,
-                                                        interpolation=cv2.INTER_AREA),
-                                             dtype=np.uint8))
+                small = cv2.resize(img, self.twin_size, interpolation=cv2.INTER_AREA)
+                self._fine.append(np.asarray(cv2.imencode(".png", small)[1], np.uint8))
         self._pairs: dict[tuple[int, int, int, int], _TwinPair] = {}
+        self._feats: dict[tuple[int, int], FloatArray] = {}
         self.twin_runs = 0  # how many verdicts compared near-twins (bench)
         #: Fine alignment of uncertain cards to a candidate (``vision.align``).
         self.aligner = Aligner(templates, self.size)
@@ -345,7 +351,7 @@ class DeckMatcher:
         """The verdict on each card of ``image`` (a checked frame) whose corners are in
         ``quads`` (clockwise, first edge short): warped straight to :attr:`warp_size`."""
         imgs = [self.warp(image, q) for q in quads]
-        return self._verdicts(self._scores(imgs), imgs=imgs)
+        return self._verdicts(self._scores(imgs), imgs=imgs, source=(image, quads))
 
     def verify(self, image: Image, grey: Image, quad: Corners,
                match: Match) -> tuple[Corners, Match]:
@@ -383,16 +389,16 @@ class DeckMatcher:
         return self._candidates(self._scores([self.warp(image, quad)])[0], within, limit)
 
     # -- near-twins ----------------------------------------------------------------------
-    def _fine_features(self, img: Image) -> FloatArray:
-        """A card image (or a template) at :attr:`warp_size` as the twin step sees it: float,
+    def _fine_features(self, img: Image, blur: float = 0.0) -> FloatArray:
+        """A card image (or a template) at :attr:`twin_size` as the twin step sees it: float,
         slightly blurred, slow gradients taken away, each channel's mean 0, unit norm."""
         x = img
-        if x.shape[1] != self.warp_size[0] or x.shape[0] != self.warp_size[1]:
-            x = cv2.resize(x, self.warp_size, interpolation=cv2.INTER_AREA)
+        if x.shape[1] != self.twin_size[0] or x.shape[0] != self.twin_size[1]:
+            x = cv2.resize(x, self.twin_size, interpolation=cv2.INTER_AREA)
         grey = cv2.cvtColor(x, cv2.COLOR_BGR2GRAY) if x.ndim == 3 else x
-        g = np.asarray(cv2.GaussianBlur(np.asarray(grey, np.float32), (0, 0), _TWIN_BLUR),
-                       dtype=np.float32)
-        g = g - np.asarray(cv2.GaussianBlur(g, (0, 0), max(self.warp_size) / 6.0),
+        g = np.asarray(cv2.GaussianBlur(np.asarray(grey, np.float32), (0, 0),
+                                        blur or _TWIN_BLUR), dtype=np.float32)
+        g = g - np.asarray(cv2.GaussianBlur(g, (0, 0), max(self.twin_size) / 6.0),
                            dtype=np.float32)
         chans = [g]
         if self.use_colour and x.ndim == 3:
@@ -400,13 +406,14 @@ class DeckMatcher:
             # and the light's colour cancel, so a red card under warm light is still red.
             c = np.log(np.asarray(cv2.GaussianBlur(np.asarray(x, np.float32), (0, 0),
                                                    _TWIN_SPREAD), dtype=np.float32) + 8.0)
-            chans += [c[:, :, 0] - c[:, :, 1], c[:, :, 2] - c[:, :, 1]]
-        out = []
-        for ch in chans:
-            ch = ch - float(ch.mean())
-            norm = float(np.linalg.norm(ch))
-            out.append(ch / np.float32(norm) if norm > 1e-6 else ch)
-        return np.ascontiguousarray(np.stack(out, axis=2), dtype=np.float32)
+            # In grey levels: a saturated colour (log ratio 0.5) like a strong edge. A card of
+            # black ink has next to no chromaticity, and keeps it so (not scaled up to noise).
+            chans += [_TWIN_CHROMA * (c[:, :, 0] - c[:, :, 1]),
+                      _TWIN_CHROMA * (c[:, :, 2] - c[:, :, 1])]
+        out = np.stack([ch - float(ch.mean()) for ch in chans], axis=2)
+        norm = float(np.linalg.norm(out))
+        return np.ascontiguousarray(out / np.float32(norm) if norm > 1e-6 else out,
+                                    dtype=np.float32)
 
     def _pair(self, i: int, ri: int, j: int, rj: int) -> _TwinPair:
         """Templates ``i`` (turned ``ri``) and ``j`` (``rj``) and where they differ."""
@@ -414,8 +421,8 @@ class DeckMatcher:
         got = self._pairs.get(key)
         if got is not None:
             return got
-        ti = self._fine_features(np.ascontiguousarray(np.rot90(self._fine[i], k=-ri)))
-        tj = self._fine_features(np.ascontiguousarray(np.rot90(self._fine[j], k=-rj)))
+        ti = self._template_features(i, ri)
+        tj = self._template_features(j, rj)
         d = np.abs(ti - tj).sum(axis=2)
         d = np.asarray(cv2.GaussianBlur(d, (0, 0), _TWIN_SPREAD), dtype=np.float32)
         top = float(d.max())
@@ -423,46 +430,88 @@ class DeckMatcher:
         # weight grows with the difference (a digit's strokes more than its anti-aliasing).
         w = np.where(d >= _TWIN_FLOOR * top, d / top, 0.0).astype(np.float32) if top > 1e-6 \
             else np.zeros_like(d)
-        m = _TWIN_SHIFT
+        m = self._shift
         crop = (slice(m, w.shape[0] - m), slice(m, w.shape[1] - m))
         wc = np.ascontiguousarray(w[crop])
         if ti.shape[2] > 1:
             wc = np.ascontiguousarray(np.repeat(wc[:, :, None], ti.shape[2], axis=2))
-        pair = _TwinPair(np.ascontiguousarray(ti[crop]), np.ascontiguousarray(tj[crop]), wc,
-                         float((w > 0).mean()))
+        a, b = np.ascontiguousarray(ti[crop]), np.ascontiguousarray(tj[crop])
+        w3 = wc if wc.ndim == 3 else wc[:, :, None]
+        pair = _TwinPair(a, b, wc, float((w3 * w3 * (a - b) ** 2).sum()))
         if len(self._pairs) >= _TWIN_CACHE:
             self._pairs.clear()
         self._pairs[key] = pair
         return pair
 
+    def _template_features(self, i: int, r: int) -> FloatArray:
+        """:meth:`_fine_features` of template ``i`` turned ``r`` quarter turns (cached)."""
+        key = (i, r)
+        got = self._feats.get(key)
+        if got is None:
+            img = np.asarray(cv2.imdecode(self._fine[i], cv2.IMREAD_UNCHANGED), np.uint8)
+            # Templates are sharper than any camera's picture of the card: blurred more.
+            got = self._fine_features(np.ascontiguousarray(np.rot90(img, k=-r)),
+                                      _TWIN_TEMPLATE_BLUR * max(self.twin_size) / 144)
+            if len(self._feats) >= _TWIN_CACHE:
+                self._feats.clear()
+            self._feats[key] = got
+        return got
+
     def _twin(self, img: Image, cands: Sequence[int], rots: Sequence[int]) -> tuple[int, float]:
-        """(index in ``cands`` of the winner, its least lead over the others) when the
-        candidate cards ``cands`` (turned ``rots``, as indices into :attr:`rotations`) are
-        compared with ``img`` only where each pair's templates differ."""
+        """(index in ``cands`` of the winner, its lead over the runner-up) when the candidate
+        cards ``cands`` (turned ``rots``, indices into :attr:`rotations`) are compared with
+        ``img`` only where their templates differ.
+
+        More than two candidates (a deck of one picture with a number in a corner ties them
+        all): the card is placed on the candidates' mean picture (their shared part, searched
+        :data:`_TWIN_SHIFT` px each way), and each candidate scored there by its squared
+        distance weighted by how much the candidates vary at each pixel; the nearest go on. The last
+        :data:`_TWIN_FINAL`: each pair of them scored where those two differ (:meth:`_pair`),
+        shifted to fit best; the winner beats each of the others there."""
         f = self._fine_features(img)
-        k = len(cands)
-        lead = np.full(k, np.inf)
-        for a in range(k):
-            for b in range(a + 1, k):
+        order = list(range(len(cands)))
+        if len(cands) > 2:
+            stack = np.stack([self._template_features(c, self.rotations[r])
+                              for c, r in zip(cands, rots, strict=True)])
+            m = self._shift
+            h, w = stack.shape[1] - 2 * m, stack.shape[2] - 2 * m
+            mean = np.ascontiguousarray(stack.mean(axis=0)[m:m + h, m:m + w])
+            fit = cv2.matchTemplate(f, mean, cv2.TM_CCOEFF_NORMED)
+            _, _, _, (dx, dy) = cv2.minMaxLoc(fit)
+            crop = stack[:, m:m + h, m:m + w]
+            spread = crop.std(axis=0).sum(axis=2)
+            spread = np.asarray(cv2.GaussianBlur(spread, (0, 0), _TWIN_SPREAD), np.float32)
+            top = float(spread.max())
+            if top > 1e-9:
+                wgt = np.where(spread >= _TWIN_FLOOR * top, spread / top, 0.0)[:, :, None]
+                patch = f[dy:dy + h, dx:dx + w]
+                dist = (((crop - patch[None]) ** 2) * (wgt * wgt)[None]).sum(axis=(1, 2, 3))
+                order = [int(k) for k in np.argsort(dist)]
+        top = order[:_TWIN_FINAL]
+        lead = {a: np.inf for a in top}
+        for x, a in enumerate(top):
+            for b in top[x + 1:]:
                 pr = self._pair(cands[a], self.rotations[rots[a]], cands[b],
                                 self.rotations[rots[b]])
-                if pr.area <= 0:  # the same face: nothing tells them apart
-                    sa = sb = 0.0
-                else:
-                    sa = float(cv2.matchTemplate(f, pr.a, cv2.TM_CCOEFF_NORMED,
-                                                 mask=pr.mask).max())
-                    sb = float(cv2.matchTemplate(f, pr.b, cv2.TM_CCOEFF_NORMED,
-                                                 mask=pr.mask).max())
-                    sa = sa if np.isfinite(sa) else 0.0
-                    sb = sb if np.isfinite(sb) else 0.0
-                lead[a] = min(lead[a], sa - sb)
-                lead[b] = min(lead[b], sb - sa)
-        w = int(np.argmax(lead))
-        return w, float(lead[w])
+                d = 0.0
+                if pr.energy > 1e-12:  # (else the same face: nothing tells them apart)
+                    # How far the card is from each where they differ (weighted squared
+                    # distance, at the best shift): the part of the twins' difference it
+                    # shows toward ``a``. Both are unit-normalised over the whole card, so
+                    # a striped fill is not a faint solid one (a correlation would not see
+                    # the difference between the two: only amplitude tells them apart).
+                    ea = float(cv2.matchTemplate(f, pr.a, cv2.TM_SQDIFF, mask=pr.mask).min())
+                    eb = float(cv2.matchTemplate(f, pr.b, cv2.TM_SQDIFF, mask=pr.mask).min())
+                    d = (eb - ea) / pr.energy if np.isfinite(ea) and np.isfinite(eb) else 0.0
+                lead[a] = min(lead[a], d)
+                lead[b] = min(lead[b], -d)
+        won = max(top, key=lambda a: lead[a])
+        return won, float(lead[won])
 
     def _verdicts(self, scores: FloatArray, min_score: float | None = None,
                   min_margin: float | None = None, min_rel_margin: float | None = None,
-                  imgs: Sequence[Image] = ()) -> list[Match]:
+                  imgs: Sequence[Image] = (),
+                  source: tuple[Image, Sequence[Corners]] | None = None) -> list[Match]:
         lo = self.params.min_score if min_score is None else min_score
         mg = self.params.min_margin if min_margin is None else min_margin
         rel_lo = self.params.min_rel_margin if min_rel_margin is None else min_rel_margin
@@ -489,7 +538,11 @@ class DeckMatcher:
                         if k < 2 or float(per_card[int(c)]) >= score - p.twin_within]
                 if len(near) >= 2:
                     self.twin_runs += 1
-                    won, twin = self._twin(imgs[n], near, [int(best_rot[c]) for c in near])
+                    # From the frame at the twin size where there is one (finer than the
+                    # warped card), else the card image resized.
+                    fine = (warp_card(source[0], source[1][n], self.twin_size) if source
+                            else imgs[n])
+                    won, twin = self._twin(fine, near, [int(best_rot[c]) for c in near])
                     i = near[won]
                     rest = [float(per_card[int(c)]) for c in order[:len(near) + 1]
                             if int(c) not in near]
@@ -535,17 +588,20 @@ class _TwinPair:
     a: FloatArray
     b: FloatArray
     mask: FloatArray
-    area: float  # the fraction of the card where they differ
+    energy: float  # their weighted squared distance (0: the same face)
 
 
 #: The twin step's features: blur (px at the warp size), spread of the difference map,
 #: the share of its peak below which a difference is noise, the shift searched (px each
 #: way: corners a few pixels off), and how many pairs are kept.
 _TWIN_BLUR = 1.0
+_TWIN_TEMPLATE_BLUR = 1.8
+_TWIN_CHROMA = 100.0
 _TWIN_SPREAD = 1.5
 _TWIN_FLOOR = 0.25
 _TWIN_SHIFT = 3
-_TWIN_CACHE = 512
+_TWIN_CACHE = 256
+_TWIN_FINAL = 3  # the candidates compared pair by pair
 
 
 #: A template whose colours vary less than this (rms of its log chromaticity, below) has none
