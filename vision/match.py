@@ -394,7 +394,8 @@ class DeckMatcher:
         slightly blurred, slow gradients taken away, each channel's mean 0, unit norm."""
         x = img
         if x.shape[1] != self.twin_size[0] or x.shape[0] != self.twin_size[1]:
-            x = cv2.resize(x, self.twin_size, interpolation=cv2.INTER_AREA)
+            x = np.asarray(cv2.resize(x, self.twin_size, interpolation=cv2.INTER_AREA),
+                           dtype=np.uint8)
         grey = cv2.cvtColor(x, cv2.COLOR_BGR2GRAY) if x.ndim == 3 else x
         g = np.asarray(cv2.GaussianBlur(np.asarray(grey, np.float32), (0, 0),
                                         blur or _TWIN_BLUR), dtype=np.float32)
@@ -481,9 +482,9 @@ class DeckMatcher:
             crop = stack[:, m:m + h, m:m + w]
             spread = crop.std(axis=0).sum(axis=2)
             spread = np.asarray(cv2.GaussianBlur(spread, (0, 0), _TWIN_SPREAD), np.float32)
-            top = float(spread.max())
-            if top > 1e-9:
-                wgt = np.where(spread >= _TWIN_FLOOR * top, spread / top, 0.0)[:, :, None]
+            peak = float(spread.max())
+            if peak > 1e-9:
+                wgt = np.where(spread >= _TWIN_FLOOR * peak, spread / peak, 0.0)[:, :, None]
                 patch = f[dy:dy + h, dx:dx + w]
                 dist = (((crop - patch[None]) ** 2) * (wgt * wgt)[None]).sum(axis=(1, 2, 3))
                 order = [int(k) for k in np.argsort(dist)]

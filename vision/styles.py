@@ -134,8 +134,9 @@ SHAPES = ("ellipse", "diamond", "square")
 
 def _outline(kind: str) -> np.ndarray:
     cx, cy = 100, 150
+    pts: np.ndarray
     if kind == "ellipse":
-        pts = cv2.ellipse2Poly((cx, cy), (62, 36), 0, 0, 360, 6)
+        pts = np.asarray(cv2.ellipse2Poly((cx, cy), (62, 36), 0, 0, 360, 6))
     elif kind == "diamond":
         pts = np.array([[cx, cy - 50], [cx + 70, cy], [cx, cy + 50], [cx - 70, cy]])
     else:
