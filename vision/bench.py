@@ -38,6 +38,7 @@ from vision.config import VisionConfig
 from vision.deck import Deck
 from vision.find import CardFinder, FindParams, Image
 from vision.match import DeckMatcher, MatchParams
+from vision.realsets import RealSet
 from vision.simtable import ZONES, Conditions, SimulatedTable
 
 FloatArray = npt.NDArray[np.float32]
@@ -833,11 +834,19 @@ def real_main(tune: int = 10) -> int:
     half. Skips, saying so, where a set is absent."""
     from vision import realsets
 
-    root = realsets.find_set("set-crops")
-    if root is None:
-        print(f"bench vision --real: skipped: {realsets.absent_message('set-crops')}")
-        return 0
-    rs = realsets.load_set(root, "set-crops")
+    sets = [("set-crops", realsets.find_set("set-crops")),
+            (realsets.LATER_NAME, realsets.later_set())]
+    for name, root in sets:
+        if root is None:
+            print(f"bench vision --real: {name} skipped: {realsets.absent_message(name)}")
+            continue
+        _real_set(realsets.load_set(root, name), tune)
+    return 0
+
+
+def _real_set(rs: RealSet, tune: int) -> None:
+    from vision import realsets
+
     tuning, test = rs.split(tune)
     print(f"bench vision --real: {rs.name} ({len(rs.cards)} cards, {len(tuning)} tuning and "
           f"{len(test)} test photos: each card's first {tune} shots in name order tune, the "
@@ -863,10 +872,10 @@ def real_main(tune: int = 10) -> int:
               f"unknown {a.unknown}")
         print(f"    test half ({b.shots}): top-1 {100 * b.accuracy:.2f} %, wrong {b.wrong} "
               f"({100 * b.wrong_rate:.2f} %), unknown {b.unknown}  [targets >= 97 %, <= 0.5 %]"
-              f"; without the near-twin step: {100 * c.accuracy:.2f} %, wrong {c.wrong}")
+              f"; without the near-twin step: {100 * c.accuracy:.2f} %, wrong {c.wrong}",
+              flush=True)
         if b.wrong_examples:
             print(f"    wrong ids: {', '.join(b.wrong_examples[:6])}")
-    return 0
 
 
 def _patches(deck: Deck, seed: int, n: int) -> list[Image]:

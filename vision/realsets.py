@@ -247,3 +247,59 @@ def tune(ids: Sequence[str], templates: Sequence[Image], size: tuple[int, int],
     if best is None:
         return base, 0, len(seen)
     return best[1], best[0][0], len(seen)
+
+
+#: A second, disjoint set from the same public source as ``set-crops``: the repository
+#: tomwhite/set-game (Apache License 2.0), folder ``data/train-v2/labelled/<card>/``, files
+#: :data:`LATER_SHOTS` of each card in name order (``set-crops`` holds files 21-40): later
+#: shots of the same 81 cards, on other days. Built from a git mirror of the repository
+#: (``$TABLEKEEPER_SET_GAME_MIRROR``, else /work/.mirror/tomwhite+set-game/repo) into
+#: :func:`data_root`'s sibling cache, never into the repository.
+LATER_SHOTS = (40, 60)  # 0-based [start, stop): files 41-60
+MIRROR_ENV = "TABLEKEEPER_SET_GAME_MIRROR"
+MIRROR_DEFAULT = Path("/work/.mirror/tomwhite+set-game/repo")
+LATER_NAME = "set-game-41-60"
+
+
+def later_set(cache: Path | None = None, environ: Mapping[str, str] | None = None
+              ) -> Path | None:
+    """The folder of :data:`LATER_NAME` (labels.csv and photos), exported from the mirror on
+    first use; None where neither it nor the mirror is there."""
+    import subprocess
+
+    env = os.environ if environ is None else environ
+    out = (cache or Path(env.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+           / "tablekeeper" / "real-sets" / LATER_NAME)
+    if (out / "labels.csv").is_file():
+        return out
+    mirror = Path(env.get(MIRROR_ENV) or MIRROR_DEFAULT)
+    if not mirror.is_dir():
+        return None
+    prefix = "data/train-v2/labelled/"
+    try:
+        names = subprocess.run(["git", "-C", str(mirror), "ls-tree", "-r", "--name-only",
+                                "HEAD", prefix], check=True, capture_output=True,
+                               text=True).stdout.split()
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    per: dict[str, list[str]] = {}
+    for n in names:
+        parts = n[len(prefix):].split("/")
+        if len(parts) == 2 and parts[1].lower().endswith(".jpg"):
+            per.setdefault(parts[0], []).append(n)
+    tmp = out.with_name(out.name + ".tmp")
+    rows = []
+    for card in sorted(per):
+        for n in sorted(per[card])[LATER_SHOTS[0]:LATER_SHOTS[1]]:
+            blob = subprocess.run(["git", "-C", str(mirror), "show", f"HEAD:{n}"], check=True,
+                                  capture_output=True).stdout
+            rel = Path("images") / card / Path(n).name
+            (tmp / rel).parent.mkdir(parents=True, exist_ok=True)
+            (tmp / rel).write_bytes(blob)
+            rows.append((str(rel), card))
+    with open(tmp / "labels.csv", "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(["file", "card"])
+        w.writerows(rows)
+    tmp.replace(out)
+    return out
