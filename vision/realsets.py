@@ -208,8 +208,9 @@ def tune(ids: Sequence[str], templates: Sequence[Image], size: tuple[int, int],
          shots: Sequence[Shot], base: MatchParams | None = None
          ) -> tuple[MatchParams, int, int]:
     """Thresholds for a real set, measured on ``shots`` (the tuning half, without the shots
-    the templates were made from): of the :data:`GRID`, those accepting the most cards with
-    no wrong id, and of those the strictest (highest thresholds). (params, right, shots)."""
+    the templates were made from): of the :data:`GRID`, those with the fewest wrong ids (none
+    where any do), then accepting the most cards, then the strictest (highest thresholds).
+    (params, right, shots)."""
     from vision.align import Aligner
 
     base = base or MatchParams()
@@ -231,22 +232,21 @@ def tune(ids: Sequence[str], templates: Sequence[Image], size: tuple[int, int],
                 (y,) = m.match_quads(img, [order_corners(q)])
                 a_id, a_score = y.card_id, y.score
         seen.append(_Seen(s.card, x.card_id, x.score, x.twin_margin, x.colour, a_id, a_score))
-    best: tuple[tuple[int, float, float, float, float], MatchParams] | None = None
+    best: tuple[tuple[int, int, float, float, float, float], MatchParams] | None = None
     for lo in GRID["min_score"]:
         for mt in GRID["min_twin_margin"]:
             for mc in GRID["min_colour"]:
                 for ma in GRID["min_aligned"]:
                     got = [(v.card, v.accepted(lo, mt, mc, ma)) for v in seen]
-                    if any(a is not None and a != c for c, a in got):
-                        continue
+                    wrong = sum(a is not None and a != c for c, a in got)
                     right = sum(a == c for c, a in got)
-                    key = (right, lo, mt, ma, mc)
+                    key = (-wrong, right, lo, mt, ma, mc)
                     if best is None or key > best[0]:
                         best = (key, replace(base, min_score=lo, min_twin_margin=mt,
                                              min_colour=mc, min_aligned=ma))
     if best is None:
         return base, 0, len(seen)
-    return best[1], best[0][0], len(seen)
+    return best[1], best[0][1], len(seen)
 
 
 #: A second, disjoint set from the same public source as ``set-crops``: the repository
