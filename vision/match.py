@@ -46,6 +46,28 @@ the features see, and no other card of the deck comes close. Two checks refuse i
 A look-alike that differs only in small print (the same picture in the same colours, another
 word) still passes: at the compared size a word is a few pixels. ``min_aligned = 0`` and
 ``min_colour = -1`` turn the checks off.
+
+Near-twins
+----------
+Cards of the deck that share most of their face (a number over shared artwork, a suit, a
+shading) score alike at 48 px: the right one 0.95-0.98, the next within 0.005-0.013, so the
+margin leaves them unknown. When the best card's margin is below ``twin_trigger`` or its
+relative margin below ``min_rel_margin``, the candidates within ``twin_within`` of it (at
+least the best two) are compared again where *they* differ (:meth:`DeckMatcher._twin`):
+
+* the card is warped from the frame at :attr:`DeckMatcher.twin_size` (``twin_side`` px long
+  side, at most the canonical size); features are grey with slow gradients removed (plus
+  log chromaticity for colour decks), the whole card at unit length;
+* more than three candidates (one picture, 40 corner numbers): each is scored by its distance
+  to the card weighted by how much the candidates vary at each pixel, the card placed on
+  their mean picture; the nearest three go on;
+* those are compared pair by pair where the pair's templates differ (a mask made once per
+  pair, cached), the card shifted a few pixels to fit best: the score is the share of the
+  pair's difference the card shows toward one of them (1: exactly it, -1: exactly the other);
+  the winner's least lead must be ``min_twin_margin``, and it must still lead every other
+  card by ``min_margin`` and score ``min_score``.
+
+Measured in ``docs/vision.md`` ("Near-twins, real photos and other card styles").
 """
 
 from __future__ import annotations
@@ -79,10 +101,10 @@ class MatchParams:
     min_rel_margin: float = 0.4
     min_aligned: float = 0.9  # accepted below this: aligned, it must score this (``verify``)
     min_colour: float = 0.75  # colour decks: least correlation of the colours (see above)
-    #: Near-twins (see "Near-twins" above): when the best card's margin over the next is
+    #: Near-twins (see "Near-twins" in the module's docstring): when the best card's margin is
     #: below ``twin_trigger`` (or its relative margin below ``min_rel_margin``), the best
     #: candidates within ``twin_within`` of it are compared again on the pixels where their
-    #: templates differ, at :attr:`DeckMatcher.warp_size`; the winner is accepted when it
+    #: templates differ, at :attr:`DeckMatcher.twin_size`; the winner is accepted when it
     #: beats each of them there by ``min_twin_margin``. ``twin_trigger = 0``: off.
     twin_trigger: float = 0.05
     twin_within: float = 0.03
@@ -583,7 +605,7 @@ class DeckMatcher:
 
 @dataclass(frozen=True)
 class _TwinPair:
-    """Two near-twin templates (features at the warp size, cropped by :data:`_TWIN_SHIFT`
+    """Two near-twin templates (features at the twin size, cropped by the shift searched
     all round so the card may be shifted that much) and the weights of where they differ."""
 
     a: FloatArray
