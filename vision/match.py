@@ -614,9 +614,12 @@ class _TwinPair:
     energy: float  # their weighted squared distance (0: the same face)
 
 
-#: The twin step's features: blur (px at the warp size), spread of the difference map,
-#: the share of its peak below which a difference is noise, the shift searched (px each
-#: way: corners a few pixels off), and how many pairs are kept.
+#: The twin step's features: the card's blur (px at the twin size), the templates' (px at a
+#: 144 px long side: sharper than any camera's picture), the weight of log chromaticity
+#: against grey levels, the spread of the difference map, the share of its peak below which
+#: a difference is noise, the shift searched (px each way at 96 px, scaled: corners a few
+#: pixels off), how many pairs and features are kept. Set on the tuning seeds' style frames
+#: and the real sets' tuning halves.
 _TWIN_BLUR = 1.0
 _TWIN_TEMPLATE_BLUR = 1.8
 _TWIN_CHROMA = 100.0
