@@ -278,6 +278,7 @@ class DeckMatcher:
                 self._fine.append(np.asarray(cv2.imencode(".png", small)[1], np.uint8))
         self._pairs: dict[tuple[int, int, int, int], _TwinPair] = {}
         self._feats: dict[tuple[int, int], FloatArray] = {}
+        self._cached = 0  # bytes in the two caches
         self.twin_runs = 0  # how many verdicts compared near-twins (bench)
         #: Fine alignment of uncertain cards to a candidate (``vision.align``).
         self.aligner = Aligner(templates, self.size)
@@ -455,16 +456,23 @@ class DeckMatcher:
             else np.zeros_like(d)
         m = self._shift
         crop = (slice(m, w.shape[0] - m), slice(m, w.shape[1] - m))
+        # (One channel: cv2.matchTemplate uses it for every channel of a colour card.)
         wc = np.ascontiguousarray(w[crop])
-        if ti.shape[2] > 1:
-            wc = np.ascontiguousarray(np.repeat(wc[:, :, None], ti.shape[2], axis=2))
         a, b = np.ascontiguousarray(ti[crop]), np.ascontiguousarray(tj[crop])
-        w3 = wc if wc.ndim == 3 else wc[:, :, None]
+        w3 = wc[:, :, None]
         pair = _TwinPair(a, b, wc, float((w3 * w3 * (a - b) ** 2).sum()))
-        if len(self._pairs) >= _TWIN_CACHE:
-            self._pairs.clear()
+        self._keep(a.nbytes + b.nbytes + wc.nbytes)
         self._pairs[key] = pair
         return pair
+
+    def _keep(self, nbytes: int) -> None:
+        """Room for ``nbytes`` more in the twin step's caches (emptied at
+        :data:`_TWIN_CACHE_BYTES`: a deck's worth of twins is seldom more than a few pairs)."""
+        if self._cached + nbytes > _TWIN_CACHE_BYTES:
+            self._pairs.clear()
+            self._feats.clear()
+            self._cached = 0
+        self._cached += nbytes
 
     def _template_features(self, i: int, r: int) -> FloatArray:
         """:meth:`_fine_features` of template ``i`` turned ``r`` quarter turns (cached)."""
@@ -475,8 +483,7 @@ class DeckMatcher:
             # Templates are sharper than any camera's picture of the card: blurred more.
             got = self._fine_features(np.ascontiguousarray(np.rot90(img, k=-r)),
                                       _TWIN_TEMPLATE_BLUR * max(self.twin_size) / 144)
-            if len(self._feats) >= _TWIN_CACHE:
-                self._feats.clear()
+            self._keep(got.nbytes)
             self._feats[key] = got
         return got
 
@@ -618,7 +625,7 @@ class _TwinPair:
 #: 144 px long side: sharper than any camera's picture), the weight of log chromaticity
 #: against grey levels, the spread of the difference map, the share of its peak below which
 #: a difference is noise, the shift searched (px each way at 96 px, scaled: corners a few
-#: pixels off), how many pairs and features are kept. Set on the tuning seeds' style frames
+#: pixels off), the bytes of pairs and features kept. Set on the tuning seeds' style frames
 #: and the real sets' tuning halves.
 _TWIN_BLUR = 1.0
 _TWIN_TEMPLATE_BLUR = 1.8
@@ -626,7 +633,7 @@ _TWIN_CHROMA = 100.0
 _TWIN_SPREAD = 1.5
 _TWIN_FLOOR = 0.25
 _TWIN_SHIFT = 3
-_TWIN_CACHE = 256
+_TWIN_CACHE_BYTES = 8 << 20
 _TWIN_FINAL = 3  # the candidates compared pair by pair
 
 
