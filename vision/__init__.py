@@ -87,8 +87,13 @@ Finding, matching, events, enrolment (``vision.find``, ``vision.match``, ``visio
   (patches x cards x orientations), ``verify(image, grey, corners, match) -> (corners,
   Match)`` (a card accepted below ``min_aligned``, aligned: still that card only if it then
   scores ``min_aligned``). ``Match(card_id | None, score, margin, best_id, rotation,
-  rel_margin, colour)``: ``card_id`` is None for an unknown card; ``colour`` how its colours
-  fit the card's (colour decks; 1.0 when not compared). ``MatchParams(long_side=48,
+  rel_margin, colour, twin_margin)``: ``card_id`` is None for an unknown card; ``colour`` how
+  its colours fit the card's (colour decks; 1.0 when not compared); ``twin_margin`` the
+  near-twin step's lead (nan when it did not run). Near-twins: when the best card's margin is
+  below ``twin_trigger`` (0.05) or its relative margin below ``min_rel_margin``, the
+  candidates within ``twin_within`` of it are compared again at ``twin_side`` px (144) from
+  the frame, only where their templates differ, and the winner accepted by
+  ``min_twin_margin`` (``twin_trigger = 0``: off). ``MatchParams(long_side=48,
   blur_sigma=1.0, local_contrast=True, subtract_mean=True, shortlist=12, min_score,
   min_margin, min_rel_margin, min_aligned=0.9, min_colour=0.75)``; ``EXACT`` gives
   cv2.matchTemplate(TM_CCOEFF_NORMED)'s score; ``colours(image)`` (log chromaticity at 12 px).
@@ -131,8 +136,12 @@ Finding, matching, events, enrolment (``vision.find``, ``vision.match``, ``visio
   the camera stream's CPU per frame), ``pile(deck, piles, per_pile, seed)
   -> PileScore`` (the centre pile: top card found and recognised, event within 3 frames),
   ``main(frames, seed, decks, threads=1)``.
+- ``vision.styles``: ``build_style_deck(name)`` for ``STYLES`` (corner-number, big-number,
+  suits, colour-only, shading-only: near-twins by design); ``vision.realsets``: real labelled
+  photo sets read from ``$TABLEKEEPER_REAL_SETS`` or ``../shared/data`` (``find_set``,
+  ``load_set``, ``RealSet.split``, ``enrol``, ``tune``, ``measure``; never shipped).
 - CLI: ``tablekeeper vision recognize --deck DIR IMAGE...`` (JSON lines), ``tablekeeper
   vision enroll --deck DIR (--from-images SRC | --camera SPEC)``, ``tablekeeper vision
   calibrate --deck DIR (--image F | --camera SPEC) --layout L``, ``tablekeeper bench vision
-  [--frames N] [--seed S] [--deck NAME] [--threads N]``.
+  [--frames N] [--seed S] [--deck NAME] [--threads N] [--quick | --styles | --real]``.
 """

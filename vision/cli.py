@@ -375,14 +375,24 @@ def _calibrate(args: argparse.Namespace) -> int:
 
 def add_vision_bench(benches: Any) -> None:
     p = benches.add_parser("vision", help="card recognition: accuracy, false accepts, speed")
-    p.add_argument("--frames", type=int, default=1000,
-                   help="generated frames in total, shared by the decks (default 1000)")
+    p.add_argument("--frames", type=int, default=None,
+                   help="generated frames in total, shared by the decks (default 1000; "
+                        "--quick 100, --styles 200)")
     p.add_argument("--seed", type=int, default=7, help="seed of the held-out frames")
     p.add_argument("--deck", action="append", default=None, metavar="NAME",
                    help="only this demo deck (repeatable); default all five")
     p.add_argument("--threads", type=int, default=1,
                    help="OpenCV threads (default 1, as the app runs vision: the other cores "
                         "draw the screen; 0 = OpenCV's default)")
+    p.add_argument("--quick", action="store_true",
+                   help="a short run (100 frames unless --frames is given): the accuracy table "
+                        "and the camera stream's budget (CPU share at 30 fps, placed -> event)")
+    p.add_argument("--styles", action="store_true",
+                   help="instead: the card styles of vision.styles (near-twins), tuning seed "
+                        "1000 and the held-out --seed")
+    p.add_argument("--real", action="store_true",
+                   help="instead: real labelled card photos (../shared/data/set-crops or "
+                        "$TABLEKEEPER_REAL_SETS; skipped where absent)")
     p.add_argument("--photos", metavar="DIR", default=None,
                    help="instead: the real-photo check on OpenCV's sample photos in DIR "
                         "(Debian opencv-doc: /usr/share/doc/opencv-doc/examples/data)")
@@ -394,5 +404,10 @@ def _bench_vision(args: argparse.Namespace) -> int:
 
     if args.photos:
         return bench.photo_check(args.photos)
-    return bench.main(frames=args.frames, seed=args.seed, decks=args.deck,
-                      threads=args.threads)
+    if args.real:
+        return bench.real_main()
+    if args.styles:
+        return bench.styles_main(frames=args.frames or 200, seed=args.seed)
+    frames = args.frames or (100 if args.quick else 1000)
+    return bench.main(frames=frames, seed=args.seed, decks=args.deck, threads=args.threads,
+                      quick=args.quick)

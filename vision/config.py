@@ -82,6 +82,10 @@ class Thresholds:
     min_score: float
     min_margin: float
     min_rel_margin: float = 0.4
+    #: Also per deck where measured (None: ``[vision.match]``'s): the score below which an
+    #: accepted card must fit once aligned, and the near-twins' least lead (``vision.match``).
+    min_aligned: float | None = None
+    min_twin_margin: float | None = None
 
 
 #: Thresholds measured for the demo decks with `tablekeeper bench vision` on a tuning set
@@ -97,6 +101,19 @@ DEMO_THRESHOLDS: Mapping[str, Thresholds] = {
     "demo-something-missing-items": Thresholds(0.75, 0.02, 0.4),
     "demo-something-missing-scenes": Thresholds(0.72, 0.02, 0.3),
     "demo-eselsbruecke": Thresholds(0.75, 0.02, 0.4),
+}
+
+
+#: Thresholds of the card styles of ``vision.styles`` (``bench vision --styles``), measured
+#: the same way on their tuning seeds (1000, 40 and 80 frames per style; colour-only also 80
+#: frames of seed 1001). Colour-only: its cards share their shape, so what is left once the
+#: deck's mean is subtracted is colour alone and scores low (right cards 0.26-0.7 on the
+#: tuning frames, nothing else accepted from 0.3; aligning cannot raise that to 0.9). Suits:
+#: a 3 of hearts is told from the 2 by 0.05-0.06 in the twin step (80 tuning frames: 117 of
+#: 117 at 0.05 against 115 at 0.1, no wrong id, no false accept).
+STYLE_THRESHOLDS: Mapping[str, Thresholds] = {
+    "style-colour-only": Thresholds(0.3, 0.02, 0.4, min_aligned=0.4),
+    "style-suits": Thresholds(0.75, 0.02, 0.4, min_twin_margin=0.05),
 }
 
 
@@ -132,8 +149,13 @@ class VisionConfig:
 
     def match_params(self, deck_id: str) -> MatchParams:
         t = self.thresholds(deck_id)
-        return dataclasses.replace(self.match, min_score=t.min_score, min_margin=t.min_margin,
-                                   min_rel_margin=t.min_rel_margin)
+        p = dataclasses.replace(self.match, min_score=t.min_score, min_margin=t.min_margin,
+                                min_rel_margin=t.min_rel_margin)
+        if t.min_aligned is not None:
+            p = dataclasses.replace(p, min_aligned=t.min_aligned)
+        if t.min_twin_margin is not None:
+            p = dataclasses.replace(p, min_twin_margin=t.min_twin_margin)
+        return p
 
     # -- (de)serialisation ----------------------------------------------------------------
     @classmethod
@@ -150,12 +172,17 @@ class VisionConfig:
         for deck_id, t in _mapping(decks_raw, f"{where}.match.decks").items():
             w = f"{where}.match.decks.{deck_id}"
             t = _mapping(t, w)
-            _no_unknown(t, w, {"min_score", "min_margin", "min_rel_margin"})
+            _no_unknown(t, w, {"min_score", "min_margin", "min_rel_margin", "min_aligned",
+                               "min_twin_margin"})
             score = _number(t.get("min_score", match.min_score), f"{w}.min_score", -1, 1)
             margin = _number(t.get("min_margin", match.min_margin), f"{w}.min_margin", 0, 2)
             rel = _number(t.get("min_rel_margin", match.min_rel_margin), f"{w}.min_rel_margin",
                           0, 10)
-            thresholds[str(deck_id)] = Thresholds(score, margin, rel)
+            aligned = (None if "min_aligned" not in t
+                       else _number(t["min_aligned"], f"{w}.min_aligned", 0, 1))
+            twin = (None if "min_twin_margin" not in t
+                    else _number(t["min_twin_margin"], f"{w}.min_twin_margin", 0, 2))
+            thresholds[str(deck_id)] = Thresholds(score, margin, rel, aligned, twin)
         zones_raw = d.get("zones", [])
         if not isinstance(zones_raw, list):
             raise ValueError(f"{where}.zones: expected a list of zones, got {zones_raw!r}")
@@ -171,9 +198,7 @@ class VisionConfig:
         if match["long_side"] is None:
             match["long_side"] = 0
         if self.deck_thresholds:
-            match["decks"] = {k: {"min_score": v.min_score, "min_margin": v.min_margin,
-                                  "min_rel_margin": v.min_rel_margin}
-                              for k, v in self.deck_thresholds.items()}
+            match["decks"] = {k: _thresholds_dict(v) for k, v in self.deck_thresholds.items()}
         return {
             "stable_frames": self.stable_frames,
             "forget_frames": self.forget_frames,
@@ -185,6 +210,16 @@ class VisionConfig:
 
 
 # -- helpers ------------------------------------------------------------------------------
+
+
+def _thresholds_dict(t: Thresholds) -> dict[str, float]:
+    d = {"min_score": t.min_score, "min_margin": t.min_margin,
+         "min_rel_margin": t.min_rel_margin}
+    if t.min_aligned is not None:
+        d["min_aligned"] = t.min_aligned
+    if t.min_twin_margin is not None:
+        d["min_twin_margin"] = t.min_twin_margin
+    return d
 
 
 def _mapping(v: Any, where: str) -> Mapping[str, Any]:

@@ -46,6 +46,28 @@ the features see, and no other card of the deck comes close. Two checks refuse i
 A look-alike that differs only in small print (the same picture in the same colours, another
 word) still passes: at the compared size a word is a few pixels. ``min_aligned = 0`` and
 ``min_colour = -1`` turn the checks off.
+
+Near-twins
+----------
+Cards of the deck that share most of their face (a number over shared artwork, a suit, a
+shading) score alike at 48 px: the right one 0.95-0.98, the next within 0.005-0.013, so the
+margin leaves them unknown. When the best card's margin is below ``twin_trigger`` or its
+relative margin below ``min_rel_margin``, the candidates within ``twin_within`` of it (at
+least the best two) are compared again where *they* differ (:meth:`DeckMatcher._twin`):
+
+* the card is warped from the frame at :attr:`DeckMatcher.twin_size` (``twin_side`` px long
+  side, at most the canonical size); features are grey with slow gradients removed (plus
+  log chromaticity for colour decks), the whole card at unit length;
+* more than three candidates (one picture, 40 corner numbers): each is scored by its distance
+  to the card weighted by how much the candidates vary at each pixel, the card placed on
+  their mean picture; the nearest three go on;
+* those are compared pair by pair where the pair's templates differ (a mask made once per
+  pair, cached), the card shifted a few pixels to fit best: the score is the share of the
+  pair's difference the card shows toward one of them (1: exactly it, -1: exactly the other);
+  the winner's least lead must be ``min_twin_margin``, and it must still lead every other
+  card by ``min_margin`` and score ``min_score``.
+
+Measured in ``docs/vision.md`` ("Near-twins, real photos and other card styles").
 """
 
 from __future__ import annotations
@@ -79,6 +101,16 @@ class MatchParams:
     min_rel_margin: float = 0.4
     min_aligned: float = 0.9  # accepted below this: aligned, it must score this (``verify``)
     min_colour: float = 0.75  # colour decks: least correlation of the colours (see above)
+    #: Near-twins (see "Near-twins" in the module's docstring): when the best card's margin is
+    #: below ``twin_trigger`` (or its relative margin below ``min_rel_margin``), the best
+    #: candidates within ``twin_within`` of it are compared again on the pixels where their
+    #: templates differ, at :attr:`DeckMatcher.twin_size`; the winner is accepted when it
+    #: beats each of them there by ``min_twin_margin``. ``twin_trigger = 0``: off.
+    twin_trigger: float = 0.05
+    twin_within: float = 0.03
+    min_twin_margin: float = 0.1
+    twin_candidates: int = 48
+    twin_side: int = 144  # px: the long side near-twins are compared at (at most canonical)
 
     def __post_init__(self) -> None:
         if self.long_side is not None and not 8 <= self.long_side <= 1024:
@@ -97,10 +129,21 @@ class MatchParams:
             raise ValueError(f"min_aligned: {self.min_aligned} is not in 0..1")
         if not -1 <= self.min_colour <= 1:
             raise ValueError(f"min_colour: {self.min_colour} is not in -1..1")
+        if not 0 <= self.twin_trigger <= 2:
+            raise ValueError(f"twin_trigger: {self.twin_trigger} is not in 0..2")
+        if not 0 <= self.twin_within <= 2:
+            raise ValueError(f"twin_within: {self.twin_within} is not in 0..2")
+        if not 0 <= self.min_twin_margin <= 2:
+            raise ValueError(f"min_twin_margin: {self.min_twin_margin} is not in 0..2")
+        if not 32 <= self.twin_side <= 1024:
+            raise ValueError(f"twin_side: {self.twin_side} is not in 32..1024")
+        if not 2 <= self.twin_candidates <= 1000:
+            raise ValueError(f"twin_candidates: {self.twin_candidates} is not in 2..1000")
 
 
 #: The exact ``cv2.matchTemplate(TM_CCOEFF_NORMED)`` score at the canonical size.
-EXACT = MatchParams(long_side=None, blur_sigma=0.0, local_contrast=False, subtract_mean=False)
+EXACT = MatchParams(long_side=None, blur_sigma=0.0, local_contrast=False, subtract_mean=False,
+                    twin_trigger=0.0)
 
 
 @dataclass(frozen=True)
@@ -122,6 +165,9 @@ class Match:
     rotation: int
     rel_margin: float = 0.0
     colour: float = 1.0  # how well its colours fit the card's (1.0: not compared)
+    #: Near-twins compared where they differ: the winner's least lead there over the other
+    #: candidates (``nan``: not run, the margin was clear).
+    twin_margin: float = float("nan")
 
 
 class DeckLike(Protocol):
@@ -216,6 +262,24 @@ class DeckMatcher:
             self.coloured = np.asarray(
                 np.sqrt((cols**2).mean(axis=1)) >= _MIN_CHROMA, dtype=np.bool_)
             self.colours = np.stack([_unit(c) for c in cols])
+        #: Near-twins are compared at this size (``params.twin_side``, at most canonical),
+        #: from the templates kept PNG-encoded at it (decoded when a pair is first compared:
+        #: a few KB a card), their features and the pairs' difference masks cached.
+        ts = min(1.0, self.params.twin_side / max(w, h))
+        self.twin_size = (max(8, round(w * ts)), max(8, round(h * ts)))
+        self._shift = max(2, round(_TWIN_SHIFT * max(self.twin_size) / 96))
+        self._fine: list[npt.NDArray[np.uint8]] = []
+        if self.params.twin_trigger > 0 and n > 1:
+            for t in templates:
+                img = self._check_patch(t, "template")
+                if not use_colour and img.ndim == 3:
+                    img = np.asarray(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), np.uint8)
+                small = cv2.resize(img, self.twin_size, interpolation=cv2.INTER_AREA)
+                self._fine.append(np.asarray(cv2.imencode(".png", small)[1], np.uint8))
+        self._pairs: dict[tuple[int, int, int, int], _TwinPair] = {}
+        self._feats: dict[tuple[int, int], FloatArray] = {}
+        self._cached = 0  # bytes in the two caches
+        self.twin_runs = 0  # how many verdicts compared near-twins (bench)
         #: Fine alignment of uncertain cards to a candidate (``vision.align``).
         self.aligner = Aligner(templates, self.size)
         self._coarse: DeckMatcher | None = None
@@ -310,7 +374,7 @@ class DeckMatcher:
         """The verdict on each card of ``image`` (a checked frame) whose corners are in
         ``quads`` (clockwise, first edge short): warped straight to :attr:`warp_size`."""
         imgs = [self.warp(image, q) for q in quads]
-        return self._verdicts(self._scores(imgs), imgs=imgs)
+        return self._verdicts(self._scores(imgs), imgs=imgs, source=(image, quads))
 
     def verify(self, image: Image, grey: Image, quad: Corners,
                match: Match) -> tuple[Corners, Match]:
@@ -347,9 +411,137 @@ class DeckMatcher:
         """:meth:`candidates` of the card at ``quad`` of ``image``."""
         return self._candidates(self._scores([self.warp(image, quad)])[0], within, limit)
 
+    # -- near-twins ----------------------------------------------------------------------
+    def _fine_features(self, img: Image, blur: float = 0.0) -> FloatArray:
+        """A card image (or a template) at :attr:`twin_size` as the twin step sees it: float,
+        slightly blurred, slow gradients taken away, each channel's mean 0, unit norm."""
+        x = img
+        if x.shape[1] != self.twin_size[0] or x.shape[0] != self.twin_size[1]:
+            x = np.asarray(cv2.resize(x, self.twin_size, interpolation=cv2.INTER_AREA),
+                           dtype=np.uint8)
+        grey = cv2.cvtColor(x, cv2.COLOR_BGR2GRAY) if x.ndim == 3 else x
+        g = np.asarray(cv2.GaussianBlur(np.asarray(grey, np.float32), (0, 0),
+                                        blur or _TWIN_BLUR), dtype=np.float32)
+        g = g - np.asarray(cv2.GaussianBlur(g, (0, 0), max(self.twin_size) / 6.0),
+                           dtype=np.float32)
+        chans = [g]
+        if self.use_colour and x.ndim == 3:
+            # Colour as log chromaticity (as :func:`colours`, at this finer size): brightness
+            # and the light's colour cancel, so a red card under warm light is still red.
+            c = np.log(np.asarray(cv2.GaussianBlur(np.asarray(x, np.float32), (0, 0),
+                                                   _TWIN_SPREAD), dtype=np.float32) + 8.0)
+            # In grey levels: a saturated colour (log ratio 0.5) like a strong edge. A card of
+            # black ink has next to no chromaticity, and keeps it so (not scaled up to noise).
+            chans += [_TWIN_CHROMA * (c[:, :, 0] - c[:, :, 1]),
+                      _TWIN_CHROMA * (c[:, :, 2] - c[:, :, 1])]
+        out = np.stack([ch - float(ch.mean()) for ch in chans], axis=2)
+        norm = float(np.linalg.norm(out))
+        return np.ascontiguousarray(out / np.float32(norm) if norm > 1e-6 else out,
+                                    dtype=np.float32)
+
+    def _pair(self, i: int, ri: int, j: int, rj: int) -> _TwinPair:
+        """Templates ``i`` (turned ``ri``) and ``j`` (``rj``) and where they differ."""
+        key = (i, ri, j, rj)
+        got = self._pairs.get(key)
+        if got is not None:
+            return got
+        ti = self._template_features(i, ri)
+        tj = self._template_features(j, rj)
+        d = np.abs(ti - tj).sum(axis=2)
+        d = np.asarray(cv2.GaussianBlur(d, (0, 0), _TWIN_SPREAD), dtype=np.float32)
+        top = float(d.max())
+        # Where they differ beyond noise: above a quarter of the largest difference; the
+        # weight grows with the difference (a digit's strokes more than its anti-aliasing).
+        w = np.where(d >= _TWIN_FLOOR * top, d / top, 0.0).astype(np.float32) if top > 1e-6 \
+            else np.zeros_like(d)
+        m = self._shift
+        crop = (slice(m, w.shape[0] - m), slice(m, w.shape[1] - m))
+        # (One channel: cv2.matchTemplate uses it for every channel of a colour card.)
+        wc = np.ascontiguousarray(w[crop])
+        a, b = np.ascontiguousarray(ti[crop]), np.ascontiguousarray(tj[crop])
+        w3 = wc[:, :, None]
+        pair = _TwinPair(a, b, wc, float((w3 * w3 * (a - b) ** 2).sum()))
+        self._keep(a.nbytes + b.nbytes + wc.nbytes)
+        self._pairs[key] = pair
+        return pair
+
+    def _keep(self, nbytes: int) -> None:
+        """Room for ``nbytes`` more in the twin step's caches (emptied at
+        :data:`_TWIN_CACHE_BYTES`: a deck's worth of twins is seldom more than a few pairs)."""
+        if self._cached + nbytes > _TWIN_CACHE_BYTES:
+            self._pairs.clear()
+            self._feats.clear()
+            self._cached = 0
+        self._cached += nbytes
+
+    def _template_features(self, i: int, r: int) -> FloatArray:
+        """:meth:`_fine_features` of template ``i`` turned ``r`` quarter turns (cached)."""
+        key = (i, r)
+        got = self._feats.get(key)
+        if got is None:
+            img = np.asarray(cv2.imdecode(self._fine[i], cv2.IMREAD_UNCHANGED), np.uint8)
+            # Templates are sharper than any camera's picture of the card: blurred more.
+            got = self._fine_features(np.ascontiguousarray(np.rot90(img, k=-r)),
+                                      _TWIN_TEMPLATE_BLUR * max(self.twin_size) / 144)
+            self._keep(got.nbytes)
+            self._feats[key] = got
+        return got
+
+    def _twin(self, img: Image, cands: Sequence[int], rots: Sequence[int]) -> tuple[int, float]:
+        """(index in ``cands`` of the winner, its lead over the runner-up) when the candidate
+        cards ``cands`` (turned ``rots``, indices into :attr:`rotations`) are compared with
+        ``img`` only where their templates differ.
+
+        More than two candidates (a deck of one picture with a number in a corner ties them
+        all): the card is placed on the candidates' mean picture (their shared part, searched
+        :data:`_TWIN_SHIFT` px each way), and each candidate scored there by its squared
+        distance weighted by how much the candidates vary at each pixel; the nearest go on. The last
+        :data:`_TWIN_FINAL`: each pair of them scored where those two differ (:meth:`_pair`),
+        shifted to fit best; the winner beats each of the others there."""
+        f = self._fine_features(img)
+        order = list(range(len(cands)))
+        if len(cands) > 2:
+            stack = np.stack([self._template_features(c, self.rotations[r])
+                              for c, r in zip(cands, rots, strict=True)])
+            m = self._shift
+            h, w = stack.shape[1] - 2 * m, stack.shape[2] - 2 * m
+            mean = np.ascontiguousarray(stack.mean(axis=0)[m:m + h, m:m + w])
+            fit = cv2.matchTemplate(f, mean, cv2.TM_CCOEFF_NORMED)
+            _, _, _, (dx, dy) = cv2.minMaxLoc(fit)
+            crop = stack[:, m:m + h, m:m + w]
+            spread = crop.std(axis=0).sum(axis=2)
+            spread = np.asarray(cv2.GaussianBlur(spread, (0, 0), _TWIN_SPREAD), np.float32)
+            peak = float(spread.max())
+            if peak > 1e-9:
+                wgt = np.where(spread >= _TWIN_FLOOR * peak, spread / peak, 0.0)[:, :, None]
+                patch = f[dy:dy + h, dx:dx + w]
+                dist = (((crop - patch[None]) ** 2) * (wgt * wgt)[None]).sum(axis=(1, 2, 3))
+                order = [int(k) for k in np.argsort(dist)]
+        top = order[:_TWIN_FINAL]
+        lead = {a: np.inf for a in top}
+        for x, a in enumerate(top):
+            for b in top[x + 1:]:
+                pr = self._pair(cands[a], self.rotations[rots[a]], cands[b],
+                                self.rotations[rots[b]])
+                d = 0.0
+                if pr.energy > 1e-12:  # (else the same face: nothing tells them apart)
+                    # How far the card is from each where they differ (weighted squared
+                    # distance, at the best shift): the part of the twins' difference it
+                    # shows toward ``a``. Both are unit-normalised over the whole card, so
+                    # a striped fill is not a faint solid one (a correlation would not see
+                    # the difference between the two: only amplitude tells them apart).
+                    ea = float(cv2.matchTemplate(f, pr.a, cv2.TM_SQDIFF, mask=pr.mask).min())
+                    eb = float(cv2.matchTemplate(f, pr.b, cv2.TM_SQDIFF, mask=pr.mask).min())
+                    d = (eb - ea) / pr.energy if np.isfinite(ea) and np.isfinite(eb) else 0.0
+                lead[a] = min(lead[a], d)
+                lead[b] = min(lead[b], -d)
+        won = max(top, key=lambda a: lead[a])
+        return won, float(lead[won])
+
     def _verdicts(self, scores: FloatArray, min_score: float | None = None,
                   min_margin: float | None = None, min_rel_margin: float | None = None,
-                  imgs: Sequence[Image] = ()) -> list[Match]:
+                  imgs: Sequence[Image] = (),
+                  source: tuple[Image, Sequence[Corners]] | None = None) -> list[Match]:
         lo = self.params.min_score if min_score is None else min_score
         mg = self.params.min_margin if min_margin is None else min_margin
         rel_lo = self.params.min_rel_margin if min_rel_margin is None else min_rel_margin
@@ -368,6 +560,27 @@ class DeckMatcher:
             else:
                 margin, rel = score + 1.0, 1.0
             ok = score >= lo and margin >= mg and rel >= rel_lo
+            twin = float("nan")
+            p = self.params
+            if (self._fine and imgs and len(order) > 1 and score >= lo
+                    and (margin < p.twin_trigger or rel < rel_lo)):
+                near = [int(c) for k, c in enumerate(order[:p.twin_candidates])
+                        if k < 2 or float(per_card[int(c)]) >= score - p.twin_within]
+                if len(near) >= 2:
+                    self.twin_runs += 1
+                    # From the frame at the twin size where there is one (finer than the
+                    # warped card), else the card image resized.
+                    fine = (warp_card(source[0], source[1][n], self.twin_size) if source
+                            else imgs[n])
+                    won, twin = self._twin(fine, near, [int(best_rot[c]) for c in near])
+                    i = near[won]
+                    rest = [float(per_card[int(c)]) for c in order[:len(near) + 1]
+                            if int(c) not in near]
+                    score = float(per_card[i])
+                    outside = score - rest[0] if rest else score + 1.0
+                    margin = score - max(float(per_card[c]) for c in near if c != i)
+                    ok = (score >= lo and twin >= p.min_twin_margin
+                          and (outside >= mg or len(order) <= len(near)))
             colour = 1.0
             row = i * self._k + int(best_rot[i])
             if (ok and self.colours is not None and self.coloured is not None and imgs
@@ -376,7 +589,7 @@ class DeckMatcher:
                 ok = colour >= self.params.min_colour
             out.append(Match(card_id=self.ids[i] if ok else None, score=score, margin=margin,
                              best_id=self.ids[i], rotation=self.rotations[int(best_rot[i])],
-                             rel_margin=rel, colour=colour))
+                             rel_margin=rel, colour=colour, twin_margin=twin))
         return out
 
     def candidates(self, patch: object, within: float = 0.1,
@@ -395,6 +608,33 @@ class DeckMatcher:
 
     def match(self, patch: object) -> Match:
         return self.match_many([patch])[0]
+
+
+@dataclass(frozen=True)
+class _TwinPair:
+    """Two near-twin templates (features at the twin size, cropped by the shift searched
+    all round so the card may be shifted that much) and the weights of where they differ."""
+
+    a: FloatArray
+    b: FloatArray
+    mask: FloatArray
+    energy: float  # their weighted squared distance (0: the same face)
+
+
+#: The twin step's features: the card's blur (px at the twin size), the templates' (px at a
+#: 144 px long side: sharper than any camera's picture), the weight of log chromaticity
+#: against grey levels, the spread of the difference map, the share of its peak below which
+#: a difference is noise, the shift searched (px each way at 96 px, scaled: corners a few
+#: pixels off), the bytes of pairs and features kept. Set on the tuning seeds' style frames
+#: and the real sets' tuning halves.
+_TWIN_BLUR = 1.0
+_TWIN_TEMPLATE_BLUR = 1.8
+_TWIN_CHROMA = 100.0
+_TWIN_SPREAD = 1.5
+_TWIN_FLOOR = 0.25
+_TWIN_SHIFT = 3
+_TWIN_CACHE_BYTES = 8 << 20
+_TWIN_FINAL = 3  # the candidates compared pair by pair
 
 
 #: A template whose colours vary less than this (rms of its log chromaticity, below) has none

@@ -66,3 +66,18 @@ def test_zone_contains() -> None:
 def test_errors_name_the_key(raw: Any, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         VisionConfig.from_dict(raw)
+
+
+def test_a_deck_may_set_its_own_alignment_and_twin_thresholds() -> None:
+    raw: dict[str, Any] = {"match": {"twin_side": 192, "decks": {
+        "set-real": {"min_score": 0.7, "min_aligned": 0.75, "min_twin_margin": 0.2}}}}
+    c = VisionConfig.from_dict(raw)
+    p = c.match_params("set-real")
+    assert (p.min_score, p.min_aligned, p.min_twin_margin, p.twin_side) == (0.7, 0.75, 0.2, 192)
+    q = c.match_params("other")  # the section's defaults
+    assert (q.min_aligned, q.min_twin_margin) == (c.match.min_aligned, c.match.min_twin_margin)
+    assert VisionConfig.from_dict(c.to_dict()) == c
+    with pytest.raises(ValueError, match=r"decks\.set-real\.min_aligned"):
+        VisionConfig.from_dict({"match": {"decks": {"set-real": {"min_aligned": 2}}}})
+    with pytest.raises(ValueError, match=r"vision\.match\.twin_trigger"):
+        VisionConfig.from_dict({"match": {"twin_trigger": -1}})

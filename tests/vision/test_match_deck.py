@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 import numpy.typing as npt
@@ -92,14 +94,26 @@ def test_unknown_card_is_none() -> None:
         assert r.best_id.startswith("c")
 
 
-def test_near_twins_are_unknown_by_margin() -> None:
+def test_near_twins_are_unknown_by_margin_alone() -> None:
     a = make_card(1, SIZE)
     b = a.copy()
     cv2.circle(b, (80, 130), 3, (0, 0, 0), -1)  # a speck of difference
-    m = DeckMatcher(["a", "b"], [a, b], SIZE)
+    m = DeckMatcher(["a", "b"], [a, b], SIZE, params=MatchParams(twin_trigger=0.0))
     r = m.match(a)
     assert r.score > 0.95
     assert r.margin < m.params.min_margin and r.card_id is None
+    assert math.isnan(r.twin_margin)  # not compared as twins
+
+
+def test_near_twins_are_told_apart_where_they_differ() -> None:
+    a = make_card(1, SIZE)
+    b = a.copy()
+    cv2.circle(b, (80, 130), 4, (0, 0, 0), -1)  # a speck of difference
+    m = DeckMatcher(["a", "b"], [a, b], SIZE)
+    for card, want in ((a, "a"), (b, "b"), (np.ascontiguousarray(b[::-1, ::-1]), "b")):
+        r = m.match(card)
+        assert r.margin < m.params.min_margin  # the one-product margin alone would refuse it
+        assert r.card_id == want and r.twin_margin >= m.params.min_twin_margin, r
 
 
 def test_colour_separates_cards_that_differ_by_colour() -> None:
@@ -107,7 +121,10 @@ def test_colour_separates_cards_that_differ_by_colour() -> None:
     red, blue = base.copy(), base.copy()
     cv2.circle(red, (50, 75), 30, (40, 40, 200), -1)
     cv2.circle(blue, (50, 75), 30, (200, 60, 40), -1)  # the same grey level, roughly
-    grey_m = DeckMatcher(["red", "blue"], [red, blue], SIZE, use_colour=False)
+    # (Without the twin step: it compares the fills' grey levels, 87 and 71, and tells them
+    # apart in grey as well.)
+    grey_m = DeckMatcher(["red", "blue"], [red, blue], SIZE, use_colour=False,
+                         params=MatchParams(twin_trigger=0.0))
     colour_m = DeckMatcher(["red", "blue"], [red, blue], SIZE, use_colour=True)
     assert grey_m.match(red).card_id is None  # grey cannot tell them apart
     assert colour_m.match(red).card_id == "red"

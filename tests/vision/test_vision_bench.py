@@ -92,8 +92,10 @@ def test_bench_command_prints_its_figures(capsys: pytest.CaptureFixture[str]) ->
     out = capsys.readouterr().out
     for figure in ("top-1 accuracy", "false accepts", "time per frame", "where it goes",
                    "the floor of this design", "faster",
-                   "card placed -> event", "centre pile", "camera stream"):
+                   "card placed -> event", "centre pile", "camera stream", "stream budget",
+                   "% of one core", "p95"):
         assert figure in out
+    assert "target <= 5 ms" not in out  # dropped (issue 16): the stream budget replaces it
     assert main(["bench", "vision", "--deck", "poker"]) == 2
     assert "unknown demo deck" in capsys.readouterr().err
 
@@ -147,3 +149,26 @@ def test_a_still_table_costs_less_with_the_searches_backing_off(demo_decks: Demo
     # 1 + one every 16 frames without the back-off; with it at 16, 31 and 61 frames after.
     assert old.searched == 8 and new.searched == 4
     assert new.cards == old.cards and sorted(map(str, new.cards)).count("None") == 1
+
+
+@pytest.mark.slow
+def test_quick_bench_prints_the_stream_budget(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "vision", "--quick", "--frames", "2", "--deck", "wink",
+                 "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "top-1 accuracy" in out and "stream budget at 30 fps" in out
+    assert "% of one core" in out and "baseline without the near-twin step" in out
+    assert "the floor of this design" not in out  # the short run skips the rest
+
+
+def test_stream_budget_counts_cpu_share_and_p95() -> None:
+    from vision.bench import Latency, _budget
+
+    a = Latency(placed=4, events=3, frames_to_event=[2, 2, 3], cpu_ms=[3.0, 5.0])
+    b = Latency(placed=1, events=1, frames_to_event=[2], cpu_ms=[4.0])
+    got = _budget([a, b])
+    assert got.frames == 3 and got.cpu_mean_ms == pytest.approx(4.0)
+    assert got.core_share == pytest.approx(4.0 * 30 / 1000)
+    # One card of five had no event: the 95th percentile by nearest rank is "never".
+    assert got.p95_frames > 100 and got.placed == 5 and got.events == 4
+    assert _budget([b]).p95_frames == 2

@@ -1,0 +1,51 @@
+"""Real labelled photos (``vision.realsets``): skipped, saying why, where they are absent."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from vision import realsets
+
+SET = realsets.find_set("set-crops")
+needs_set = pytest.mark.skipif(SET is None, reason=realsets.absent_message("set-crops"))
+
+
+def test_the_set_is_looked_for_where_the_environment_says(tmp_path: Path) -> None:
+    assert realsets.find_set("set-crops", {realsets.ENV: str(tmp_path)}) is None
+    (tmp_path / "set-crops").mkdir()
+    (tmp_path / "set-crops" / "labels.csv").write_text("file,card\n", encoding="utf-8")
+    assert realsets.find_set("set-crops", {realsets.ENV: str(tmp_path)}) == \
+        tmp_path / "set-crops"
+    assert "not shipped" in realsets.absent_message("set-crops")
+
+
+def test_no_mirror_no_later_set(tmp_path: Path) -> None:
+    env = {realsets.MIRROR_ENV: str(tmp_path / "absent"), "XDG_CACHE_HOME": str(tmp_path)}
+    assert realsets.later_set(environ=env) is None
+
+
+@needs_set
+def test_split_keeps_the_halves_apart() -> None:
+    assert SET is not None
+    rs = realsets.load_set(SET)
+    assert len(rs.cards) == 81
+    tune, test = rs.split(10)
+    assert len(tune) == len(test) == 810
+    assert not {s.path for s in tune} & {s.path for s in test}
+
+
+@needs_set
+def test_real_set_cards_recognised_and_never_wrong() -> None:
+    # One test shot per card, templates from each card's first shot, the default thresholds
+    # (not the ones tuned by the bench): no wrong card, most recognised.
+    assert SET is not None
+    rs = realsets.load_set(SET)
+    tune, _ = rs.split(10)
+    ids, templates = realsets.enrol(tune, realsets.SET_SIZE, "first")
+    m = realsets.set_matcher(ids, templates, realsets.SET_SIZE)
+    shots = [rs.shots[c][12] for c in rs.cards]
+    got = realsets.measure(m, shots, realsets.SET_SIZE)
+    assert got.wrong == 0, got.wrong_examples
+    assert got.correct >= 0.75 * len(shots)
