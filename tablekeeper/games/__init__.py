@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 #: Every game the box referees: kit name -> "module:attribute" of its :class:`Kit`.
 KITS: Mapping[str, str] = {
     "something-missing": "tablekeeper.games.something_missing:KIT",
+    "wink": "tablekeeper.games.wink:KIT",
 }
 
 DEFAULT_GAME = "something-missing"
