@@ -81,6 +81,7 @@ def calibrated(deck: Deck, seed: int, conditions: Conditions) -> tuple[tuple[Zon
     card of the first row and a half (r1c1..r2c2), one card turned down on r6c6."""
     g = SimGrid.lay(deck, seed=seed, conditions=conditions)
     zones = g.zones()
+    before = g.table.capture().image
     placed = {}
     for i, colour in enumerate(MARKER_COLOURS):
         zone = f"r{i // 6 + 1}c{i % 6 + 1}"
@@ -88,7 +89,7 @@ def calibrated(deck: Deck, seed: int, conditions: Conditions) -> tuple[tuple[Zon
         placed[colour] = zone
     g.turn_down("r6c6")
     frame = g.table.capture()
-    return zones, calibrate(frame.image, zones, placed, back_zone="r6c6")
+    return zones, calibrate(before, frame.image, zones, placed, back_zone="r6c6")
 
 
 def run(trials: int = 6, seed: int = 1, casts: tuple[str, ...] = tuple(CASTS),

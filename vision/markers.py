@@ -62,8 +62,13 @@ MARKER_COLOURS: tuple[str, ...] = tuple(MARKER_BGR)
 UNKNOWN = "unknown"
 #: The demo cards' back (vision.demo_decks.card_back style 0), nominal BGR of its field.
 BACK_BGR = (120, 50, 30)
-#: The paper's brightness after white balance (0-255).
-PAPER_LEVEL = 235.0
+#: A cell of which more than this fraction changed into neither paper, back nor table is
+#: covered (a hand).
+COVERED = 0.3
+#: Each cell is read afresh at least once in this many frames.
+REFRESH_FRAMES = 10
+#: A cell whose 8x12 thumbnail moved by less than this (grey levels) is read as before.
+STILL_LEVELS = 8
 #: A colour this achromatic (Lab chroma) is black, grey or white.
 NEUTRAL_CHROMA = 12.0
 
@@ -81,6 +86,8 @@ class MarkerPalette:
 
     colours: Mapping[str, tuple[float, float, float]]
     back: tuple[float, float, float] | None = None
+    #: the calibration frame's grid median (BGR): later frames are taken back to its light
+    grey: tuple[float, float, float] | None = None
     #: a marker's side as a fraction of a cell's shorter side
     marker_size: float = 0.2
     #: largest Lab distance (L weighted by ``l_weight`` for chromatic colours) of a marker pixel
@@ -109,6 +116,8 @@ class MarkerPalette:
             "marker_size": round(self.marker_size, 4), "max_distance": self.max_distance}
         if self.back is not None:
             out["back"] = [round(x, 2) for x in self.back]
+        if self.grey is not None:
+            out["grey"] = [round(x, 2) for x in self.grey]
         return out
 
     @classmethod
@@ -119,7 +128,9 @@ class MarkerPalette:
         except KeyError:
             raise ValueError("markers.colours: missing") from None
         back = d.get("back")
+        grey = d.get("grey")
         return cls(colours, back=None if back is None else _lab3(back, "markers.back"),
+                   grey=None if grey is None else _lab3(grey, "markers.grey"),
                    marker_size=float(d.get("marker_size", 0.2)),
                    max_distance=float(d.get("max_distance", 24.0)))
 
@@ -153,18 +164,25 @@ class _Cell:
     short: float  # the zone's shorter side, px
 
 
-def white_gains(image: Image, mask: npt.NDArray[np.bool_] | None = None,
-                top: float = 0.04) -> FloatArray:
-    """Per-channel gains that make the brightest ``top`` of the pixels (the paper) neutral at
-    :data:`PAPER_LEVEL`: the frame's colour cast and exposure, taken out."""
+def grid_grey(image: Image, mask: npt.NDArray[np.bool_] | None = None) -> FloatArray:
+    """The per-channel median of the grid's pixels (BGR): scaled exactly by a colour cast."""
     px = image[mask] if mask is not None else image.reshape(-1, 3)
     if len(px) == 0:
+        return np.full(3, 128.0, np.float32)
+    grey: FloatArray = np.maximum(np.median(px, axis=0), 1.0).astype(np.float32)
+    return grey
+
+
+def white_gains(image: Image, mask: npt.NDArray[np.bool_] | None = None,
+                reference: Sequence[float] | None = None) -> FloatArray:
+    """Per-channel gains that take this frame back to the light of the calibration frame
+    whose grid median was ``reference`` (BGR): a colour cast or an exposure change since
+    scales every channel of the grid alike, its median with it (the cards are the same).
+    Without a reference: no correction."""
+    if reference is None:
         return np.ones(3, np.float32)
-    grey = px.astype(np.float32).sum(axis=1)
-    k = max(1, int(len(px) * top))
-    idx = np.argpartition(grey, len(px) - k)[len(px) - k:]
-    paper = px[idx].astype(np.float32).mean(axis=0)
-    gains: FloatArray = (PAPER_LEVEL / np.maximum(paper, 1.0)).astype(np.float32)
+    gains: FloatArray = (np.asarray(reference, np.float32) / grid_grey(image, mask)).astype(
+        np.float32)
     return np.clip(gains, 0.4, 3.0).astype(np.float32)
 
 
@@ -217,6 +235,14 @@ class GridReader:
         #: per cell: its picture (Lab) with no marker on it, when known
         self.references: dict[str, FloatArray] = {}
         self.last_mask: npt.NDArray[np.bool_] = np.zeros((1, 1), bool)
+        self._last: dict[str, tuple[npt.NDArray[np.int16], CellReading]] = {}
+        self._prev: dict[str, npt.NDArray[np.int16]] = {}
+        self._frame = 0
+        self._gains: FloatArray | None = None
+        self._surface: FloatArray | None = None
+        #: cells that look different from the frame before (a hand moving, a marker being put
+        #: down): their readings do not count yet
+        self.moving: set[str] = set()
 
     def marker_px(self, cell: _Cell) -> float:
         return (self.palette.marker_size * cell.short) ** 2
@@ -226,27 +252,63 @@ class GridReader:
         if image.shape[1::-1] != self.size:
             raise ValueError(f"markers: frame {image.shape[1::-1]} is not the calibrated "
                              f"{self.size}")
-        gains = white_gains(image, self.grid)
-        surface = self.surface(image, gains)
-        out = {}
+        self._frame += 1
+        thumbs = []
         for cell in self.cells:
             h, w = cell.mask.shape
+            patch = image[cell.y0:cell.y0 + h, cell.x0:cell.x0 + w]
+            thumb = cv2.resize(cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY), (8, 12),
+                               interpolation=cv2.INTER_AREA).astype(np.int16)
+            thumbs.append(thumb)
+            prev = self._prev.get(cell.zone)
+            self._prev[cell.zone] = thumb
+            if prev is None or int(np.abs(thumb - prev).max()) >= STILL_LEVELS:
+                self.moving.add(cell.zone)
+            else:
+                self.moving.discard(cell.zone)
+        quiet = [c for c in self.cells if c.zone not in self.moving
+                 and not (c.zone in self._last and self._last[c.zone][1].covered)]
+        if self._gains is None or len(quiet) == len(self.cells):
+            # the light is measured while nothing moves over the grid (a hand would tint it)
+            self._gains = white_gains(image, self.grid, self.palette.grey)
+        if self._surface is None or len(quiet) == len(self.cells):
+            self._surface = self.surface(image, self._gains)
+        gains, surface = self._gains, self._surface
+        out = {}
+        for cell_no, (cell, thumb) in enumerate(zip(self.cells, thumbs, strict=True)):
+            # a cell that looks as it did when last read is read the same (most cells, most
+            # frames: reading all 36 every frame would cost the Pi 10x more)
+            last = self._last.get(cell.zone)
+            fresh = (self._frame + cell_no) % REFRESH_FRAMES == 0  # now and then, afresh
+            if (last is not None and not fresh
+                    and int(np.abs(thumb - last[0]).max()) < STILL_LEVELS):
+                out[cell.zone] = last[1]
+                continue
+            h, w = cell.mask.shape
             lab = balanced_lab(image[cell.y0:cell.y0 + h, cell.x0:cell.x0 + w], gains)
-            out[cell.zone] = self._read_cell(cell, lab, surface)
+            reading = self._read_cell(cell, lab, surface)
+            self._last[cell.zone] = (thumb, reading)
+            out[cell.zone] = reading
         return out
+
+    def forget(self) -> None:
+        """Read every cell afresh next frame (a reference changed)."""
+        self._last.clear()
 
     def surface(self, image: Image, gains: FloatArray) -> FloatArray | None:
         """The table's colour (Lab median of the ring around the grid)."""
         if not self.surround.any():
             return None
         sl = balanced_lab(image[self.surround][None], gains)[0]
-        return np.median(sl, axis=0).astype(np.float32)
+        median: FloatArray = np.median(sl, axis=0).astype(np.float32)
+        return median
 
     def lab_of(self, image: Image, zone: str) -> FloatArray:
         cell = next(c for c in self.cells if c.zone == zone)
         h, w = cell.mask.shape
-        return balanced_lab(image[cell.y0:cell.y0 + h, cell.x0:cell.x0 + w],
-                            white_gains(image, self.grid))
+        gains = self._gains if self._gains is not None else white_gains(
+            image, self.grid, self.palette.grey)
+        return balanced_lab(image[cell.y0:cell.y0 + h, cell.x0:cell.x0 + w], gains)
 
     def _read_cell(self, cell: _Cell, lab: FloatArray,
                    surface: FloatArray | None) -> CellReading:
@@ -266,8 +328,19 @@ class GridReader:
             delta = np.sqrt(((lab - ref) ** 2).sum(axis=-1))
             changed = delta > 10.0
         candidate = inside & changed & (near_d < pal.max_distance)
+        backish = np.zeros_like(inside)
         if pal.back is not None:  # a card's back is no marker (markers lie on faces only)
-            candidate &= np.sqrt(((lab - np.array(pal.back, np.float32)) ** 2).sum(axis=-1)) > 14
+            backish = np.sqrt(((lab - np.array(pal.back, np.float32)) ** 2).sum(axis=-1)) <= 14
+            candidate &= ~backish
+        if ref is not None:
+            # a hand or an arm: much of the cell changed into something that is neither paper,
+            # a card's back nor the table (a marker changes a tenth of it)
+            foreign = inside & changed & ~paper & ~backish
+            if surface is not None:
+                foreign &= np.sqrt(((lab - surface) ** 2).sum(axis=-1)) > 16
+            if foreign.sum() > COVERED * inside.sum():
+                self.last_mask = np.zeros_like(inside)
+                return CellReading(cell.zone, "up", covered=True)
         if surface is not None:
             # the table itself is no marker (a brown table, a dark one): off the card, pixels
             # of the table's colour do not count (on the card they do: a black marker on a
@@ -300,7 +373,7 @@ class GridReader:
         # an unknown marker: a solid, saturated blob far from every colour, the paper and the
         # table (a marker of another set, a coin)
         if best is None and not covered:
-            far = inside & changed & (near_d >= pal.max_distance * 1.6) & (chroma > 30) & ~paper
+            far = inside & changed & (near_d >= pal.max_distance * 1.6) & (chroma > 30)
             if surface is not None:
                 far &= np.sqrt(((lab - surface) ** 2).sum(axis=-1)) > 30
             if far.sum() >= pal.min_area * expected:
@@ -375,7 +448,8 @@ class _Seen:
 @dataclass
 class GridWatcher:
     """Cell readings over frames: a change is reported once it held ``stable_frames``
-    frames; covered frames (a hand) neither count nor break the run."""
+    frames in which the cell did not move (a hand passing moves; a marker put down lies
+    still); a covered or moving frame starts the count again."""
 
     reader: GridReader
     stable_frames: int = 3
@@ -386,7 +460,9 @@ class GridWatcher:
         out = []
         for zone, r in readings.items():
             s = self._cells.setdefault(zone, _Seen())
-            if r.covered:
+            if r.covered or zone in self.reader.moving:
+                # a hand over it, or something moving: this frame says nothing yet
+                s.reading, s.count = None, 0
                 continue
             key = (r.face, r.marker)
             if key != s.reading:
@@ -394,7 +470,8 @@ class GridWatcher:
             else:
                 s.count += 1
             if s.count >= self.stable_frames:
-                if key == ("up", None) and s.count == self.stable_frames:
+                if (key == ("up", None) and s.count == self.stable_frames
+                        and zone not in self.reader.references):
                     # the card's own picture, for telling a marker from its print later
                     self.reader.references[zone] = self.reader.lab_of(image, zone)
                 if key != s.reported:
@@ -408,6 +485,7 @@ class GridWatcher:
         for cell in self.reader.cells:
             if zones is None or cell.zone in zones:
                 self.reader.references[cell.zone] = self.reader.lab_of(image, cell.zone)
+        self.reader.forget()
 
     def settled(self) -> dict[str, tuple[str, str | None]]:
         """Every cell's last reported (face, marker)."""
@@ -419,57 +497,68 @@ class GridWatcher:
             s.reported = None
 
 
-def calibrate(image: Image, zones: Sequence[Zone], placed: Mapping[str, str], *,
-              back_zone: str | None = None,
+def calibrate(before: Image, after: Image, zones: Sequence[Zone], placed: Mapping[str, str],
+              *, back_zone: str | None = None,
               base: MarkerPalette | None = None) -> MarkerPalette:
-    """The table's palette from one frame: ``placed`` says which marker colour lies on which
-    zone (each on a face-up card); ``back_zone`` names a cell showing a card's back. Each
-    marker is found with the nominal palette, loosely, and its median colour kept; the
-    marker size is the median of the found markers'."""
+    """The table's palette, under its own light, from two frames: ``before`` the grid as laid
+    (no marker), ``after`` with each marker of ``placed`` (colour -> zone) on the card of
+    its cell and, if ``back_zone`` is given, that cell's card turned face down. Each marker
+    is what changed in its cell (whatever its colour: no light is assumed); its colour is
+    the median of those pixels, its size the median of the markers' sizes."""
     base = base if base is not None else MarkerPalette.nominal(tuple(placed) or MARKER_COLOURS)
-    loose = MarkerPalette(base.colours, base.back, base.marker_size,
-                          max_distance=base.max_distance * 1.2, min_area=0.15, max_area=8.0)
-    reader = GridReader(zones, loose, image.shape[1::-1])
-    gains = white_gains(image, reader.grid)
-    surface = reader.surface(image, gains)
+    reader = GridReader(zones, base, after.shape[1::-1])
+    if before.shape != after.shape:
+        raise ValueError("markers calibrate: the two frames differ in size")
+    ones = np.ones(3, np.float32)
     colours = dict(base.colours)
-    sizes = []
+    sides = []
     for colour, zone in placed.items():
         cell = next((c for c in reader.cells if c.zone == zone), None)
         if cell is None:
             raise ValueError(f"markers calibrate: no zone {zone!r}")
-        h, w = cell.mask.shape
-        lab = balanced_lab(image[cell.y0:cell.y0 + h, cell.x0:cell.x0 + w], gains)
-        one = GridReader.__new__(GridReader)
-        one.__dict__.update(reader.__dict__)
-        idx = reader._names.index(colour)
-        one._names = [colour]
-        one._labs = reader._labs[idx:idx + 1]
-        one._lw = reader._lw[idx:idx + 1]
-        one._abw = reader._abw[idx:idx + 1]
-        r = one._read_cell(cell, lab, surface)
-        if r.marker != colour:
+        blob, lab = _changed_blob(cell, before, after, ones)
+        if blob is None:
             raise ValueError(f"markers calibrate: no {colour} marker found on {zone}")
-        blob = cv2.erode(one.last_mask.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
-        px = lab[blob if blob.any() else one.last_mask]
-        lab_c = [float(x) for x in np.median(px, axis=0)]
-        nominal = base.colours[colour]
-        if np.hypot(nominal[1], nominal[2]) < NEUTRAL_CHROMA:
-            lab_c[1:] = [0.0, 0.0]  # black and white are neutral once the frame is balanced
-        colours[colour] = (lab_c[0], lab_c[1], lab_c[2])
-        sizes.append(np.sqrt(r.marker_area) * base.marker_size)
+        inner = cv2.erode(blob.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+        px = lab[inner if inner.sum() >= 4 else blob]
+        m = [float(x) for x in np.median(px, axis=0)]
+        colours[colour] = (m[0], m[1], m[2])
+        sides.append(float(np.sqrt(blob.sum())) / cell.short)
     back = base.back
     if back_zone is not None:
-        cell = next(c for c in reader.cells if c.zone == back_zone)
-        h, w = cell.mask.shape
-        lab = balanced_lab(image[cell.y0:cell.y0 + h, cell.x0:cell.x0 + w], gains)
-        region = cell.mask
-        if surface is not None:
-            table_like = np.sqrt(((lab - surface) ** 2).sum(axis=-1)) <= 16
-            region = cv2.erode(_card_region(cell.mask & ~table_like).astype(np.uint8),
-                               np.ones((5, 5), np.uint8)).astype(bool)
-        px = lab[region]
-        dark = px[px[:, 0] < np.percentile(px[:, 0], 50)]
-        back = tuple(float(x) for x in np.median(dark, axis=0))  # type: ignore[assignment]
-    size = float(np.median(sizes)) if sizes else base.marker_size
-    return MarkerPalette(colours, back, float(np.clip(size, 0.05, 0.8)), base.max_distance)
+        cell = next((c for c in reader.cells if c.zone == back_zone), None)
+        if cell is None:
+            raise ValueError(f"markers calibrate: no zone {back_zone!r}")
+        blob, lab = _changed_blob(cell, before, after, ones, largest=True)
+        if blob is None:
+            raise ValueError(f"markers calibrate: no card back found on {back_zone}")
+        px = lab[blob]
+        dark = px[px[:, 0] <= np.percentile(px[:, 0], 60)]
+        b = [float(x) for x in np.median(dark, axis=0)]
+        back = (b[0], b[1], b[2])
+    g = grid_grey(after, reader.grid)
+    size = float(np.median(sides)) if sides else base.marker_size
+    return MarkerPalette(colours, back, (float(g[0]), float(g[1]), float(g[2])),
+                         float(np.clip(size, 0.05, 0.8)), base.max_distance)
+
+
+def _changed_blob(cell: _Cell, before: Image, after: Image, gains: FloatArray, *,
+                  largest: bool = True) -> tuple[npt.NDArray[np.bool_] | None, FloatArray]:
+    """The largest solid region of ``cell`` that differs between the two frames."""
+    h, w = cell.mask.shape
+    sl = (slice(cell.y0, cell.y0 + h), slice(cell.x0, cell.x0 + w))
+    a = balanced_lab(before[sl], gains)
+    b = balanced_lab(after[sl], gains)
+    diff = (np.sqrt(((a - b) ** 2).sum(axis=-1)) > 12) & cell.mask
+    k = max(3, round(cell.short * 0.06))
+    opened = cv2.morphologyEx(diff.astype(np.uint8), cv2.MORPH_OPEN,
+                              cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    opened = cv2.morphologyEx(opened, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
+    if n <= 1:
+        return None, b
+    j = 1 + int(stats[1:, cv2.CC_STAT_AREA].argmax())
+    if stats[j, cv2.CC_STAT_AREA] < (0.05 * cell.short) ** 2:
+        return None, b
+    blob: npt.NDArray[np.bool_] = labels == j
+    return blob, b

@@ -110,13 +110,14 @@ def calibrate_sim(table: Any, rng: random.Random) -> tuple[dict[str, Any], Any, 
     handles = {z: table.place(f"w{n:02d}", poses[z]) for z, n in zip(ZONES, order, strict=True)}
     quads = [[(float(x), float(y)) for x, y in t.corners] for t in table.truth()]
     zones = zones_from_cards(quads, "grid:6x6")
+    before = table.capture().image
     placed = {}
     for i, colour in enumerate(MARKER_COLOURS):
         place_marker(table, colour, poses[ZONES[i]])
         placed[colour] = ZONES[i]
     table.remove(handles["r6c6"])
     table.place_back(poses["r6c6"])
-    palette = calibrate(table.capture().image, zones, placed, back_zone="r6c6")
+    palette = calibrate(before, table.capture().image, zones, placed, back_zone="r6c6")
     table.clear()
     return poses, zones, palette
 
@@ -159,7 +160,7 @@ class DemoTable:
             return True
         return now_ns <= self._busy_until or self._placing is not None
 
-    def _busy(self, t_ns: int, ms: int = 900) -> None:
+    def _busy(self, t_ns: int, ms: int = 800) -> None:
         self._busy_until = max(self._busy_until, t_ns + ms * NS_PER_MS)
 
     def _drop(self, *kinds: str) -> None:
@@ -211,7 +212,7 @@ class DemoTable:
             def lay() -> None:
                 if not grid.cards:
                     grid.lay(self.sim.grid)
-                self._busy(t, 3_000)
+                self._busy(t, 1_000)
 
             self._at(t, lay, "table")
             # the camera had 6 s: the host enters the grid
@@ -239,7 +240,7 @@ class DemoTable:
             grid.put(colour, zone, off)
             self.markers_laid += 1
             self._placing = (colour, zone)
-            self._busy(t, 2_000)
+            self._busy(t, 1_000)
 
         self._at(t, put, "host")
 
@@ -259,7 +260,7 @@ class DemoTable:
         before = state
         if not isinstance(self._submit(event, t_ns), Rejection):
             self.sim.settle_named(before, event)
-            self._busy(t_ns, 1_500)
+            self._busy(t_ns, 1_000)
 
     def _accused(self, t_ns: int) -> None:
         state = self.referee.state
@@ -268,7 +269,7 @@ class DemoTable:
         event = self.sim.accusation(state)
         if not isinstance(self._submit(event, t_ns), Rejection):
             self.sim.settle(event)
-            self._busy(t_ns, 1_500)
+            self._busy(t_ns, 1_000)
 
     def _maybe_accuse(self, state: State, now_ns: int) -> None:
         presses = self.sim.accusers(state)
@@ -341,7 +342,7 @@ def build_demo(out: Path, *, seed: int, players: int, variant: str, clock: Clock
     out.mkdir(parents=True, exist_ok=True)
     journal_path = out / journal_name
     game = (JournaledGame.open(journal_path) if journal_path.exists()
-            else JournaledGame.create(journal_path))
+            else JournaledGame.create(journal_path, game=wink.GAME_NAME))
     source = None
     grid = None
     sim_table = None
@@ -358,9 +359,12 @@ def build_demo(out: Path, *, seed: int, players: int, variant: str, clock: Clock
                                                          noise_sigma=1.5, gradient=0.1))
         poses, zones, palette = calibrate_sim(sim_table, random.Random(seed + 3))
         grid = SimGridTable(sim_table, poses)
+        # 10 frames a second: a marker settles in 3 (the simulated table renders every one)
         source = GridCamera(sim_table, deck, zones, palette=palette,
-                            numbers=card_numbers(deck))
-    referee = Referee(game, firmware, clock.now_ns(), game_id=f"demo-{seed}",
+                            numbers=card_numbers(deck), frame_ns=100 * NS_PER_MS)
+    from tablekeeper.games.wink import KIT
+
+    referee = Referee(game, firmware, clock.now_ns(), kit=KIT, game_id=f"demo-{seed}",
                       card_numbers=card_numbers(deck) if deck is not None else None)
     table = DemoTable(sim, referee, rng, grid=grid, seat_pins=seat_pins)
     loop = Loop(referee, clock, cards=source, screen=screen, table=table)

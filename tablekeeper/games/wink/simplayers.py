@@ -36,7 +36,7 @@ class SimPlayers:
     grid: tuple[int, ...]  # the numbers as laid, row-major
     hands: list[set[int]] = field(default_factory=list)
     find: float = 0.7
-    accuse_rate: float = 0.18  # per step, someone shouts 「我要抓！」
+    accuse_rate: float = 0.1  # per step, someone shouts 「我要抓！」
     accuse_right: float = 0.6
     double_rate: float = 0.35  # a second accuser presses within a millisecond
 
