@@ -9,6 +9,7 @@ from dataclasses import replace
 from display.games.wink.view import WinkView, game_view
 from display.model import BuzzView, PlayerInfo, Snapshot
 from engine import wink
+from engine.core import Rejection
 
 T0 = 1_000_000
 NAMES = ("小明", "阿美", "Alice", "志明", "春嬌", "大雄", "Bartholomew", "靜香")
@@ -18,8 +19,8 @@ def _players(n: int) -> tuple[PlayerInfo, ...]:
     return tuple(PlayerInfo(NAMES[i], c) for i, c in enumerate(tuple(wink.COLOURS)[:n]))
 
 
-def _ok(result: wink.State | wink.Rejection) -> wink.State:
-    assert not isinstance(result, wink.Rejection), result
+def _ok(result: wink.State | Rejection) -> wink.State:
+    assert not isinstance(result, Rejection), result
     return result
 
 

@@ -92,10 +92,10 @@ def game_view(state: Any) -> WinkView | None:
         by_number: dict[int, list[int]] = {}
         for accused, number in wink.accusation_targets(state, pend.seat):
             by_number.setdefault(number, []).append(accused)
-        for number, accused in by_number.items():
+        for number, seats in by_number.items():
             cell = state.cell_of_number(number)
             seeker = state.marker_on(cell) if cell is not None else None
-            targets.append((number, -1 if seeker is None else seeker, tuple(accused)))
+            targets.append((number, -1 if seeker is None else seeker, tuple(seats)))
     last = state.last_accusation
     naming = state.last_naming
     out = state.outcome

@@ -14,7 +14,7 @@ import random
 from dataclasses import dataclass, field
 
 from engine import wink
-from engine.core import Event
+from engine.core import Event, Rejection
 from engine.wink import (
     AccusationEntered,
     MarkerPlacedByHand,
@@ -126,7 +126,7 @@ def play(rng: random.Random, n: int) -> State:
     """A whole game on the engine alone (no table): the simulation's own check."""
     sim = SimPlayers.deal(rng, n)
     state = wink.apply(wink.initial_state(), sim.new_game(0))
-    assert not isinstance(state, wink.Rejection)
+    assert not isinstance(state, Rejection)
     state = _ok(wink.apply(state, wink.GridEntered(at_ms=0, numbers=sim.grid)))
     for _ in range(5000):
         if wink.is_over(state):
@@ -147,7 +147,7 @@ def play(rng: random.Random, n: int) -> State:
     raise AssertionError("the simulated game did not end")
 
 
-def _ok(result: State | wink.Rejection) -> State:
-    if isinstance(result, wink.Rejection):
+def _ok(result: State | Rejection) -> State:
+    if isinstance(result, Rejection):
         raise AssertionError(result.reason)
     return result
