@@ -62,11 +62,13 @@ MARKER_COLOURS: tuple[str, ...] = tuple(MARKER_BGR)
 UNKNOWN = "unknown"
 #: The demo cards' back (vision.demo_decks.card_back style 0), nominal BGR of its field.
 BACK_BGR = (120, 50, 30)
+#: The light is measured again every this many still frames.
+LIGHT_FRAMES = 5
 #: A cell of which more than this fraction changed into neither paper, back nor table is
 #: covered (a hand).
 COVERED = 0.3
 #: Each cell is read afresh at least once in this many frames.
-REFRESH_FRAMES = 10
+REFRESH_FRAMES = 30
 #: A cell whose 8x12 thumbnail moved by less than this (grey levels) is read as before.
 STILL_LEVELS = 8
 #: A colour this achromatic (Lab chroma) is black, grey or white.
@@ -219,6 +221,8 @@ class GridReader:
                      for i in range(len(poly))]
             self.cells.append(_Cell(z.name, x0, y0, m.astype(bool), min(sides)))
         self.grid = union.astype(bool)
+        self._grid_sample = np.zeros_like(self.grid)
+        self._grid_sample[::3, ::3] = self.grid[::3, ::3]
         short = float(np.median([c.short for c in self.cells]))
         ring = cv2.dilate(union, np.ones((3, 3), np.uint8), iterations=max(2, int(short * 0.4)))
         self.surround = ring.astype(bool) & ~self.grid
@@ -268,10 +272,13 @@ class GridReader:
                 self.moving.discard(cell.zone)
         quiet = [c for c in self.cells if c.zone not in self.moving
                  and not (c.zone in self._last and self._last[c.zone][1].covered)]
-        if self._gains is None or len(quiet) == len(self.cells):
-            # the light is measured while nothing moves over the grid (a hand would tint it)
-            self._gains = white_gains(image, self.grid, self.palette.grey)
-        if self._surface is None or len(quiet) == len(self.cells):
+        if self._gains is None or (len(quiet) == len(self.cells)
+                                   and self._frame % LIGHT_FRAMES == 0):
+            # the light is measured while nothing moves over the grid (a hand would tint it),
+            # on every 9th of its pixels
+            self._gains = white_gains(image, self._grid_sample, self.palette.grey)
+        if self._surface is None or (len(quiet) == len(self.cells)
+                                     and self._frame % LIGHT_FRAMES == 0):
             self._surface = self.surface(image, self._gains)
         gains, surface = self._gains, self._surface
         out = {}
@@ -299,7 +306,7 @@ class GridReader:
         """The table's colour (Lab median of the ring around the grid)."""
         if not self.surround.any():
             return None
-        sl = balanced_lab(image[self.surround][None], gains)[0]
+        sl = balanced_lab(image[::3, ::3][self.surround[::3, ::3]][None], gains)[0]
         median: FloatArray = np.median(sl, axis=0).astype(np.float32)
         return median
 
@@ -314,12 +321,6 @@ class GridReader:
                    surface: FloatArray | None) -> CellReading:
         pal = self.palette
         inside = cell.mask
-        diff = lab[..., None, :] - self._labs  # (h, w, k, 3)
-        diff[..., 0] *= self._lw
-        diff[..., 1:] *= self._abw[:, None]
-        dist = np.sqrt((diff ** 2).sum(axis=-1))  # (h, w, k)
-        nearest = dist.argmin(axis=-1)
-        near_d = dist.min(axis=-1)
         chroma = np.hypot(lab[..., 1], lab[..., 2])
         paper = (lab[..., 0] > 68) & (chroma < 40)
         changed = np.ones_like(inside)
@@ -327,6 +328,17 @@ class GridReader:
         if ref is not None and ref.shape == lab.shape:
             delta = np.sqrt(((lab - ref) ** 2).sum(axis=-1))
             changed = delta > 10.0
+        # the distance to each palette colour, where it matters (what changed, in the zone)
+        where = inside & changed
+        near_d = np.full(inside.shape, np.inf, np.float32)
+        nearest = np.full(inside.shape, -1, np.int64)
+        if where.any():
+            diff = lab[where][:, None, :] - self._labs  # (n, k, 3)
+            diff[..., 0] *= self._lw
+            diff[..., 1:] *= self._abw[:, None]
+            dist = np.sqrt((diff ** 2).sum(axis=-1))  # (n, k)
+            nearest[where] = dist.argmin(axis=-1)
+            near_d[where] = dist.min(axis=-1)
         candidate = inside & changed & (near_d < pal.max_distance)
         backish = np.zeros_like(inside)
         if pal.back is not None:  # a card's back is no marker (markers lie on faces only)

@@ -151,12 +151,14 @@ class Table:
             self.referee.last_rejection = rejection
             marker = None
         expected = state.players[owner].colour if owner is not None else None
+        refused: Rejection | None = None
         if (marker is not None and owner is None and report.face == "up"
                 and state.phase is Phase.PLACE):
             result: State | Rejection = self.referee.submit(
                 MarkerPlaced(at_ms=at, colour=marker, row=row, col=col))
             if not isinstance(result, Rejection):
                 return result
+            refused = result  # not that player's turn, or no such player: shown ...
         if expected is not None and marker is None and report.zone not in self.problems:
             self.problems[report.zone] = "missing_marker"
         face = state.grid[index].face.value
@@ -168,6 +170,9 @@ class Table:
         out: State | Rejection = self.referee.submit(CellSeen(
             at_ms=at, row=row, col=col, face=report.face,
             number=report.number if report.face == "up" else None, marker=marker))
+        if refused is not None:  # ... and the marker is a disagreement the engine keeps
+            self.referee.last_rejection = refused
+            return refused
         return out
 
     # --- the race ------------------------------------------------------------------------------
