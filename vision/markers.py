@@ -417,7 +417,10 @@ class GridReader:
             if sd is not None:  # nearer the table than the back: the table
                 backish &= bd < sd
             back_frac = float(backish.sum()) / total
-        if back_frac >= 0.18 and back_frac > paper_frac * 0.6:
+        same = float((rest & ~changed).sum()) / total if ref is not None else 0.0
+        if same >= 0.6:
+            face = "up"  # mostly as it was when read face up with no marker
+        elif back_frac >= 0.18 and back_frac > paper_frac * 0.6:
             face = "down"
         elif paper_frac >= 0.15:
             face = "up"
@@ -494,10 +497,14 @@ class GridWatcher:
     def set_references(self, image: Image, zones: Sequence[str] | None = None) -> None:
         """The grid in ``image`` bears no marker (it was just laid): keep each cell's picture
         (``zones``: only these), so a card's own colours never read as a marker."""
-        for cell in self.reader.cells:
+        reader = self.reader
+        # the light of this frame (the grid as laid), not of an earlier one (an empty table)
+        reader._gains = white_gains(image, reader._grid_sample, reader.palette.grey)
+        reader._surface = reader.surface(image, reader._gains)
+        for cell in reader.cells:
             if zones is None or cell.zone in zones:
-                self.reader.references[cell.zone] = self.reader.lab_of(image, cell.zone)
-        self.reader.forget()
+                reader.references[cell.zone] = reader.lab_of(image, cell.zone)
+        reader.forget()
 
     def settled(self) -> dict[str, tuple[str, str | None]]:
         """Every cell's last reported (face, marker)."""

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from engine import wink
 from engine.core import Event, Rejection
-from engine.wink import AccusationWon, CellSeen, GridSeen, MarkerPlaced, Phase, State
+from engine.wink import AccusationWon, CellFace, CellSeen, GridSeen, MarkerPlaced, Phase, State
 from firmware.arbiter import ArbiterPhase, Decision
 from tablekeeper.games.wink.camera import CellReport, number_of
 from tablekeeper.referee import BuzzInfo, CardSeen
@@ -152,8 +152,8 @@ class Table:
             marker = None
         expected = state.players[owner].colour if owner is not None else None
         refused: Rejection | None = None
-        if (marker is not None and owner is None and report.face == "up"
-                and state.phase is Phase.PLACE):
+        if (marker is not None and owner is None and state.phase is Phase.PLACE
+                and state.grid[index].face is CellFace.UP):
             result: State | Rejection = self.referee.submit(
                 MarkerPlaced(at_ms=at, colour=marker, row=row, col=col))
             if not isinstance(result, Rejection):
