@@ -178,6 +178,12 @@ def draw_play(p: Painter, f: Frame) -> None:
             p.button(p.rect(cx + col_w * 0.73, y, col_w * 0.25, row_h * 0.9),
                      HostAction("name_wrong", seat), p.tr("wink.named_wrong"), colour=C.BAD,
                      size=0.035)
+    last = view.last_accusation
+    if place and last is not None and last[2] is not None:
+        accuser = f.player(last[0]).name
+        key = "wink.last_right" if last[3] else "wink.last_wrong"
+        p.text(p.tr(key, name=accuser, n=last[2]), p.rect(x, BODY_TOP + 0.35, w, 0.07),
+               size=0.045, colour=C.GOOD if last[3] else C.TEXT_DIM)
     if view.mismatches:
         p.text(p.tr("wink.mismatch", n=view.mismatches), p.rect(x, 0.63, w, 0.06),
                size=0.04, colour=C.WARN)
