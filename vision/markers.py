@@ -244,6 +244,9 @@ class GridReader:
         self._frame = 0
         self._gains: FloatArray | None = None
         self._surface: FloatArray | None = None
+        #: the references' pictures (BGR) in the light of ``_ref_gains``
+        self._raw: dict[str, FloatArray] = {}
+        self._ref_gains: FloatArray | None = None
         #: cells that look different from the frame before (a hand moving, a marker being put
         #: down): their readings do not count yet
         self.moving: set[str] = set()
@@ -276,7 +279,7 @@ class GridReader:
                                    and self._frame % LIGHT_FRAMES == 0):
             # the light is measured while nothing moves over the grid (a hand would tint it),
             # on every 9th of its pixels
-            self._gains = white_gains(image, self._grid_sample, self.palette.grey)
+            self._gains = self._light(image)
         if self._surface is None or (len(quiet) == len(self.cells)
                                      and self._frame % LIGHT_FRAMES == 0):
             self._surface = self.surface(image, self._gains)
@@ -309,6 +312,39 @@ class GridReader:
         sl = balanced_lab(image[::3, ::3][self.surround[::3, ::3]][None], gains)[0]
         median: FloatArray = np.median(sl, axis=0).astype(np.float32)
         return median
+
+    def _light(self, image: Image) -> FloatArray:
+        """This frame's gains. Once cells have pictures kept (:attr:`references`), from the
+        face-up cells without a marker: their pixels now against then, channel by channel
+        (the cards are the same, so any change is the light's -- however many cards were
+        turned down or taken since, which would move a median of the whole grid). Before:
+        the grid's median against the calibration's."""
+        cells = [c for c in self.cells if c.zone in self._raw
+                 and c.zone in self._last and not self._last[c.zone][1].covered
+                 and self._last[c.zone][1].face == "up" and self._last[c.zone][1].marker is None]
+        if len(cells) < 4 or self._ref_gains is None:
+            return white_gains(image, self._grid_sample, self.palette.grey)
+        now = np.concatenate([image[c.y0:c.y0 + c.mask.shape[0]:2,
+                                    c.x0:c.x0 + c.mask.shape[1]:2][c.mask[::2, ::2]]
+                              for c in cells]).astype(np.float32)
+        then = np.concatenate([self._raw[c.zone][::2, ::2][c.mask[::2, ::2]] for c in cells])
+        ratio = np.median(then, axis=0) / np.maximum(np.median(now, axis=0), 1.0)
+        gains: FloatArray = np.clip(self._ref_gains * ratio, 0.4, 3.0).astype(np.float32)
+        return gains
+
+    def keep_reference(self, image: Image, zone: str) -> None:
+        """Keep ``zone``'s picture in ``image`` as its look without a marker."""
+        cell = next(c for c in self.cells if c.zone == zone)
+        h, w = cell.mask.shape
+        if self._ref_gains is None:
+            self._ref_gains = self._gains if self._gains is not None else white_gains(
+                image, self._grid_sample, self.palette.grey)
+        patch = image[cell.y0:cell.y0 + h, cell.x0:cell.x0 + w]
+        # in the light the references were kept in
+        scale = self._ref_gains / (self._gains if self._gains is not None else self._ref_gains)
+        self._raw[zone] = (patch.astype(np.float32) * scale).astype(np.float32)
+        self.references[zone] = balanced_lab(patch, self._gains if self._gains is not None
+                                             else self._ref_gains)
 
     def lab_of(self, image: Image, zone: str) -> FloatArray:
         cell = next(c for c in self.cells if c.zone == zone)
@@ -488,7 +524,7 @@ class GridWatcher:
                 if (key == ("up", None) and s.count == self.stable_frames
                         and zone not in self.reader.references):
                     # the card's own picture, for telling a marker from its print later
-                    self.reader.references[zone] = self.reader.lab_of(image, zone)
+                    self.reader.keep_reference(image, zone)
                 if key != s.reported:
                     s.reported = key
                     out.append(CellChange(zone, r.face, r.marker, s.since_ns))
@@ -500,10 +536,11 @@ class GridWatcher:
         reader = self.reader
         # the light of this frame (the grid as laid), not of an earlier one (an empty table)
         reader._gains = white_gains(image, reader._grid_sample, reader.palette.grey)
+        reader._ref_gains = reader._gains
         reader._surface = reader.surface(image, reader._gains)
         for cell in reader.cells:
             if zones is None or cell.zone in zones:
-                reader.references[cell.zone] = reader.lab_of(image, cell.zone)
+                reader.keep_reference(image, cell.zone)
         reader.forget()
 
     def settled(self) -> dict[str, tuple[str, str | None]]:

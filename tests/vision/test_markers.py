@@ -155,3 +155,21 @@ def test_reader_refuses_a_frame_of_another_size(table_setup) -> None:  # type: i
         reader.read(np.zeros((240, 320, 3), np.uint8))
     with pytest.raises(ValueError, match="no grid zones"):
         GridReader((), palette)
+
+
+def test_many_cards_turned_or_taken_read_no_marker(deck, table_setup) -> None:  # type: ignore[no-untyped-def]
+    """Late in a game many cells are backs or bare table: the light is still read right (from
+    the face-up cards against their own pictures), so no card reads as a marker."""
+    zones, palette = table_setup
+    g = SimGrid.lay(deck, seed=26, conditions=Conditions(surface="cloth", cast="warm"))
+    w = _watch(g, zones, palette)
+    for zone in ("r1c1", "r1c2", "r2c2", "r2c3", "r3c1", "r3c5", "r4c4", "r5c6"):
+        g.turn_down(zone)
+    for zone in ("r1c6", "r2c6", "r3c6", "r5c1", "r6c1", "r6c6"):
+        g.take(zone)
+    g.put("yellow", "r4c2")
+    _frames(g, w, 6)
+    s = w.settled()
+    assert [z for z, (_f, m) in s.items() if m is not None] == ["r4c2"]
+    assert sum(1 for f, _m in s.values() if f == "down") == 8
+    assert sum(1 for f, _m in s.values() if f == "empty") == 6

@@ -75,6 +75,7 @@ class Table:
         #: ("unknown_marker", "missing_marker")
         self.problems: dict[str, str] = {}
         self._armed_for: frozenset[int] | None = None
+        self._placing = False
         self._sync_arbiter(now_ns)
 
     @property
@@ -198,6 +199,28 @@ class Table:
             self.seen.clear()
         self._refresh_problems(after)
         self._sync_arbiter(None)
+        if event is not None and after.phase is Phase.PLACE and not self._placing:
+            self._pending_marker(after)
+
+    def _pending_marker(self, state: State) -> None:
+        """The active player's marker already lies on a free card (put down while an
+        accusation was settled, say): the camera saw it then; it is the placement now."""
+        assert state.active is not None
+        colour = state.players[state.active].colour
+        for zone, (_face, _number, marker) in list(self.seen.items()):
+            cell = zone_cell(zone)
+            if marker != colour or cell is None:
+                continue
+            index = state.cell_of(*cell)
+            if index is None or index not in state.free_cells():
+                continue
+            self._placing = True
+            try:
+                self.referee.submit(MarkerPlaced(at_ms=state.now_ms, colour=colour,
+                                                 row=cell[0], col=cell[1]))
+            finally:
+                self._placing = False
+            return
 
     def resync(self, now_ns: int) -> None:
         self._armed_for = None

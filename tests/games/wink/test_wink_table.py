@@ -84,7 +84,7 @@ def test_a_marker_put_down_is_the_placement(rig: tuple[Referee, Any], clock: Fak
     state = referee.card_seen(_report(clock, "r2c3", marker="red"))
     assert isinstance(state, State)
     assert state.players[0].marker == 8 and state.active == 1
-    assert state.placements[-1].kind.value == "camera"
+    assert state.placements[-1].kind.value == "camera" and state.mismatches == ()
     # yellow's turn; blue's marker comes down: not blue's turn -- rejected, with a reason
     wrong = referee.card_seen(_report(clock, "r4c4", marker="blue"))
     assert isinstance(wrong, Rejection)
@@ -275,3 +275,23 @@ def test_undo_of_a_naming_shows_the_table_disagreeing(rig: tuple[Referee, Any],
     assert [m.cell for m in referee.state.mismatches] == [0]
     referee.card_seen(_report(clock, "r1c1", face="up", marker="red", number=NUMBERS[0]))
     assert referee.state.mismatches == ()
+
+
+def test_a_marker_put_down_during_an_accusation_counts_after_it(
+        rig: tuple[Referee, Any], clock: FakeClock) -> None:
+    referee, _ = rig
+    _start(referee, clock, 3)
+    _lay(referee, clock)
+    referee.card_seen(_report(clock, "r1c1", marker="red"))  # red placed; yellow's turn
+    ev = host.event_for(referee.state, "accuse", 2, referee.at_ms(clock.now_ns()))
+    assert ev is not None and isinstance(referee.submit(ev), State)
+    # yellow puts the marker down meanwhile: the box waits for the accusation (and shows the
+    # marker it does not expect yet)
+    referee.card_seen(_report(clock, "r4c4", marker="yellow"))
+    assert [m.cell for m in referee.state.mismatches] == [21]
+    ev = host.event_for(referee.state, "accused_wrong", (1, NUMBERS[0]),
+                        referee.at_ms(clock.now_ns()))
+    assert ev is not None and isinstance(referee.submit(ev), State)
+    state: State = referee.state
+    assert state.players[1].marker == 21 and state.active == 2
+    assert state.placements[-1].kind.value == "camera" and state.mismatches == ()
