@@ -5,6 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 STRINGS: Mapping[str, Mapping[str, str]] = {
+    "colour.black": {"zh-TW": "黑", "en": "Black"},
+    "colour.white": {"zh-TW": "白", "en": "White"},
+    "variant.basic_deal": {"zh-TW": "標準發牌", "en": "Standard deal"},
+    "variant.extra_card": {"zh-TW": "4-7 人：每人多一張", "en": "4-7 players: one extra card"},
     "wink.title": {"zh-TW": "眨眨眼", "en": "Wink"},
     "wink.turn_no": {"zh-TW": "第 {n} 輪", "en": "Turn {n}"},
     "wink.layout": {"zh-TW": "把 36 張牌正面朝上排成 6×6",

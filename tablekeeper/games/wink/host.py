@@ -33,7 +33,7 @@ from engine.wink import (
 )
 
 #: The setup form's variant names: whether one extra card was dealt each (4-7 players).
-VARIANTS = ("standard", "extra-card")
+VARIANTS = ("basic_deal", "extra_card")
 
 
 def event_for(state: State, name: str, arg: Any, at_ms: int) -> Event | None:
@@ -63,9 +63,9 @@ def event_for(state: State, name: str, arg: Any, at_ms: int) -> Event | None:
 
 def new_game(names: Sequence[str], colours: Sequence[str], variant: str, start_seat: int,
              at_ms: int, rng: random.Random | None = None) -> NewGame:
-    """Start a game; ``extra-card``: one extra card each (4-7 players; else ignored)."""
+    """Start a game; ``extra_card``: one extra card each (4-7 players; else ignored)."""
     if variant not in VARIANTS:
         raise ValueError(f"unknown variant {variant!r}")
-    extra = variant == "extra-card" and 4 <= len(names) <= 7
+    extra = variant == "extra_card" and 4 <= len(names) <= 7
     return NewGame(at_ms=at_ms, names=tuple(names), colours=tuple(colours),
                    start_seat=start_seat, extra_card=extra)

@@ -37,7 +37,7 @@ class WinkScreen:
               rng: random.Random) -> Event:
         players = form.players_for(screen.lang)
         return host.new_game([p.name for p in players], [p.colour for p in players],
-                             form.variant or "standard", start_seat=form.start,
+                             form.variant or "basic_deal", start_seat=form.start,
                              at_ms=loop.referee.at_ms(now_ns), rng=rng)
 
     def snapshot_parts(self, screen: PygameScreen, loop: Loop) -> dict[str, Any]:

@@ -19,7 +19,7 @@ RECORDED = Path(__file__).resolve().parents[2] / "data" / "wink_demo.jsonl"
 
 @pytest.mark.parametrize(("seed", "players"), [(1, 3), (2, 6), (3, 8)])
 def test_simulated_game_finishes_and_replays(tmp_path: Path, seed: int, players: int) -> None:
-    parts = build_demo(tmp_path, seed=seed, players=players, variant="standard",
+    parts = build_demo(tmp_path, seed=seed, players=players, variant="basic_deal",
                        clock=FakeClock(), camera=False)
     try:
         parts.loop.run_simulated()
@@ -38,7 +38,7 @@ def test_simulated_game_finishes_and_replays(tmp_path: Path, seed: int, players:
 @pytest.mark.slow
 def test_demo_with_the_simulated_camera(tmp_path: Path) -> None:
     """The camera lays the grid and sees the markers come down; a game plays a while."""
-    parts = build_demo(tmp_path, seed=4, players=4, variant="standard", clock=FakeClock())
+    parts = build_demo(tmp_path, seed=4, players=4, variant="basic_deal", clock=FakeClock())
     try:
         parts.loop.run_simulated(until=lambda loop: loop.referee.state.turn >= 6)
         state = parts.loop.referee.state

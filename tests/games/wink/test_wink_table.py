@@ -47,7 +47,7 @@ def rig(tmp_path: Path, clock: FakeClock, firmware: Firmware,
 
 
 def _start(referee: Referee, clock: FakeClock, n: int = 5) -> State:
-    ev = host.new_game([f"P{i}" for i in range(n)], COLOURS[:n], "standard", 0,
+    ev = host.new_game([f"P{i}" for i in range(n)], COLOURS[:n], "basic_deal", 0,
                        referee.at_ms(clock.now_ns()))
     assert isinstance(referee.submit(ev), State)
     return referee.state  # type: ignore[no-any-return]
