@@ -2,9 +2,10 @@
 
 ``python -m vision.markerbench [--trials N] [--seed S]`` lays the 6x6 grid of the demo Wink
 deck under each colour cast, calibrates the zones (``grid:6x6`` from the cards, as ``vision
-calibrate`` does) and the marker palette (under a neutral light), then, per trial, puts the
-eight markers on random cells (some half off their card), turns some cards face down, takes
-some away, and reads every cell with :class:`vision.markers.GridWatcher` and the card
+calibrate`` does) and the marker palette (under a neutral light), then, per trial, lays the
+grid (its cells' pictures kept, as at the start of a game), turns some cards face down, takes
+some away, puts the eight markers on random cells (some half off their card), and reads every
+cell with :class:`vision.markers.GridWatcher` and the card
 recogniser. It prints the rates as JSON: face and number per cell, marker per colour.
 """
 
@@ -118,20 +119,20 @@ def run(trials: int = 6, seed: int = 1, casts: tuple[str, ...] = tuple(CASTS),
                 cells = list(g.poses)
                 rng.shuffle(cells)
                 down, gone = cells[:3], cells[3:6]
-                for z in down:
-                    g.turn_down(z)
-                for z in gone:
-                    g.take(z)
-                up = [z for z in cells[6:]]
+                up = list(cells[6:])
                 reader = GridReader(zones, palette, g.table.size)
                 watcher = GridWatcher(reader)
                 cards = CardWatcher(deck)
-                for _f in range(3):  # the grid without markers: references
+                for _f in range(3):  # the grid as laid, no marker yet: its pictures kept
                     fr = g.table.capture()
                     if _f == 0:
                         watcher.set_references(fr.image)
                     watcher.process(fr.image, fr.t_ns)
                     cards.process(fr)
+                for z in down:  # then play: cards named wrong, cards found or caught
+                    g.turn_down(z)
+                for z in gone:
+                    g.take(z)
                 where = {}
                 halves = set()
                 for i, colour in enumerate(MARKER_COLOURS):

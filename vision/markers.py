@@ -62,6 +62,8 @@ MARKER_COLOURS: tuple[str, ...] = tuple(MARKER_BGR)
 UNKNOWN = "unknown"
 #: The demo cards' back (vision.demo_decks.card_back style 0), nominal BGR of its field.
 BACK_BGR = (120, 50, 30)
+#: On a cell with no card, a marker must show at least this fraction of a marker's area.
+EMPTY_MIN_AREA = 0.55
 #: The light is measured again every this many still frames.
 LIGHT_FRAMES = 5
 #: A cell of which more than this fraction changed into neither paper, back nor table is
@@ -462,6 +464,12 @@ class GridReader:
             face = "up"
         else:
             face = "empty"
+        if best is not None and (face == "down" or (face == "empty"
+                                                    and best[0] < EMPTY_MIN_AREA * expected)):
+            # no marker lies on a face-down card (it goes back to its player: a back's white
+            # emblem is no white marker); on bare table only a whole marker counts (a caught
+            # seeker's, left where its card was)
+            best = None
         return CellReading(cell.zone, face, best[1] if best else None,
                            marker_area=0.0 if best is None else best[0] / expected)
 
@@ -531,8 +539,8 @@ class GridWatcher:
         return out
 
     def set_references(self, image: Image, zones: Sequence[str] | None = None) -> None:
-        """The grid in ``image`` bears no marker (it was just laid): keep each cell's picture
-        (``zones``: only these), so a card's own colours never read as a marker."""
+        """The grid in ``image`` was just laid, face up, with no marker: keep each cell's
+        picture (``zones``: only these), so a card's own colours never read as a marker."""
         reader = self.reader
         # the light of this frame (the grid as laid), not of an earlier one (an empty table)
         reader._gains = white_gains(image, reader._grid_sample, reader.palette.grey)
