@@ -16,6 +16,22 @@ Owned by the generic :class:`tablekeeper.referee.Referee` (``referee.table``); g
   arbiter, armed with the seats that may accuse (accusation cards left, someone to accuse);
   the others are excluded. Its decision is ``AccusationWon`` (seat, margin, tie); the arbiter
   is re-armed when the race is over or the eligible seats change.
+
+Interpretations of the table (the engine's are ``engine.wink.Interpretations``):
+
+- [I] ``marker_is_placement``: seed 「行動玩家將自家顏色指示物擺放在...表情卡上方」 -- the
+  marker set down *is* the placement: a settled marker of the active player's colour on a
+  free face-up card is ``MarkerPlaced``; a marker of another colour there is refused (not
+  their turn) and kept as a disagreement. One put down while an accusation is settled counts
+  when play resumes.
+- [I] ``race_in_name_and_place``: seed 「包括自家行動回合或其他玩家行動回合」 -- the buttons
+  race whenever a turn is under way (NAME, PLACE), not while the host settles an accusation or
+  lays the grid; the arbiter's lockout then keeps a press made just before re-arming out for
+  its 250 ms.
+- [I] ``no_marker_on_backs``: seed 「行動玩家將自家顏色指示物取回...並將其指示物下方的表情卡
+  翻面」 -- a face-down card never bears a marker, so nothing on a back is read as one (the demo
+  backs' white emblem); on a bare cell (a caught seeker's marker, seed 「其指示物則無須移動」)
+  only a whole marker counts.
 """
 
 from __future__ import annotations
