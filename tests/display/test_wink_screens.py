@@ -64,12 +64,12 @@ def test_the_call_is_large_and_the_accuser_named(fonts: FontBook) -> None:
     assert any(t.text == "Alice 要抓！" for t in r.texts)
     actions = {b.action.name for b in r.buttons}
     assert {"accused_right", "accused_wrong", "withdraw"} <= actions
-    r = _render(fonts, (800, 480), snaps["wink5-buzz"])
+    r = _render(fonts, (800, 480), snaps["wink5-race"])
     assert r.screen == "buzz"
 
 
 def test_the_end_screen_says_what_decided(fonts: FontBook) -> None:
     snaps = dict(snapshots("en"))
-    r = _render(fonts, (1920, 1080), snaps["wink5-over"])
+    r = _render(fonts, (1920, 1080), snaps["wink5-end"])
     assert r.screen == "over"
     assert "Highest score" in [t.text for t in r.texts]

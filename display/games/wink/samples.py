@@ -12,7 +12,7 @@ from engine import wink
 from engine.core import Rejection
 
 T0 = 1_000_000
-NAMES = ("小明", "阿美", "Alice", "志明", "春嬌", "大雄", "Bartholomew", "靜香")
+NAMES = ("小明", "阿美", "Alice", "志明", "春嬌", "大雄", "大衛", "靜香")
 
 
 def _players(n: int) -> tuple[PlayerInfo, ...]:
@@ -72,11 +72,11 @@ def snapshots(lang: str = "zh-TW") -> list[tuple[str, Snapshot]]:
             out.append((tag + "layout", replace(base, state=view("layout"))))
         out.append((tag + "place", replace(base, state=view("place"))))
         out.append((tag + "name", replace(base, state=view("name"))))
-        out.append((tag + "buzz", replace(base, state=view("accusation"), buzz=BuzzView(
+        out.append((tag + "race", replace(base, state=view("accusation"), buzz=BuzzView(
             winner=2, at_ms=T0 - 200, margin_us=50))))
         out.append((tag + "accusation", replace(base, state=view("accusation"))))
         out.append((tag + "after-accusation", replace(base, state=view("after_accusation"))))
-        out.append((tag + "over", replace(base, state=view("over"))))
+        out.append((tag + "end", replace(base, state=view("over"))))
     v = view("over")
     mism = replace(v, phase="place", cells=tuple(
         replace(c, mismatch=i in (3, 17)) for i, c in enumerate(v.cells)), mismatches=2,

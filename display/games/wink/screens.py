@@ -107,8 +107,10 @@ def strip(p: Painter, f: Frame, view: WinkView, highlight: int | None) -> None:
         low = pygame.Rect(r.x, r.y + r.height * 68 // 100, r.width, r.height * 32 // 100)
         hand = view.hands[seat] if seat < len(view.hands) else 0
         acc = view.accusation_cards[seat] if seat < len(view.accusation_cards) else 0
-        p.text(f"{p.tr('wink.hand', n=hand)} {p.tr('wink.acc_cards', n=acc)}", low, size=0.03,
-               colour=fg, weight="regular", pad=0.004)
+        left = pygame.Rect(low.x, low.y, low.width * 56 // 100, low.height)
+        right = pygame.Rect(left.right, low.y, low.right - left.right, low.height)
+        p.text(p.tr("wink.hand", n=hand), left, size=0.036, colour=fg, weight="regular")
+        p.text(p.tr("wink.acc_cards", n=acc), right, size=0.036, colour=fg, weight="regular")
         num = pygame.Rect(r.right - r.width // 4, r.y + r.height * 38 // 100, r.width // 4,
                           r.height * 30 // 100)
         p.text(str(seat + 1), num, size=0.04, colour=fg, pad=0.004)
@@ -174,10 +176,10 @@ def draw_play(p: Painter, f: Frame) -> None:
                    f"{seat + 1} {info.name}", size=0.035, min_size=0.025)
             p.button(p.rect(cx + col_w * 0.46, y, col_w * 0.25, row_h * 0.9),
                      HostAction("name_right", seat), p.tr("wink.named_right"), colour=C.GOOD,
-                     size=0.035)
+                     size=0.045)
             p.button(p.rect(cx + col_w * 0.73, y, col_w * 0.25, row_h * 0.9),
                      HostAction("name_wrong", seat), p.tr("wink.named_wrong"), colour=C.BAD,
-                     size=0.035)
+                     size=0.045)
     last = view.last_accusation
     if place and last is not None and last[2] is not None:
         accuser = f.player(last[0]).name

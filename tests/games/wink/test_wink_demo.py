@@ -61,4 +61,8 @@ def test_the_recorded_game_replays_to_its_outcome(capsys: pytest.CaptureFixture[
     assert outcome == EXPECTED_OUTCOME
 
 
-EXPECTED_OUTCOME: dict[str, object] = {}
+#: The recorded demo game (``tablekeeper demo --game wink --headless``, seed 1, 5 players):
+#: two players tie on 12 points and on accusation cards; fewer hand cards decides.
+EXPECTED_OUTCOME: dict[str, object] = {
+    "reason": "hands_empty", "winners": ["美玲 Mei-Ling"], "winner_seats": [2],
+    "scores": [12, 10, 12, 10, 11], "decided_by": "hand_cards"}
