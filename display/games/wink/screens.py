@@ -153,9 +153,9 @@ def draw_play(p: Painter, f: Frame) -> None:
         # the call just made, by the player who put their marker down last
         caller = f.player(view.call_seat)
         p.fill(call, C.PANEL, 0.015)
+        rgb = player_rgb(caller.colour)  # in the caller's colour where it reads on the panel
         p.text(p.tr("wink.call", n=view.call_number), call, size=0.085,
-               colour=player_rgb(caller.colour) if sum(player_rgb(caller.colour)) > 150
-               else C.TEXT, pad=0.01)
+               colour=rgb if C.contrast(rgb, C.PANEL) >= 3.0 else C.TEXT, pad=0.01)
     elif not place and view.seeking is not None:
         p.fill(call, C.PANEL, 0.015)
         p.text(p.tr("wink.seeking", n=view.seeking), call, size=0.085, colour=C.ACCENT,
