@@ -2,8 +2,9 @@
 the screen's own colours.
 
 Player colours are named by key (``"red"`` …) everywhere; :data:`PLAYER_COLOURS` keeps the game's
-order (紅 黃 藍 綠 橘 棕 紫). The text colour on a player colour is whichever of near-black and
-white has the higher WCAG contrast ratio (``tests/display/test_display_colours.py`` checks ≥ 4.5:1).
+order (紅 黃 藍 綠 橘 棕 紫), then 眨眨眼's black and white. The text colour on a player colour is
+whichever of near-black and white has the higher WCAG contrast ratio
+(``tests/display/test_display_colours.py`` checks ≥ 4.5:1).
 """
 
 from __future__ import annotations
@@ -23,7 +24,12 @@ PLAYER_COLOURS: dict[str, RGB] = {
     "brown": (104, 52, 26),
     "purple": (174, 71, 180),
 }
+#: 什麼不見啦's seven, in its order (the setup form's default colours).
 COLOUR_KEYS: tuple[str, ...] = tuple(PLAYER_COLOURS)
+#: 眨眨眼's two more (its eight: red yellow blue green brown purple black white). Black is a
+#: little lifted from the screen's background and white a little dimmed, so both still read
+#: as a chip; the shapes tell them apart without colour.
+PLAYER_COLOURS.update({"black": (8, 8, 8), "white": (236, 236, 236)})
 
 #: One shape per player colour, so a token is told apart without seeing colour (issue 20).
 PLAYER_SHAPES: dict[str, str] = {
@@ -34,6 +40,8 @@ PLAYER_SHAPES: dict[str, str] = {
     "orange": "star",
     "brown": "cross",
     "purple": "hexagon",
+    "black": "pentagon",
+    "white": "ring",
 }
 
 BLACK: RGB = (17, 17, 17)

@@ -219,6 +219,11 @@ class Painter:
                                                                round(2 * r)))
             pygame.draw.rect(self.surface, colour, pygame.Rect(round(cx - r), cy - t // 2,
                                                                round(2 * r), t))
+        elif kind == "pentagon":
+            pygame.draw.polygon(self.surface, colour, ring(5, r))
+        elif kind == "ring":
+            pygame.draw.circle(self.surface, colour, (cx, cy), round(r * 0.9),
+                               max(2, round(r * 0.3)))
         else:
             pygame.draw.polygon(self.surface, colour, ring(6, r, 0.0))
         self.shapes.append((kind, pygame.Rect(round(cx - r), round(cy - r), round(2 * r),

@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 KITS: Mapping[str, str] = {
     "something-missing": "tablekeeper.games.something_missing:KIT",
     "the-game": "tablekeeper.games.the_game:KIT",
+    "wink": "tablekeeper.games.wink:KIT",
     "eselsbruecke": "tablekeeper.games.eselsbruecke:KIT",
 }
 

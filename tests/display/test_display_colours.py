@@ -12,8 +12,17 @@ from display.colours import BAD, GOOD, PLAYER_COLOURS, WARN, contrast, player_rg
 
 
 def test_the_seven_colours_of_the_game() -> None:
-    assert list(PLAYER_COLOURS) == ["red", "yellow", "blue", "green", "orange", "brown", "purple"]
-    assert len(set(PLAYER_COLOURS.values())) == 7
+    assert list(PLAYER_COLOURS)[:7] == ["red", "yellow", "blue", "green", "orange", "brown",
+                                        "purple"]
+    assert list(PLAYER_COLOURS)[7:] == ["black", "white"]  # 眨眨眼's two more
+    assert len(set(PLAYER_COLOURS.values())) == 9
+
+
+def test_every_colour_has_its_own_shape() -> None:
+    from display.colours import PLAYER_SHAPES
+
+    assert set(PLAYER_SHAPES) == set(PLAYER_COLOURS)
+    assert len(set(PLAYER_SHAPES.values())) == len(PLAYER_SHAPES)
 
 
 def test_text_on_each_player_colour_is_readable() -> None:
@@ -28,7 +37,7 @@ def test_text_on_status_colours_is_readable() -> None:
 
 def test_expected_text_colours() -> None:
     dark = {k for k, v in PLAYER_COLOURS.items() if text_on(v) != (255, 255, 255)}
-    assert dark == {"red", "yellow", "green", "orange"}
+    assert dark == {"red", "yellow", "green", "orange", "white"}
 
 
 def test_unknown_colour_is_grey_not_an_error() -> None:

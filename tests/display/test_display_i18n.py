@@ -32,6 +32,9 @@ def test_placeholders_match_between_languages() -> None:
 
 
 def _used_keys() -> set[str]:
+    from display.games import displays
+
+    displays()  # every game's display part registers its own strings when imported
     keys: set[str] = set()
     pattern = re.compile(r"""\btr\(\s*["']([\w.]+)["']""")
     for path in DISPLAY.rglob("*.py"):
