@@ -42,6 +42,11 @@ from vision.deck import (
     save_deck,
 )
 from vision.find import CardFinder, FindParams, FoundCard, FrameError, Image, check_image, warp_card
+from vision.imagefile import MAX_IMAGE_PIXELS as MAX_IMAGE_PIXELS
+from vision.imagefile import MAX_IMAGE_SIDE as MAX_IMAGE_SIDE
+from vision.imagefile import ImageFileError, read_image_file
+from vision.imagefile import check_image_size as _check_size
+from vision.imagefile import image_size as image_size
 
 IMAGE_EXTS = (".png", ".jpg", ".jpeg", ".bmp", ".webp")
 
@@ -103,88 +108,28 @@ class EnrolReport:
         return "\n".join(lines)
 
 
-#: The largest image decoded (pixels, and pixels a side): a 48-megapixel phone photo is
-#: 8000x6000; decoding 50 M pixels takes 150 MB as BGR, which a Pi can spare.
-MAX_IMAGE_PIXELS = 50_000_000
-MAX_IMAGE_SIDE = 20_000
-
-
-def image_size(head: bytes) -> tuple[int, int] | None:
-    """(width, height) as a PNG, JPEG, BMP or WebP file's header declares it, read from its
-    first bytes without decoding anything; None for another format (or a header that does
-    not say)."""
-    if head[:8] == b"\x89PNG\r\n\x1a\n" and head[12:16] == b"IHDR" and len(head) >= 24:
-        return int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
-    if head[:2] == b"BM" and len(head) >= 26:
-        w = int.from_bytes(head[18:22], "little", signed=True)
-        h = int.from_bytes(head[22:26], "little", signed=True)
-        return abs(w), abs(h)
-    if head[:4] == b"RIFF" and head[8:12] == b"WEBP" and len(head) >= 30:
-        chunk = head[12:16]
-        if chunk == b"VP8X":
-            return (int.from_bytes(head[24:27], "little") + 1,
-                    int.from_bytes(head[27:30], "little") + 1)
-        if chunk == b"VP8L" and head[20] == 0x2F:
-            bits = int.from_bytes(head[21:25], "little")
-            return (bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1
-        if chunk == b"VP8 " and head[23:26] == b"\x9d\x01\x2a":
-            return (int.from_bytes(head[26:28], "little") & 0x3FFF,
-                    int.from_bytes(head[28:30], "little") & 0x3FFF)
-        return None
-    if head[:2] == b"\xff\xd8":
-        return _jpeg_size(head)
-    return None
-
-
-def _jpeg_size(data: bytes) -> tuple[int, int] | None:
-    i = 2
-    while i + 9 <= len(data):
-        if data[i] != 0xFF:
-            return None
-        marker = data[i + 1]
-        if marker == 0xFF:  # fill byte
-            i += 1
-            continue
-        if marker in (0x01, *range(0xD0, 0xD8)):  # no length
-            i += 2
-            continue
-        length = int.from_bytes(data[i + 2:i + 4], "big")
-        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):  # a start of frame
-            return int.from_bytes(data[i + 7:i + 9], "big"), int.from_bytes(data[i + 5:i + 7],
-                                                                             "big")
-        if marker == 0xDA or length < 2:  # the scan starts: no frame header before it
-            return None
-        i += 2 + length
-    return None
-
-
 def check_image_size(data: bytes, what: str = "the image") -> None:
     """EnrolError if the header declares more than :data:`MAX_IMAGE_PIXELS` (or a side over
     :data:`MAX_IMAGE_SIDE`, or an empty image): refused before anything is decoded."""
-    size = image_size(data)
-    if size is None:
-        return
-    w, h = size
-    if w <= 0 or h <= 0:
-        raise EnrolError(f"{what}: its header declares an empty image ({w}x{h})")
-    if w > MAX_IMAGE_SIDE or h > MAX_IMAGE_SIDE or w * h > MAX_IMAGE_PIXELS:
-        raise EnrolError(f"{what}: its header declares {w}x{h} pixels, more than this box "
-                         f"decodes ({MAX_IMAGE_PIXELS // 1_000_000} M pixels, "
-                         f"{MAX_IMAGE_SIDE} a side); scale it down first")
-
-
-def read_image(path: Path) -> Image:
-    """Read an image file as BGR; EnrolError saying why not. An image whose header declares
-    a huge size (a decompression bomb, or a mistake) is refused before it is decoded."""
     try:
-        data = np.fromfile(str(path), dtype=np.uint8)
-    except OSError as e:
-        raise EnrolError(f"cannot read {path}: {e.strerror or e}") from None
-    check_image_size(data[:65536].tobytes(), str(path))
-    img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
-    if img is None:
-        raise EnrolError("not a readable image (empty, truncated or not an image format)")
-    return np.asarray(img, dtype=np.uint8)
+        _check_size(data, what)
+    except ImageFileError as e:
+        raise EnrolError(str(e)) from None
+
+
+def read_image(path: Path, *, alpha: bool = False) -> Image:
+    """Read an image file as BGR (BGRA with ``alpha``, when the file has an alpha channel);
+    EnrolError saying why not. An image whose header declares a huge size (a decompression
+    bomb, or a mistake) is refused before it is decoded (:mod:`vision.imagefile`)."""
+    try:
+        img = read_image_file(path, flags=cv2.IMREAD_UNCHANGED if alpha else cv2.IMREAD_COLOR)
+    except ImageFileError as e:
+        raise EnrolError(str(e)) from None
+    if img.ndim == 2:
+        img = np.asarray(cv2.cvtColor(img, cv2.COLOR_GRAY2BGR), dtype=np.uint8)
+    elif img.shape[2] == 4 and not alpha:
+        img = np.ascontiguousarray(img[:, :, :3])
+    return img
 
 
 def template_from_image(image: Image, size: tuple[int, int],
