@@ -121,9 +121,9 @@ def test_the_camera_folder_source_refuses_it(tmp_path: Path, no_decoding: None) 
     (tmp_path / "f1.tif").write_bytes(tiff_header(30_000, 30_000))
     src = FolderSource(tmp_path)
     src.start()
-    with pytest.raises(CameraError, match="f0.png: its header declares 20000x20000"):
+    with pytest.raises(CameraError, match=r"f0\.png: its header declares 20000x20000"):
         src.capture()
-    with pytest.raises(CameraError, match="f1.tif: its header declares 30000x30000"):
+    with pytest.raises(CameraError, match=r"f1\.tif: its header declares 30000x30000"):
         src.capture()
 
 
