@@ -41,7 +41,18 @@ from vision.deck import (
     deck_from_manifest,
     save_deck,
 )
-from vision.find import CardFinder, FindParams, FoundCard, FrameError, Image, check_image, warp_card
+from vision.find import (
+    CardFinder,
+    FindParams,
+    FloatArray,
+    FoundCard,
+    FrameError,
+    Image,
+    check_image,
+    fit_sides_many,
+    order_corners,
+    warp_card,
+)
 from vision.imagefile import MAX_IMAGE_PIXELS as MAX_IMAGE_PIXELS
 from vision.imagefile import MAX_IMAGE_SIDE as MAX_IMAGE_SIDE
 from vision.imagefile import ImageFileError, read_image_file
@@ -134,13 +145,25 @@ def read_image(path: Path, *, alpha: bool = False) -> Image:
 
 def template_from_image(image: Image, size: tuple[int, int],
                         find: FindParams | None = None) -> tuple[Image, str]:
-    """The card in ``image`` at ``size`` and how it was found ("photo" or "scan").
+    """The card in ``image`` at ``size`` and how it was found ("photo", "scan" or "cut-out").
 
-    A photo: exactly one card found (or one clearly the largest) is warped. A scan: no card
-    found, and the image has the card's proportions (either way round: a landscape scan of a
-    portrait card is turned).
+    * A cut-out (BGRA, with transparent pixels: the usual background-removed PNG): the
+      opaque part's outline is the card's (:func:`cut_out_corners`).
+    * A scan: the image has the card's proportions (either way round: a landscape scan of a
+      portrait card is turned) and no card is found in it, or what is found is the card's
+      printed frame, the image's own edge (most of it), or pictures on the card: small ones
+      (under a quarter of the image) or several. A flat scan is never "2 cards".
+    * A photo: one card found (or one clearly the largest) is warped, however much of the
+      picture it fills (a close-up) and though it touches the picture's edge.
     """
-    img = check_image(image, "image")
+    img = check_image(image, "image") if not (
+        isinstance(image, np.ndarray) and image.ndim == 3 and image.shape[2] == 4
+        and image.dtype == np.uint8 and min(image.shape[:2]) >= 16) else image
+    if img.ndim == 3 and img.shape[2] == 4:
+        cut = cut_out(img, size)
+        if cut is not None:
+            return cut, "cut-out"
+        img = check_image(np.ascontiguousarray(img[:, :, :3]), "image")
     if img.ndim == 2:
         img = np.asarray(cv2.cvtColor(img, cv2.COLOR_GRAY2BGR), dtype=np.uint8)
     w, h = size
@@ -158,8 +181,13 @@ def template_from_image(image: Image, size: tuple[int, int],
     want = w / h
     shaped = [(turned, ratio) for turned, ratio in ((False, iw / ih), (True, ih / iw))
               if abs(ratio - want) <= 0.08 * want and (not turned or not square)]
-    if len(cards) == 1 and shaped and _printed_frame(cards[0], big.shape[1], big.shape[0]):
-        cards = []  # the printed frame inside a scan, not a card in a photo
+    if shaped and cards:
+        whole = float(big.shape[0] * big.shape[1])
+        if (_printed_frame(cards[0], big.shape[1], big.shape[0])
+                or cards[0].area >= 0.85 * whole  # the scan's own edge
+                or cards[0].area < 0.25 * whole  # a picture on the card
+                or (len(cards) > 1 and cards[1].area > 0.6 * cards[0].area)):  # pictures
+            cards = []
     if cards:
         if len(cards) > 1 and cards[1].area > 0.6 * cards[0].area:
             raise EnrolError(f"{len(cards)} cards in the picture; photograph one card at a time")
@@ -171,6 +199,58 @@ def template_from_image(image: Image, size: tuple[int, int],
         return np.asarray(out, dtype=np.uint8), "scan"
     raise EnrolError(f"no card found in the picture, and at {iw}x{ih} px it does not have the "
                      f"card's proportions ({w}:{h}) to be a scan")
+
+
+def cut_out_corners(alpha: Image, size: tuple[int, int]) -> FloatArray | None:
+    """The corners (4x2, clockwise, a short side first) of the card that the opaque part
+    (alpha 128 or more) of a background-removed image is, or None: too little of it is
+    transparent to say (an opaque PNG), or its outline is not the deck's shape (sides fitted
+    to the outline, so rounded corners do not cut them)."""
+    mask = np.asarray(alpha >= 128, dtype=np.uint8)
+    opaque = int(mask.sum())
+    if opaque == mask.size or opaque < 0.02 * mask.size:
+        return None
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not contours:
+        return None
+    c = max(contours, key=cv2.contourArea)
+    if cv2.contourArea(c) < 0.5 * opaque:
+        return None  # several pieces: not one card
+    hull = cv2.convexHull(c)
+    rect = cv2.minAreaRect(hull)
+    rough = order_corners(cv2.boxPoints(rect))
+    pts = c.reshape(-1, 2).astype(np.float32)
+    q = order_corners(fit_sides_many([pts], rough[None])[0], abs(size[0] - size[1]) <= 0.02
+                      * max(size))
+    e = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
+    short, long_ = (e[0] + e[2]) / 2, (e[1] + e[3]) / 2
+    want = min(size) / max(size)
+    if long_ <= 0 or abs(short / long_ - want) > 0.15 * want:
+        return None
+    if cv2.contourArea(hull) < 0.9 * abs(cv2.contourArea(q.reshape(-1, 1, 2))):
+        return None  # not a rectangle with rounded corners
+    return np.asarray(q, dtype=np.float32)
+
+
+def cut_out(image: Image, size: tuple[int, int]) -> Image | None:
+    """The card of a background-removed BGRA ``image`` warped to ``size`` (BGR), its
+    transparent corners filled with the paper's colour along its edge; None when the alpha
+    channel does not outline a card (:func:`cut_out_corners`)."""
+    q = cut_out_corners(np.ascontiguousarray(image[:, :, 3]), size)
+    if q is None:
+        return None
+    bgr = np.ascontiguousarray(image[:, :, :3])
+    a = image[:, :, 3]
+    # The paper's colour: the opaque pixels of a thin ring just inside the outline.
+    inner = np.zeros(a.shape, np.uint8)
+    cv2.fillPoly(inner, [np.rint(q).astype(np.int32)], 1)
+    ring = (inner > 0) & (cv2.erode(inner, np.ones((7, 7), np.uint8)) == 0) & (a >= 200)
+    fill = (np.median(bgr[ring], axis=0) if ring.any() else np.full(3, 255.0)).astype(
+        np.float32)
+    alpha = (a.astype(np.float32) / 255)[:, :, None]
+    flat = bgr.astype(np.float32) * alpha + fill[None, None, :] * (1 - alpha)
+    src = np.asarray(np.clip(flat + 0.5, 0, 255), dtype=np.uint8)
+    return warp_card(src, q, size)
 
 
 def _printed_frame(card: FoundCard, width: int, height: int) -> bool:
@@ -249,7 +329,8 @@ def enroll_from_images(deck_dir: str | Path, src_dir: str | Path, *,
                                           "not a card of this deck's manifest"))
             continue
         try:
-            template, how = template_from_image(read_image(path), deck.size, find)
+            template, how = template_from_image(read_image(path, alpha=True), deck.size,
+                                                find)
             spec = deck.card(cid) if cid in known else CardSpec(
                 id=cid, name_zh=cid, name_en=cid, kind="card", file=f"{cid}.png")
             deck = deck.with_card(spec, template)
