@@ -25,6 +25,7 @@ terminal or the kiosk screen can show it.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -33,6 +34,7 @@ import cv2
 import numpy as np
 
 from vision.deck import (
+    GAMES,
     MANIFEST,
     CardSpec,
     Deck,
@@ -88,6 +90,10 @@ class EnrolItem:
     reason: str  # why skipped, or a note
 
 
+#: EnrolItem.how of a file in the image folder that is no image (a README): not a card.
+IGNORED = "ignored"
+
+
 @dataclass
 class EnrolReport:
     deck_root: Path
@@ -101,13 +107,26 @@ class EnrolReport:
 
     @property
     def skipped(self) -> list[EnrolItem]:
-        return [i for i in self.items if not i.enrolled]
+        """The images not enrolled, and why (files that are no images are not among them)."""
+        return [i for i in self.items if not i.enrolled and i.how != IGNORED]
+
+    @property
+    def ignored(self) -> list[EnrolItem]:
+        return [i for i in self.items if i.how == IGNORED]
+
+    @property
+    def complete(self) -> bool:
+        """Was every card enrolled: something written, no image skipped, and no card of the
+        deck left without a template?"""
+        return self.written and not self.skipped and not self.missing
 
     def text(self) -> str:
         lines = [f"{self.deck_root}: enrolled {len(self.enrolled)}, skipped {len(self.skipped)}"]
         for i in self.items:
             if i.enrolled:
                 lines.append(f"  enrolled  {i.card_id:<16} from {i.source.name} ({i.how})")
+            elif i.how == IGNORED:
+                lines.append(f"  ignored   {i.source.name}: {i.reason}")
             else:
                 lines.append(f"  skipped   {i.card_id:<16} {i.source.name}: {i.reason}")
         if self.missing:
@@ -116,7 +135,23 @@ class EnrolReport:
                          + ", ".join(self.missing[:20]) + more)
         if not self.written:
             lines.append("  nothing was written")
+        elif self.complete:
+            lines.append(f"  every card enrolled ({len(self.enrolled)}); saved")
+        else:
+            lines.append(f"  saved the {len(self.enrolled)} card(s) enrolled; "
+                         f"{len(self.skipped)} image(s) skipped"
+                         + (f", {len(self.missing)} card(s) still without a template"
+                            if self.missing else ""))
         return "\n".join(lines)
+
+
+def deck_id_from_folder(folder: str | Path) -> str:
+    """A deck id from a deck folder's name (``--id``'s default): its letters, digits, '.',
+    '_' and '-', other characters as '-' ("My Cards" -> "My-Cards"); "deck" if nothing is
+    left."""
+    name = Path(folder).resolve().name
+    out = re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-._")[:64]
+    return out or "deck"
 
 
 def check_image_size(data: bytes, what: str = "the image") -> None:
@@ -276,7 +311,7 @@ def _sources(src: Path) -> tuple[list[tuple[str, Path]], list[EnrolItem]]:
         if p.name.startswith(".") or p.is_dir():
             continue
         if p.suffix.lower() not in IMAGE_EXTS:
-            skipped.append(EnrolItem(p.stem, p, False, "",
+            skipped.append(EnrolItem(p.stem, p, False, IGNORED,
                                      f"not an image file type ({', '.join(IMAGE_EXTS)})"))
             continue
         found.append((p.stem, p))
@@ -318,7 +353,8 @@ def enroll_from_images(deck_dir: str | Path, src_dir: str | Path, *,
                     size=new.size, use_colour=new.use_colour, cards=())
         add_new = True
     else:
-        raise DeckError(f"{root} has no {MANIFEST}: give the new deck's id and game to make one")
+        raise DeckError(f"{root} has no {MANIFEST}: to make a new deck there, give its game "
+                        f"(--game {'|'.join(GAMES)}; its id defaults to the folder's name)")
     if not sources:
         report.items.append(EnrolItem("-", src, False, "", "no images in the folder"))
     known = set(deck.ids)
@@ -334,8 +370,9 @@ def enroll_from_images(deck_dir: str | Path, src_dir: str | Path, *,
             spec = deck.card(cid) if cid in known else CardSpec(
                 id=cid, name_zh=cid, name_en=cid, kind="card", file=f"{cid}.png")
             deck = deck.with_card(spec, template)
-        except (EnrolError, FrameError, DeckError) as e:
-            report.items.append(EnrolItem(cid, path, False, "", str(e)))
+        except (EnrolError, FrameError, DeckError, ValueError, cv2.error) as e:
+            # (One card that cannot be enrolled, whatever the reason, does not stop the others.)
+            report.items.append(EnrolItem(cid, path, False, "", str(e) or type(e).__name__))
             continue
         known.add(cid)
         enrolled.append(cid)
