@@ -8,21 +8,19 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
+from table_photos import Look, card_corners, photo, rounded_mask
 
 from tablekeeper.cli import main
 from vision.deck import Deck, load_deck
 from vision.enroll import deck_id_from_folder, template_from_image
 from vision.match import DeckMatcher
 
-sys.path.insert(0, str(Path(__file__).parent))
-from table_photos import Look, card_corners, photo, rounded_mask  # noqa: E402
 
 DemoDecks = Callable[[str], Deck]
 
