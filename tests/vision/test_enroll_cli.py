@@ -21,7 +21,6 @@ from vision.deck import Deck, load_deck
 from vision.enroll import deck_id_from_folder, template_from_image
 from vision.match import DeckMatcher
 
-
 DemoDecks = Callable[[str], Deck]
 
 
