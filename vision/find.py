@@ -666,9 +666,9 @@ class CardFinder:
         q = fit_sides_many([points[i] for i in shaped], order_corners_many(q[shaped]))
         keep = _card_shaped_many(q, self.aspect, self.params.aspect_tolerance)
         q = order_corners_many(q[keep], self.square)
-        # A card cut by the border of the frame cannot be warped whole.
-        inside = ((q.min(axis=(1, 2)) >= 2) & (q[:, :, 0].max(axis=1) <= w - 3)
-                  & (q[:, :, 1].max(axis=1) <= h - 3))
+        # A card cut by the border of the frame cannot be warped whole; one that touches it
+        # (a close-up: a corner at the border) can.
+        inside = _within_frame(q, w, h)
         support = _edge_support_many(edge_mask, q)
         ok = np.nonzero((support >= self.params.min_edge_support) & inside)[0]
         return [(q[i], float(support[i])) for i in ok]
@@ -799,6 +799,18 @@ def _intersect_sides_many(origin: FloatArray, direc: FloatArray,
     scale = np.abs(fallback - fallback.mean(axis=1, keepdims=True)).max(axis=(1, 2))
     wrong = parallel | (np.abs(out - fallback).max(axis=(1, 2)) > 0.25 * scale)
     return np.asarray(np.where(wrong[:, None, None], fallback, out), dtype=np.float32)
+
+
+def _within_frame(q: FloatArray, w: int, h: int) -> npt.NDArray[np.bool_]:
+    """Does each of ``q`` (M x 4 x 2) lie in a ``w`` x ``h`` frame, whole: every corner inside
+    it or touching its border (up to 1.5 px beyond: the edge of the last pixel), and no side
+    running along the border (there the card goes on beyond the frame: it is cut by it,
+    however card-shaped the part in view)?"""
+    x, y = q[..., 0], q[..., 1]
+    inside = ((x >= -1.5) & (x <= w + 0.5) & (y >= -1.5) & (y <= h + 0.5)).all(axis=1)
+    near = np.stack([x <= 2.5, x >= w - 3.5, y <= 2.5, y >= h - 3.5], axis=2)  # (M, 4, 4)
+    along = (near & near[:, _NEXT]).any(axis=(1, 2))  # both ends of a side by one border
+    return np.asarray(inside & ~along, dtype=np.bool_)
 
 
 def _card_shaped_many(q: FloatArray, aspect: float, tolerance: float) -> npt.NDArray[np.bool_]:
