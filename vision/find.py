@@ -323,7 +323,11 @@ class CardFinder:
         if merged:
             refined = refine_corners_many(grey, np.stack(merged) / scale, inward, outward)
             refined = refine_corners_many(grey, refined, inward, outward)
-            refined = expand_to_rim(grey, refined)
+            # A card found by its printed frame: its edge (light on light, or a close-up).
+            grown = expand_to_rim(grey, refined)
+            fine = (_card_shaped_many(grown, self.aspect, self.params.aspect_tolerance)
+                    & _within_frame(grown, W, H, self.aspect))
+            refined = np.where(fine[:, None, None], grown, refined).astype(np.float32)
         squares = order_corners_many(refined, self.square)
         out = []
         for q, ordered in zip(merged, squares, strict=True):
@@ -668,7 +672,7 @@ class CardFinder:
         q = order_corners_many(q[keep], self.square)
         # A card cut by the border of the frame cannot be warped whole; one that touches it
         # (a close-up: a corner at the border) can.
-        inside = _within_frame(q, w, h)
+        inside = _within_frame(q, w, h, self.aspect)
         support = _edge_support_many(edge_mask, q)
         ok = np.nonzero((support >= self.params.min_edge_support) & inside)[0]
         return [(q[i], float(support[i])) for i in ok]
@@ -801,16 +805,22 @@ def _intersect_sides_many(origin: FloatArray, direc: FloatArray,
     return np.asarray(np.where(wrong[:, None, None], fallback, out), dtype=np.float32)
 
 
-def _within_frame(q: FloatArray, w: int, h: int) -> npt.NDArray[np.bool_]:
+#: A card with a side along the frame's border may be cut by it: it is reported only if its
+#: proportions are the deck's within this (relative; cut by less than that, if at all).
+TOUCHING_ASPECT = 0.06
+
+
+def _within_frame(q: FloatArray, w: int, h: int, aspect: float) -> npt.NDArray[np.bool_]:
     """Does each of ``q`` (M x 4 x 2) lie in a ``w`` x ``h`` frame, whole: every corner inside
-    it or touching its border (up to 1.5 px beyond: the edge of the last pixel), and no side
-    running along the border (there the card goes on beyond the frame: it is cut by it,
-    however card-shaped the part in view)?"""
+    it or touching its border (up to 1.5 px beyond: the edge of the last pixel), and, if a
+    side runs along the border (the card touches it, or goes on beyond it, cut), the deck's
+    ``aspect`` within :data:`TOUCHING_ASPECT`?"""
     x, y = q[..., 0], q[..., 1]
     inside = ((x >= -1.5) & (x <= w + 0.5) & (y >= -1.5) & (y <= h + 0.5)).all(axis=1)
     near = np.stack([x <= 2.5, x >= w - 3.5, y <= 2.5, y >= h - 3.5], axis=2)  # (M, 4, 4)
     along = (near & near[:, _NEXT]).any(axis=(1, 2))  # both ends of a side by one border
-    return np.asarray(inside & ~along, dtype=np.bool_)
+    tight = _card_shaped_many(q, aspect, TOUCHING_ASPECT)
+    return np.asarray(inside & (~along | tight), dtype=np.bool_)
 
 
 def _card_shaped_many(q: FloatArray, aspect: float, tolerance: float) -> npt.NDArray[np.bool_]:
