@@ -45,7 +45,7 @@ def _set_faces(n: int) -> list[tuple[str, np.ndarray]]:
     out = []
     for k in range(n):
         cid, path = crops[k * 131 % len(crops)]
-        face = cv2.imread(str(path)).astype(np.float32)
+        face = np.asarray(cv2.imread(str(path)), np.float32)
         out.append((cid, np.clip(face * (240 / np.percentile(face, 95)), 0, 255).astype(
             np.uint8)))
     return out
