@@ -328,9 +328,13 @@ class CardFinder:
             fine = (_card_shaped_many(grown, self.aspect, self.params.aspect_tolerance)
                     & _within_frame(grown, W, H, self.aspect))
             refined = np.where(fine[:, None, None], grown, refined).astype(np.float32)
+        # Refined, a side may have gone onto an edge beyond the frame's border: cut by it.
+        whole = _within_frame(refined, W, H, self.aspect) if merged else np.zeros(0, bool)
         squares = order_corners_many(refined, self.square)
         out = []
-        for q, ordered in zip(merged, squares, strict=True):
+        for q, ordered, keep in zip(merged, squares, whole, strict=True):
+            if not keep:
+                continue
             # Other outlines of the spot, distinct from this one (a pile's top card).
             alts: list[FloatArray] = []
             for o in others.get(id(q), []):
@@ -424,7 +428,7 @@ class CardFinder:
                     rough.append(r)
                     # (CHAIN_APPROX_SIMPLE keeps only the ends of straight runs: along a
                     # side that is nearly level, few points but those by the corners.)
-                    pts = _densify(c.reshape(-1, 2).astype(np.float32), 240)
+                    pts = _densify(c.reshape(-1, 2).astype(np.float32), 120)
                     if len(pts) > 240:
                         pts = pts[:: len(pts) // 120]
                     points.append(pts)
@@ -717,14 +721,16 @@ class CardFinder:
 
 
 def _densify(pts: FloatArray, n: int) -> FloatArray:
-    """The closed polyline ``pts`` (N x 2) with points added along its long segments, about
-    ``n`` in all (evenly by length)."""
+    """The closed polyline ``pts`` (N x 2) with points added along its segments longer than
+    4/``n`` of its length, one every 1/``n`` of it."""
     if len(pts) < 2:
         return pts
     seg = np.roll(pts, -1, axis=0) - pts
     length = np.sqrt((seg * seg).sum(axis=1))
     step = max(1.0, float(length.sum()) / n)
-    k = np.maximum(1, np.ceil(length / step).astype(np.intp))
+    # (Only long segments: the rest of the outline is dense already, and every point more
+    # costs in the fit.)
+    k = np.where(length > 4 * step, np.ceil(length / step), 1).astype(np.intp)
     idx = np.repeat(np.arange(len(pts)), k)
     frac = (np.arange(int(k.sum())) - np.repeat(np.cumsum(k) - k, k)) / np.repeat(k, k)
     return np.asarray(pts[idx] + frac[:, None].astype(np.float32) * seg[idx], dtype=np.float32)
@@ -1150,7 +1156,10 @@ def expand_to_rim(grey: Image, quads: FloatArray) -> FloatArray:
     # outline found may run along the print at one end and the card's edge at the other):
     # the line through two of the samples that most others lie on (within 1.2 px), then
     # fitted to those.
-    a_side, b_side, inliers = _robust_lines(ts, where, ok, 1.2)
+    maybe = (ok.sum(axis=1) >= 5).reshape(m, 4).all(axis=1)  # (the usual: none)
+    if not maybe.any():
+        return q
+    a_side, b_side, inliers = _robust_lines(ts, where, ok & np.repeat(maybe, 4)[:, None], 1.2)
     side_ok = (inliers >= 5).reshape(m, 4)
     a_side, b_side = a_side.reshape(m, 4), b_side.reshape(m, 4)
     ends = np.stack([a_side, a_side + b_side], axis=2)  # (M, 4, 2): offset at each end
