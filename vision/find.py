@@ -53,6 +53,9 @@ SAME_SIZE = 0.4
 #: An outline inside a bigger one, from this fraction of its area, may be the top card of a
 #: pile (FoundCard.others); smaller, it is a picture on the card.
 OTHER_MIN = 0.4
+#: A card whose bounding box covers this much of the part searched is a close-up: its
+#: contour is filled in along long straight runs before its sides are fitted.
+CLOSE_UP = 0.1
 #: How fully the sides of a box from straight edges must lie on edges in ``find_near``.
 NEAR_LINE_SUPPORT = 0.7
 
@@ -427,8 +430,12 @@ class CardFinder:
                 if r is not None:
                     rough.append(r)
                     # (CHAIN_APPROX_SIMPLE keeps only the ends of straight runs: along a
-                    # side that is nearly level, few points but those by the corners.)
-                    pts = _densify(c.reshape(-1, 2).astype(np.float32), 120)
+                    # side of a close-up that is nearly level, few points but those by the
+                    # rounded corners, and the fitted side tilts. Smaller cards' runs are
+                    # short: left as they were.)
+                    pts = c.reshape(-1, 2).astype(np.float32)
+                    if bw * bh >= CLOSE_UP * w * h:
+                        pts = _densify(pts, 120)
                     if len(pts) > 240:
                         pts = pts[:: len(pts) // 120]
                     points.append(pts)
@@ -811,22 +818,22 @@ def _intersect_sides_many(origin: FloatArray, direc: FloatArray,
     return np.asarray(np.where(wrong[:, None, None], fallback, out), dtype=np.float32)
 
 
-#: A card with a side along the frame's border may be cut by it: it is reported only if its
-#: proportions are the deck's within this (relative; cut by less than that, if at all).
+#: A card at the frame's border may be cut by it: it is reported only if its proportions are
+#: the deck's within this (relative; cut by less than that, if at all).
 TOUCHING_ASPECT = 0.06
 
 
 def _within_frame(q: FloatArray, w: int, h: int, aspect: float) -> npt.NDArray[np.bool_]:
     """Does each of ``q`` (M x 4 x 2) lie in a ``w`` x ``h`` frame, whole: every corner inside
     it or touching its border (up to 1.5 px beyond: the edge of the last pixel), and, if a
-    side runs along the border (the card touches it, or goes on beyond it, cut), the deck's
-    ``aspect`` within :data:`TOUCHING_ASPECT`?"""
+    corner or a side lies at the border (the card touches it, or goes on beyond it, cut), the
+    deck's ``aspect`` within :data:`TOUCHING_ASPECT`? (Until this finder, 2 px inside.)"""
     x, y = q[..., 0], q[..., 1]
     inside = ((x >= -1.5) & (x <= w + 0.5) & (y >= -1.5) & (y <= h + 0.5)).all(axis=1)
-    near = np.stack([x <= 2.5, x >= w - 3.5, y <= 2.5, y >= h - 3.5], axis=2)  # (M, 4, 4)
-    along = (near & near[:, _NEXT]).any(axis=(1, 2))  # both ends of a side by one border
+    near = np.stack([x < 2, x > w - 3, y < 2, y > h - 3], axis=2)  # (M, 4, 4)
+    touching = near.any(axis=(1, 2))  # (a corner or a side at the border)
     tight = _card_shaped_many(q, aspect, TOUCHING_ASPECT)
-    return np.asarray(inside & (~along | tight), dtype=np.bool_)
+    return np.asarray(inside & (~touching | tight), dtype=np.bool_)
 
 
 def _card_shaped_many(q: FloatArray, aspect: float, tolerance: float) -> npt.NDArray[np.bool_]:
