@@ -169,4 +169,4 @@ def test_a_real_bomb_costs_no_memory_or_time(tmp_path: Path) -> None:
                          text=True, cwd=ROOT, env={"PYTHONPATH": str(ROOT)}, timeout=120,
                          check=True).stdout.split("\n")
     assert out[0].startswith("refused") and "8000x8000" in out[0]
-    assert int(out[1]) < 150_000  # kB: numpy + OpenCV loaded, no 192 MB buffer
+    assert int(out[1]) < 250_000  # kB: numpy + OpenCV loaded (~150 MB), no 192 MB buffer
