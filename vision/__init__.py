@@ -108,8 +108,14 @@ Finding, matching, events, enrolment (``vision.find``, ``vision.match``, ``visio
   ``zones_from_cards(quads, layout, names=(), grow=1.5)`` (layouts ``pile``, ``cards``,
   ``rows:N``, ``grid:RxC``); ``zones_toml(zones)``.
 - ``enroll_from_images(deck_dir, src_dir, *, new=NewDeck(...) | None, add_new=False) ->
-  EnrolReport`` (``.enrolled``, ``.skipped``, ``.missing``, ``.text()``);
-  ``template_from_image(image, size) -> (template, "photo" | "scan")``;
+  EnrolReport`` (``.enrolled``, ``.skipped``, ``.ignored``, ``.missing``, ``.complete``,
+  ``.text()``); ``template_from_image(image, size) -> (template, "photo" | "scan" |
+  "cut-out")`` (a BGRA image with transparent pixels is cut out by its alpha channel);
+  ``read_image(path, alpha=False)``; ``deck_id_from_folder(path)`` (``--id``'s default).
+- ``vision.imagefile``: ``read_image_file(path)`` / ``decode_image(data, what)`` check the
+  size an image file's header declares (``image_size``: PNG, JPEG, BMP, WebP, TIFF) before
+  decoding and raise ``ImageFileError`` above ``MAX_IMAGE_PIXELS``; every image file the
+  package decodes goes through them.
   ``LiveEnroller(cards, size, *, min_sharpness=60, steady_frames=3, progress=callback)`` with
   ``step(image) -> EnrolProgress`` / ``run(frames)`` / ``save(deck)``; ``EnrolProgress(index,
   total, card_id, name_zh, name_en, state, sharpness)`` with ``message_en`` / ``message_zh``;

@@ -45,6 +45,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.imagefile import ImageFileError, read_image_file
+
 Image = npt.NDArray[np.uint8]
 Clock = Callable[[], int]  # -> ns
 
@@ -396,10 +398,10 @@ class FolderSource:
             self._next = 0
         path = self._files[self._next]
         self._next += 1
-        data = np.fromfile(str(path), dtype=np.uint8)
-        image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
-        if image is None:
-            raise CameraError(f"{path} is not a readable image")
+        try:  # (its header's size is checked before it is decoded: vision.imagefile)
+            image = read_image_file(path)
+        except ImageFileError as e:
+            raise CameraError(str(e)) from None
         image = _u8(image)
         if self.size is not None and image.shape[1::-1] != self.size:
             image = _u8(cv2.resize(image, self.size, interpolation=cv2.INTER_AREA))

@@ -295,7 +295,13 @@ def _camera_frames(cam: Any) -> Iterator[Any]:
 
 def _enroll(args: argparse.Namespace) -> int:
     from vision.deck import DeckError, load_deck
-    from vision.enroll import EnrolProgress, LiveEnroller, NewDeck, enroll_from_images
+    from vision.enroll import (
+        EnrolProgress,
+        LiveEnroller,
+        NewDeck,
+        deck_id_from_folder,
+        enroll_from_images,
+    )
 
     new = None
     if args.game:
@@ -308,8 +314,8 @@ def _enroll(args: argparse.Namespace) -> int:
                 return 2
         else:
             size = (200, 200) if args.shape == "square" else (200, 300)
-        new = NewDeck(id=args.id or args.deck.name, game=args.game, shape=args.shape,
-                      size=size, use_colour=not args.grey)
+        new = NewDeck(id=args.id or deck_id_from_folder(args.deck), game=args.game,
+                      shape=args.shape, size=size, use_colour=not args.grey)
     if args.from_images is not None:
         try:
             report = enroll_from_images(args.deck, args.from_images, new=new, add_new=args.add)
@@ -317,7 +323,8 @@ def _enroll(args: argparse.Namespace) -> int:
             print(f"tablekeeper vision enroll: {e}", file=sys.stderr)
             return 2
         print(report.text())
-        return 0 if report.written and not report.skipped else 1
+        # 0 only if every card was enrolled (the cards enrolled are saved either way).
+        return 0 if report.complete else 1
     try:
         deck = load_deck(args.deck)
         cam = camera_from_spec(args.camera)

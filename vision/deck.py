@@ -38,6 +38,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.imagefile import ImageFileError, decode_image
+
 SCHEMA = "tablekeeper.deck"
 VERSION = 1
 MANIFEST = "manifest.json"
@@ -176,10 +178,15 @@ def load_deck(path: str | os.PathLike[str]) -> Deck:
         img_path = root / c.file
         if not img_path.is_file():
             raise DeckError(f"{root}: card {c.id!r}: image {c.file} is missing")
-        data = np.fromfile(str(img_path), dtype=np.uint8)
-        img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
-        if img is None:
-            raise DeckError(f"{root}: card {c.id!r}: image {c.file} is not a readable image")
+        try:
+            data = np.fromfile(str(img_path), dtype=np.uint8)
+            # (Its header's size is checked before it is decoded: vision.imagefile.)
+            img = decode_image(data, f"{root}: card {c.id!r}: image {c.file}")
+        except ImageFileError as e:
+            raise DeckError(str(e)) from None
+        except OSError as e:
+            raise DeckError(f"{root}: card {c.id!r}: cannot read {c.file}: "
+                            f"{e.strerror or e}") from None
         _check_template(img, deck.size, f"{root}: card {c.id!r} ({c.file})")
         encoded[c.id] = data
     return replace(deck, templates=EncodedTemplates(encoded, deck.size))

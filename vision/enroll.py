@@ -25,6 +25,7 @@ terminal or the kiosk screen can show it.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -33,6 +34,7 @@ import cv2
 import numpy as np
 
 from vision.deck import (
+    GAMES,
     MANIFEST,
     CardSpec,
     Deck,
@@ -41,7 +43,23 @@ from vision.deck import (
     deck_from_manifest,
     save_deck,
 )
-from vision.find import CardFinder, FindParams, FoundCard, FrameError, Image, check_image, warp_card
+from vision.find import (
+    CardFinder,
+    FindParams,
+    FloatArray,
+    FoundCard,
+    FrameError,
+    Image,
+    check_image,
+    fit_sides_many,
+    order_corners,
+    warp_card,
+)
+from vision.imagefile import MAX_IMAGE_PIXELS as MAX_IMAGE_PIXELS
+from vision.imagefile import MAX_IMAGE_SIDE as MAX_IMAGE_SIDE
+from vision.imagefile import ImageFileError, read_image_file
+from vision.imagefile import check_image_size as _check_size
+from vision.imagefile import image_size as image_size
 
 IMAGE_EXTS = (".png", ".jpg", ".jpeg", ".bmp", ".webp")
 
@@ -72,6 +90,10 @@ class EnrolItem:
     reason: str  # why skipped, or a note
 
 
+#: EnrolItem.how of a file in the image folder that is no image (a README): not a card.
+IGNORED = "ignored"
+
+
 @dataclass
 class EnrolReport:
     deck_root: Path
@@ -85,13 +107,26 @@ class EnrolReport:
 
     @property
     def skipped(self) -> list[EnrolItem]:
-        return [i for i in self.items if not i.enrolled]
+        """The images not enrolled, and why (files that are no images are not among them)."""
+        return [i for i in self.items if not i.enrolled and i.how != IGNORED]
+
+    @property
+    def ignored(self) -> list[EnrolItem]:
+        return [i for i in self.items if i.how == IGNORED]
+
+    @property
+    def complete(self) -> bool:
+        """Was every card enrolled: something written, no image skipped, and no card of the
+        deck left without a template?"""
+        return self.written and not self.skipped and not self.missing
 
     def text(self) -> str:
         lines = [f"{self.deck_root}: enrolled {len(self.enrolled)}, skipped {len(self.skipped)}"]
         for i in self.items:
             if i.enrolled:
                 lines.append(f"  enrolled  {i.card_id:<16} from {i.source.name} ({i.how})")
+            elif i.how == IGNORED:
+                lines.append(f"  ignored   {i.source.name}: {i.reason}")
             else:
                 lines.append(f"  skipped   {i.card_id:<16} {i.source.name}: {i.reason}")
         if self.missing:
@@ -100,102 +135,70 @@ class EnrolReport:
                          + ", ".join(self.missing[:20]) + more)
         if not self.written:
             lines.append("  nothing was written")
+        elif self.complete:
+            lines.append(f"  every card enrolled ({len(self.enrolled)}); saved")
+        else:
+            lines.append(f"  saved the {len(self.enrolled)} card(s) enrolled; "
+                         f"{len(self.skipped)} image(s) skipped"
+                         + (f", {len(self.missing)} card(s) still without a template"
+                            if self.missing else ""))
         return "\n".join(lines)
 
 
-#: The largest image decoded (pixels, and pixels a side): a 48-megapixel phone photo is
-#: 8000x6000; decoding 50 M pixels takes 150 MB as BGR, which a Pi can spare.
-MAX_IMAGE_PIXELS = 50_000_000
-MAX_IMAGE_SIDE = 20_000
-
-
-def image_size(head: bytes) -> tuple[int, int] | None:
-    """(width, height) as a PNG, JPEG, BMP or WebP file's header declares it, read from its
-    first bytes without decoding anything; None for another format (or a header that does
-    not say)."""
-    if head[:8] == b"\x89PNG\r\n\x1a\n" and head[12:16] == b"IHDR" and len(head) >= 24:
-        return int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
-    if head[:2] == b"BM" and len(head) >= 26:
-        w = int.from_bytes(head[18:22], "little", signed=True)
-        h = int.from_bytes(head[22:26], "little", signed=True)
-        return abs(w), abs(h)
-    if head[:4] == b"RIFF" and head[8:12] == b"WEBP" and len(head) >= 30:
-        chunk = head[12:16]
-        if chunk == b"VP8X":
-            return (int.from_bytes(head[24:27], "little") + 1,
-                    int.from_bytes(head[27:30], "little") + 1)
-        if chunk == b"VP8L" and head[20] == 0x2F:
-            bits = int.from_bytes(head[21:25], "little")
-            return (bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1
-        if chunk == b"VP8 " and head[23:26] == b"\x9d\x01\x2a":
-            return (int.from_bytes(head[26:28], "little") & 0x3FFF,
-                    int.from_bytes(head[28:30], "little") & 0x3FFF)
-        return None
-    if head[:2] == b"\xff\xd8":
-        return _jpeg_size(head)
-    return None
-
-
-def _jpeg_size(data: bytes) -> tuple[int, int] | None:
-    i = 2
-    while i + 9 <= len(data):
-        if data[i] != 0xFF:
-            return None
-        marker = data[i + 1]
-        if marker == 0xFF:  # fill byte
-            i += 1
-            continue
-        if marker in (0x01, *range(0xD0, 0xD8)):  # no length
-            i += 2
-            continue
-        length = int.from_bytes(data[i + 2:i + 4], "big")
-        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):  # a start of frame
-            return int.from_bytes(data[i + 7:i + 9], "big"), int.from_bytes(data[i + 5:i + 7],
-                                                                             "big")
-        if marker == 0xDA or length < 2:  # the scan starts: no frame header before it
-            return None
-        i += 2 + length
-    return None
+def deck_id_from_folder(folder: str | Path) -> str:
+    """A deck id from a deck folder's name (``--id``'s default): its letters, digits, '.',
+    '_' and '-', other characters as '-' ("My Cards" -> "My-Cards"); "deck" if nothing is
+    left."""
+    name = Path(folder).resolve().name
+    out = re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-._")[:64]
+    return out or "deck"
 
 
 def check_image_size(data: bytes, what: str = "the image") -> None:
     """EnrolError if the header declares more than :data:`MAX_IMAGE_PIXELS` (or a side over
     :data:`MAX_IMAGE_SIDE`, or an empty image): refused before anything is decoded."""
-    size = image_size(data)
-    if size is None:
-        return
-    w, h = size
-    if w <= 0 or h <= 0:
-        raise EnrolError(f"{what}: its header declares an empty image ({w}x{h})")
-    if w > MAX_IMAGE_SIDE or h > MAX_IMAGE_SIDE or w * h > MAX_IMAGE_PIXELS:
-        raise EnrolError(f"{what}: its header declares {w}x{h} pixels, more than this box "
-                         f"decodes ({MAX_IMAGE_PIXELS // 1_000_000} M pixels, "
-                         f"{MAX_IMAGE_SIDE} a side); scale it down first")
-
-
-def read_image(path: Path) -> Image:
-    """Read an image file as BGR; EnrolError saying why not. An image whose header declares
-    a huge size (a decompression bomb, or a mistake) is refused before it is decoded."""
     try:
-        data = np.fromfile(str(path), dtype=np.uint8)
-    except OSError as e:
-        raise EnrolError(f"cannot read {path}: {e.strerror or e}") from None
-    check_image_size(data[:65536].tobytes(), str(path))
-    img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
-    if img is None:
-        raise EnrolError("not a readable image (empty, truncated or not an image format)")
-    return np.asarray(img, dtype=np.uint8)
+        _check_size(data, what)
+    except ImageFileError as e:
+        raise EnrolError(str(e)) from None
+
+
+def read_image(path: Path, *, alpha: bool = False) -> Image:
+    """Read an image file as BGR (BGRA with ``alpha``, when the file has an alpha channel);
+    EnrolError saying why not. An image whose header declares a huge size (a decompression
+    bomb, or a mistake) is refused before it is decoded (:mod:`vision.imagefile`)."""
+    try:
+        img = read_image_file(path, flags=cv2.IMREAD_UNCHANGED if alpha else cv2.IMREAD_COLOR)
+    except ImageFileError as e:
+        raise EnrolError(str(e)) from None
+    if img.ndim == 2:
+        img = np.asarray(cv2.cvtColor(img, cv2.COLOR_GRAY2BGR), dtype=np.uint8)
+    elif img.shape[2] == 4 and not alpha:
+        img = np.ascontiguousarray(img[:, :, :3])
+    return img
 
 
 def template_from_image(image: Image, size: tuple[int, int],
                         find: FindParams | None = None) -> tuple[Image, str]:
-    """The card in ``image`` at ``size`` and how it was found ("photo" or "scan").
+    """The card in ``image`` at ``size`` and how it was found ("photo", "scan" or "cut-out").
 
-    A photo: exactly one card found (or one clearly the largest) is warped. A scan: no card
-    found, and the image has the card's proportions (either way round: a landscape scan of a
-    portrait card is turned).
+    * A cut-out (BGRA, with transparent pixels: the usual background-removed PNG): the
+      opaque part's outline is the card's (:func:`cut_out_corners`).
+    * A scan: the image has the card's proportions (either way round: a landscape scan of a
+      portrait card is turned) and no card is found in it, or what is found is the card's
+      printed frame, the image's own edge (most of it), or pictures on the card: small ones
+      (under a quarter of the image) or several. A flat scan is never "2 cards".
+    * A photo: one card found (or one clearly the largest) is warped, however much of the
+      picture it fills (a close-up) and though it touches the picture's edge.
     """
-    img = check_image(image, "image")
+    img = check_image(image, "image") if not (
+        isinstance(image, np.ndarray) and image.ndim == 3 and image.shape[2] == 4
+        and image.dtype == np.uint8 and min(image.shape[:2]) >= 16) else image
+    if img.ndim == 3 and img.shape[2] == 4:
+        cut = cut_out(img, size)
+        if cut is not None:
+            return cut, "cut-out"
+        img = check_image(np.ascontiguousarray(img[:, :, :3]), "image")
     if img.ndim == 2:
         img = np.asarray(cv2.cvtColor(img, cv2.COLOR_GRAY2BGR), dtype=np.uint8)
     w, h = size
@@ -213,8 +216,13 @@ def template_from_image(image: Image, size: tuple[int, int],
     want = w / h
     shaped = [(turned, ratio) for turned, ratio in ((False, iw / ih), (True, ih / iw))
               if abs(ratio - want) <= 0.08 * want and (not turned or not square)]
-    if len(cards) == 1 and shaped and _printed_frame(cards[0], big.shape[1], big.shape[0]):
-        cards = []  # the printed frame inside a scan, not a card in a photo
+    if shaped and cards:
+        whole = float(big.shape[0] * big.shape[1])
+        if (_printed_frame(cards[0], big.shape[1], big.shape[0])
+                or cards[0].area >= 0.85 * whole  # the scan's own edge
+                or cards[0].area < 0.25 * whole  # a picture on the card
+                or (len(cards) > 1 and cards[1].area > 0.6 * cards[0].area)):  # pictures
+            cards = []
     if cards:
         if len(cards) > 1 and cards[1].area > 0.6 * cards[0].area:
             raise EnrolError(f"{len(cards)} cards in the picture; photograph one card at a time")
@@ -226,6 +234,58 @@ def template_from_image(image: Image, size: tuple[int, int],
         return np.asarray(out, dtype=np.uint8), "scan"
     raise EnrolError(f"no card found in the picture, and at {iw}x{ih} px it does not have the "
                      f"card's proportions ({w}:{h}) to be a scan")
+
+
+def cut_out_corners(alpha: Image, size: tuple[int, int]) -> FloatArray | None:
+    """The corners (4x2, clockwise, a short side first) of the card that the opaque part
+    (alpha 128 or more) of a background-removed image is, or None: too little of it is
+    transparent to say (an opaque PNG), or its outline is not the deck's shape (sides fitted
+    to the outline, so rounded corners do not cut them)."""
+    mask = np.asarray(alpha >= 128, dtype=np.uint8)
+    opaque = int(mask.sum())
+    if opaque == mask.size or opaque < 0.02 * mask.size:
+        return None
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not contours:
+        return None
+    c = max(contours, key=cv2.contourArea)
+    if cv2.contourArea(c) < 0.5 * opaque:
+        return None  # several pieces: not one card
+    hull = cv2.convexHull(c)
+    rect = cv2.minAreaRect(hull)
+    rough = order_corners(cv2.boxPoints(rect))
+    pts = c.reshape(-1, 2).astype(np.float32)
+    q = order_corners(fit_sides_many([pts], rough[None])[0], abs(size[0] - size[1]) <= 0.02
+                      * max(size))
+    e = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
+    short, long_ = (e[0] + e[2]) / 2, (e[1] + e[3]) / 2
+    want = min(size) / max(size)
+    if long_ <= 0 or abs(short / long_ - want) > 0.15 * want:
+        return None
+    if cv2.contourArea(hull) < 0.9 * abs(cv2.contourArea(q.reshape(-1, 1, 2))):
+        return None  # not a rectangle with rounded corners
+    return np.asarray(q, dtype=np.float32)
+
+
+def cut_out(image: Image, size: tuple[int, int]) -> Image | None:
+    """The card of a background-removed BGRA ``image`` warped to ``size`` (BGR), its
+    transparent corners filled with the paper's colour along its edge; None when the alpha
+    channel does not outline a card (:func:`cut_out_corners`)."""
+    q = cut_out_corners(np.ascontiguousarray(image[:, :, 3]), size)
+    if q is None:
+        return None
+    bgr = np.ascontiguousarray(image[:, :, :3])
+    a = image[:, :, 3]
+    # The paper's colour: the opaque pixels of a thin ring just inside the outline.
+    inner = np.zeros(a.shape, np.uint8)
+    cv2.fillPoly(inner, [np.rint(q).astype(np.int32)], 1)
+    ring = (inner > 0) & (cv2.erode(inner, np.ones((7, 7), np.uint8)) == 0) & (a >= 200)
+    fill = (np.median(bgr[ring], axis=0) if ring.any() else np.full(3, 255.0)).astype(
+        np.float32)
+    alpha = (a.astype(np.float32) / 255)[:, :, None]
+    flat = bgr.astype(np.float32) * alpha + fill[None, None, :] * (1 - alpha)
+    src = np.asarray(np.clip(flat + 0.5, 0, 255), dtype=np.uint8)
+    return warp_card(src, q, size)
 
 
 def _printed_frame(card: FoundCard, width: int, height: int) -> bool:
@@ -251,7 +311,7 @@ def _sources(src: Path) -> tuple[list[tuple[str, Path]], list[EnrolItem]]:
         if p.name.startswith(".") or p.is_dir():
             continue
         if p.suffix.lower() not in IMAGE_EXTS:
-            skipped.append(EnrolItem(p.stem, p, False, "",
+            skipped.append(EnrolItem(p.stem, p, False, IGNORED,
                                      f"not an image file type ({', '.join(IMAGE_EXTS)})"))
             continue
         found.append((p.stem, p))
@@ -293,7 +353,8 @@ def enroll_from_images(deck_dir: str | Path, src_dir: str | Path, *,
                     size=new.size, use_colour=new.use_colour, cards=())
         add_new = True
     else:
-        raise DeckError(f"{root} has no {MANIFEST}: give the new deck's id and game to make one")
+        raise DeckError(f"{root} has no {MANIFEST}: to make a new deck there, give its game "
+                        f"(--game {'|'.join(GAMES)}; its id defaults to the folder's name)")
     if not sources:
         report.items.append(EnrolItem("-", src, False, "", "no images in the folder"))
     known = set(deck.ids)
@@ -304,12 +365,14 @@ def enroll_from_images(deck_dir: str | Path, src_dir: str | Path, *,
                                           "not a card of this deck's manifest"))
             continue
         try:
-            template, how = template_from_image(read_image(path), deck.size, find)
+            template, how = template_from_image(read_image(path, alpha=True), deck.size,
+                                                find)
             spec = deck.card(cid) if cid in known else CardSpec(
                 id=cid, name_zh=cid, name_en=cid, kind="card", file=f"{cid}.png")
             deck = deck.with_card(spec, template)
-        except (EnrolError, FrameError, DeckError) as e:
-            report.items.append(EnrolItem(cid, path, False, "", str(e)))
+        except (EnrolError, FrameError, DeckError, ValueError, cv2.error) as e:
+            # (One card that cannot be enrolled, whatever the reason, does not stop the others.)
+            report.items.append(EnrolItem(cid, path, False, "", str(e) or type(e).__name__))
             continue
         known.add(cid)
         enrolled.append(cid)

@@ -53,6 +53,9 @@ SAME_SIZE = 0.4
 #: An outline inside a bigger one, from this fraction of its area, may be the top card of a
 #: pile (FoundCard.others); smaller, it is a picture on the card.
 OTHER_MIN = 0.4
+#: A card whose bounding box covers this much of the part searched is a close-up: its
+#: contour is filled in along long straight runs before its sides are fitted.
+CLOSE_UP = 0.1
 #: How fully the sides of a box from straight edges must lie on edges in ``find_near``.
 NEAR_LINE_SUPPORT = 0.7
 
@@ -67,7 +70,7 @@ class FindParams:
 
     work_width: int = 640
     min_area_frac: float = 0.002  # of the frame's area
-    max_area_frac: float = 0.6
+    max_area_frac: float = 0.9  # (a close-up photo: the card fills most of it)
     aspect_tolerance: float = 0.22  # relative deviation of short/long side ratio allowed
     min_rectangularity: float = 0.86  # contour area / quadrilateral area
     canny_low: float = 20.0
@@ -323,9 +326,18 @@ class CardFinder:
         if merged:
             refined = refine_corners_many(grey, np.stack(merged) / scale, inward, outward)
             refined = refine_corners_many(grey, refined, inward, outward)
+            # A card found by its printed frame: its edge (light on light, or a close-up).
+            grown = expand_to_rim(grey, refined)
+            fine = (_card_shaped_many(grown, self.aspect, self.params.aspect_tolerance)
+                    & _within_frame(grown, W, H, self.aspect))
+            refined = np.where(fine[:, None, None], grown, refined).astype(np.float32)
+        # Refined, a side may have gone onto an edge beyond the frame's border: cut by it.
+        whole = _within_frame(refined, W, H, self.aspect) if merged else np.zeros(0, bool)
         squares = order_corners_many(refined, self.square)
         out = []
-        for q, ordered in zip(merged, squares, strict=True):
+        for q, ordered, keep in zip(merged, squares, whole, strict=True):
+            if not keep:
+                continue
             # Other outlines of the spot, distinct from this one (a pile's top card).
             alts: list[FloatArray] = []
             for o in others.get(id(q), []):
@@ -417,10 +429,16 @@ class CardFinder:
                 r = self._rough_quad(np.asarray(c, dtype=np.int32), area_min, area_max)
                 if r is not None:
                     rough.append(r)
-                    pts = c.reshape(-1, 2)
+                    # (CHAIN_APPROX_SIMPLE keeps only the ends of straight runs: along a
+                    # side of a close-up that is nearly level, few points but those by the
+                    # rounded corners, and the fitted side tilts. Smaller cards' runs are
+                    # short: left as they were.)
+                    pts = c.reshape(-1, 2).astype(np.float32)
+                    if bw * bh >= CLOSE_UP * w * h:
+                        pts = _densify(pts, 120)
                     if len(pts) > 240:
                         pts = pts[:: len(pts) // 120]
-                    points.append(pts.astype(np.float32))
+                    points.append(pts)
         out = self._fitted(rough, points, edge_mask, w, h)
         if p.line_quads and bright is not None and self._unexplained_paper(bright, out,
                                                                            area_min):
@@ -663,9 +681,9 @@ class CardFinder:
         q = fit_sides_many([points[i] for i in shaped], order_corners_many(q[shaped]))
         keep = _card_shaped_many(q, self.aspect, self.params.aspect_tolerance)
         q = order_corners_many(q[keep], self.square)
-        # A card cut by the border of the frame cannot be warped whole.
-        inside = ((q.min(axis=(1, 2)) >= 2) & (q[:, :, 0].max(axis=1) <= w - 3)
-                  & (q[:, :, 1].max(axis=1) <= h - 3))
+        # A card cut by the border of the frame cannot be warped whole; one that touches it
+        # (a close-up: a corner at the border) can.
+        inside = _within_frame(q, w, h, self.aspect)
         support = _edge_support_many(edge_mask, q)
         ok = np.nonzero((support >= self.params.min_edge_support) & inside)[0]
         return [(q[i], float(support[i])) for i in ok]
@@ -707,6 +725,22 @@ class CardFinder:
             for (k, _, _), gone in zip(kept, lost, strict=True):
                 others[id(k)] = gone
         return [k for k, _, _ in kept]
+
+
+def _densify(pts: FloatArray, n: int) -> FloatArray:
+    """The closed polyline ``pts`` (N x 2) with points added along its segments longer than
+    4/``n`` of its length, one every 1/``n`` of it."""
+    if len(pts) < 2:
+        return pts
+    seg = np.roll(pts, -1, axis=0) - pts
+    length = np.sqrt((seg * seg).sum(axis=1))
+    step = max(1.0, float(length.sum()) / n)
+    # (Only long segments: the rest of the outline is dense already, and every point more
+    # costs in the fit.)
+    k = np.where(length > 4 * step, np.ceil(length / step), 1).astype(np.intp)
+    idx = np.repeat(np.arange(len(pts)), k)
+    frac = (np.arange(int(k.sum())) - np.repeat(np.cumsum(k) - k, k)) / np.repeat(k, k)
+    return np.asarray(pts[idx] + frac[:, None].astype(np.float32) * seg[idx], dtype=np.float32)
 
 
 def fit_sides_many(points: Sequence[FloatArray], quads: FloatArray) -> FloatArray:
@@ -782,6 +816,24 @@ def _intersect_sides_many(origin: FloatArray, direc: FloatArray,
     scale = np.abs(fallback - fallback.mean(axis=1, keepdims=True)).max(axis=(1, 2))
     wrong = parallel | (np.abs(out - fallback).max(axis=(1, 2)) > 0.25 * scale)
     return np.asarray(np.where(wrong[:, None, None], fallback, out), dtype=np.float32)
+
+
+#: A card at the frame's border may be cut by it: it is reported only if its proportions are
+#: the deck's within this (relative; cut by less than that, if at all).
+TOUCHING_ASPECT = 0.06
+
+
+def _within_frame(q: FloatArray, w: int, h: int, aspect: float) -> npt.NDArray[np.bool_]:
+    """Does each of ``q`` (M x 4 x 2) lie in a ``w`` x ``h`` frame, whole: every corner inside
+    it or touching its border (up to 1.5 px beyond: the edge of the last pixel), and, if a
+    corner or a side lies at the border (the card touches it, or goes on beyond it, cut), the
+    deck's ``aspect`` within :data:`TOUCHING_ASPECT`? (Until this finder, 2 px inside.)"""
+    x, y = q[..., 0], q[..., 1]
+    inside = ((x >= -1.5) & (x <= w + 0.5) & (y >= -1.5) & (y <= h + 0.5)).all(axis=1)
+    near = np.stack([x < 2, x > w - 3, y < 2, y > h - 3], axis=2)  # (M, 4, 4)
+    touching = near.any(axis=(1, 2))  # (a corner or a side at the border)
+    tight = _card_shaped_many(q, aspect, TOUCHING_ASPECT)
+    return np.asarray(inside & (~touching | tight), dtype=np.bool_)
 
 
 def _card_shaped_many(q: FloatArray, aspect: float, tolerance: float) -> npt.NDArray[np.bool_]:
@@ -1017,3 +1069,144 @@ def refine_corners_many(
     # Gone wrong (moved further than it looked): keep the rough one.
     wrong = tiny | parallel | (np.abs(out - q).max(axis=(1, 2)) > 3 * max(inward, outward))
     return np.asarray(np.where(wrong[:, None, None], q, out), dtype=np.float32)
+
+
+#: :func:`expand_to_rim`: how far outside a found outline a card's own edge is looked for (of
+#: the outline's short side: a poker card's white border is 5 % of its width, a tarot's 8 %).
+RIM_SEARCH = 0.15
+#: ... the least rise (grey levels) from the print inside the outline to the white border
+#: outside it, and the least step from that border to the table beyond.
+RIM_PRINT_STEP = 15.0
+RIM_TABLE_STEP = 4.0
+
+
+def expand_to_rim(grey: Image, quads: FloatArray) -> FloatArray:
+    """Each of ``quads`` (M x 4 x 2, clockwise, on ``grey``'s px) moved out onto the card's
+    edge where it is the card's *printed frame*: a white-bordered card on a white or light
+    table, whose edge against the table is a step of a few grey levels, is found by the
+    strong edge of its print.
+
+    Along each side, at 12 points, the grey profile across it is sampled from 4 px inside to
+    :data:`RIM_SEARCH` of the short side outside. A side is the edge of a print when, at 7 of
+    the 12 points or more, the inside is darker than just outside (by :data:`RIM_PRINT_STEP`),
+    just outside is an even band of paper, and the band ends, further out, in a step down of
+    :data:`RIM_TABLE_STEP` or more to something darker (the table, or its shadow), at the
+    same distance from the side (within 1.5 px of their median). A quad is moved only when
+    all four of its sides are such edges; each side then moves out by its median distance, to
+    the middle of the step. A card whose outline was found is not moved: beyond it lies the
+    table (no band of paper brighter than its inside), and a neighbour next to one side is
+    not next to all four."""
+    q = np.asarray(quads, dtype=np.float32).reshape(-1, 4, 2)
+    m = len(q)
+    if m == 0:
+        return q
+    nxt = q[:, _NEXT]
+    d = nxt - q
+    length = np.sqrt((d * d).sum(axis=2, keepdims=True))  # (M, 4, 1)
+    u = d / np.maximum(length, 1e-6)
+    normal = np.stack([u[..., 1], -u[..., 0]], axis=2)  # outward for clockwise (y down)
+    short = length.min(axis=(1, 2))  # (M,)
+    reach = int(np.ceil(max(6.0, RIM_SEARCH * float(short.max()))))
+    offs = np.arange(-4, reach + 1, dtype=np.float32)  # (K,)
+    ts = _REFINE_TS
+    base = q[:, :, None, :] + ts[None, None, :, None] * d[:, :, None, :]  # (M, 4, 12, 2)
+    pts = base[:, :, :, None, :] + offs[None, None, None, :, None] * normal[:, :, None, None, :]
+    mapx = np.ascontiguousarray(pts[..., 0].reshape(m * 48, -1), dtype=np.float32)
+    mapy = np.ascontiguousarray(pts[..., 1].reshape(m * 48, -1), dtype=np.float32)
+    prof = cv2.remap(grey, mapx, mapy, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                     borderValue=0).astype(np.float32)  # (M*48, K)
+    zero = 4  # index of offset 0
+    n_off = prof.shape[1]
+    # Per sample: the table is the far end of the profile (flat there, or no verdict); the
+    # card's edge is the outermost place (scanning in from the far end) where the profile
+    # is brighter than the table: a shadow (darker) is passed over.
+    table = np.median(prof[:, -5:], axis=1)
+    flat = (prof[:, -5:].max(axis=1) - prof[:, -5:].min(axis=1)) <= 2.5 * RIM_TABLE_STEP
+    own = (RIM_SEARCH * np.repeat(short, 48))[:, None]  # (M*48, 1): this quad's reach
+    # "Brighter": by RIM_TABLE_STEP, and by 40 % of the way to the brightest paper there
+    # (so that the table's own noise and grain is not taken for paper).
+    span = (offs[None, :] <= own - 5) & (np.arange(len(offs)) >= zero - 3)[None, :]
+    peak = np.where(span, prof, -1.0).max(axis=1)
+    lift = np.maximum(RIM_TABLE_STEP, 0.4 * (peak - table))
+    pair = span & (prof >= (table + lift)[:, None])
+    has = pair.any(axis=1)
+    edge = np.where(has, n_off - 1 - pair[:, ::-1].argmax(axis=1), zero)  # last bright
+    rows = np.arange(len(prof))
+    k = np.arange(n_off)[None, :]
+    # The paper's level: the brightest of the 4 samples up to that edge; the edge itself is
+    # the outermost place there where the profile is still above halfway from the paper to
+    # the table (sub-pixel between it and the next sample).
+    near = (k >= edge[:, None] - 3) & (k <= edge[:, None])
+    paper = np.where(near, prof, -1.0).max(axis=1)
+    half = (paper + table) / 2
+    above = near & (prof >= half[:, None])
+    cross = np.where(above.any(axis=1), n_off - 1 - above[:, ::-1].argmax(axis=1), edge)
+    nxt_i = np.minimum(cross + 1, n_off - 1)
+    p0, p1 = prof[rows, cross], prof[rows, nxt_i]
+    frac = np.clip((p0 - half) / np.maximum(p0 - p1, 1e-6), 0.0, 1.0)
+    where = offs[cross] + frac * (offs[nxt_i] - offs[cross])
+    # A print inside that edge (something dark: at least RIM_PRINT_STEP below the paper),
+    # and from the print out to the edge nothing but paper (brighter than the table): the
+    # white border. (A card found by its own edge has the table right outside it: the
+    # "border" would run over the table, and no table is brighter than itself.)
+    dark = (k < cross[:, None]) & (prof <= (paper - RIM_PRINT_STEP)[:, None])
+    ink = dark.any(axis=1)
+    last_ink = np.where(ink, n_off - 1 - dark[:, ::-1].argmax(axis=1), 0)
+    lit = (k > last_ink[:, None]) & (prof >= (table + lift / 2)[:, None])
+    start = np.where(lit.any(axis=1), lit.argmax(axis=1), cross)  # the border's inner side
+    band = (k >= start[:, None]) & (k <= cross[:, None])
+    gap = (band & (prof < (table + RIM_TABLE_STEP / 2)[:, None])).any(axis=1)
+    ok = has & flat & ink & ~gap & (cross > last_ink)
+    ok = ok.reshape(m * 4, 12)
+    where = where.reshape(m * 4, 12)
+    # Per side, the edge's offset is a linear function of the position along it (the
+    # outline found may run along the print at one end and the card's edge at the other):
+    # the line through two of the samples that most others lie on (within 1.2 px), then
+    # fitted to those.
+    maybe = (ok.sum(axis=1) >= 5).reshape(m, 4).all(axis=1)  # (the usual: none)
+    if not maybe.any():
+        return q
+    a_side, b_side, inliers = _robust_lines(ts, where, ok & np.repeat(maybe, 4)[:, None], 1.2)
+    side_ok = (inliers >= 5).reshape(m, 4)
+    a_side, b_side = a_side.reshape(m, 4), b_side.reshape(m, 4)
+    ends = np.stack([a_side, a_side + b_side], axis=2)  # (M, 4, 2): offset at each end
+    move = (side_ok.all(axis=1) & (ends.max(axis=(1, 2)) >= 1.0)
+            & (ends.min(axis=(1, 2)) >= -3.0)
+            & (np.abs(b_side) <= np.maximum(3.0, 0.12 * length[..., 0])).all(axis=1))
+    if not move.any():
+        return q
+    a_side = np.where(move[:, None], a_side, 0.0).astype(np.float32)
+    b_side = np.where(move[:, None], b_side, 0.0).astype(np.float32)
+    start = q + a_side[:, :, None] * normal
+    end = nxt + (a_side + b_side)[:, :, None] * normal
+    out = _intersect_sides_many(start.astype(np.float32), (end - start).astype(np.float32), q)
+    return np.asarray(np.where(move[:, None, None], out, q), dtype=np.float32)
+
+
+_PAIRS = np.array([(i, j) for i in range(12) for j in range(i + 1, 12)], dtype=np.intp)
+
+
+def _robust_lines(ts: FloatArray, where: FloatArray, ok: npt.NDArray[np.bool_], tol: float
+                  ) -> tuple[FloatArray, FloatArray, npt.NDArray[np.intp]]:
+    """Per row of ``where`` (S x 12 offsets at the positions ``ts`` along a side, usable where
+    ``ok``): (a, b, inliers) of the line a + b t that the most samples lie on within ``tol``
+    (every pair of samples tried), refitted to those by least squares."""
+    i, j = _PAIRS[:, 0], _PAIRS[:, 1]
+    ti, tj = ts[i], ts[j]  # (P,)
+    wi, wj = where[:, i], where[:, j]  # (S, P)
+    slope = (wj - wi) / (tj - ti)[None, :]
+    pred = wi[:, :, None] + slope[:, :, None] * (ts[None, None, :] - ti[None, :, None])
+    inl = ok[:, None, :] & (np.abs(where[:, None, :] - pred) <= tol)  # (S, P, 12)
+    count = np.where(ok[:, i] & ok[:, j], inl.sum(axis=2), -1)
+    best = count.argmax(axis=1)
+    use = inl[np.arange(len(where)), best].astype(np.float32)  # (S, 12)
+    tt = np.broadcast_to(ts[None, :], where.shape)
+    sw = use.sum(axis=1)
+    st, sy = (use * tt).sum(axis=1), (use * where).sum(axis=1)
+    stt, sty = (use * tt * tt).sum(axis=1), (use * tt * where).sum(axis=1)
+    den = sw * stt - st * st
+    bad = np.abs(den) < 1e-6
+    b = np.where(bad, 0.0, (sw * sty - st * sy) / np.where(bad, 1.0, den))
+    a = np.where(sw > 0, (sy - b * st) / np.maximum(sw, 1e-6), 0.0)
+    return (np.asarray(a, dtype=np.float32), np.asarray(b, dtype=np.float32),
+            np.asarray(sw, dtype=np.intp))
