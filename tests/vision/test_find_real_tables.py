@@ -171,7 +171,9 @@ def test_a_real_card_on_a_light_table(table: str) -> None:
     """Real SET cards (no printed frame; paper ~240 against a table at ~225): the floor
     measured, not a target met (some are not found at all: docs/vision.md)."""
     errors = _errors(CardFinder((200, 300)), _light_tables(_set_faces(12), table, 120, 187))
-    assert all(e <= 5.0 or e == np.inf for e in errors), errors  # found: by its edge
+    # found: by its edge, or a few px off where the edge against the table is faint (OpenCV
+    # 4.11 finds one 6 px off that 5.0 does not find at all)
+    assert all(e <= 8.0 or e == np.inf for e in errors), errors
     assert sum(e <= 5.0 for e in errors) >= (9 if table == "white" else 11), errors
 
 

@@ -12,7 +12,7 @@ from vision.camera import Frame
 from vision.config import VisionConfig, Zone
 from vision.deck import Deck
 from vision.find import FoundCard, FrameError
-from vision.match import DeckMatcher, MatchParams
+from vision.match import DeckMatcher, Match, MatchParams
 from vision.simtable import Conditions, Pose, SimulatedTable
 from vision.tracker import (
     REFRESH_FRAMES,
@@ -199,13 +199,18 @@ def test_a_card_from_straight_edges_only_must_score_high(demo_decks: DemoDecks) 
         def find(self, img: object) -> list[FoundCard]:
             return [self.found]
 
-    def verdict(found: FoundCard) -> str | None:
-        (_, m), = recognise(Fixed(found), loose, image)  # type: ignore[arg-type]
-        return m.card_id
+        def find_near(self, grey: object, corners: object) -> list[FoundCard]:
+            return []  # no boxes from straight edges around it
 
-    assert verdict(FoundCard(off)) is not None  # an outline: the (here loose) thresholds
-    assert verdict(FoundCard(off, straight=True)) is None  # straight edges: >= 0.85
-    assert verdict(FoundCard(card.corners, straight=True)) == deck.ids[0]
+    def verdict(found: FoundCard) -> Match:
+        (_, m), = recognise(Fixed(found), loose, image)  # type: ignore[arg-type]
+        return m
+
+    # the poor warp scores below what straight edges need (its verdict as an outline, by the
+    # loose thresholds, depends on the library's drawing of the deck: not asserted)
+    assert verdict(FoundCard(off)).score < 0.85
+    assert verdict(FoundCard(off, straight=True)).card_id is None  # straight edges: >= 0.85
+    assert verdict(FoundCard(card.corners, straight=True)).card_id == deck.ids[0]
 
 
 def test_a_still_table_is_not_searched_again_until_it_changes(wink: Deck) -> None:
