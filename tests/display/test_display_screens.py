@@ -250,3 +250,16 @@ def test_the_camera_banner_counts_down_to_the_next_try(fonts: FontBook, lang: st
     snap = replace(SAMPLES["reveal-camera-problem"], camera_status=text, lang=lang)
     renderer = _render(fonts, (800, 480), snap)
     assert words in [r.text for r in renderer.texts]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_game_over_chart_names_each_line_at_its_end(fonts: FontBook,
+                                                         size: tuple[int, int]) -> None:
+    renderer = _render(fonts, size, SAMPLES["over"])
+    chart_x = size[0] // 2  # the chart is the right half; the ranking the left
+    for info in PLAYERS:
+        labels = [r for r in renderer.texts if r.text == info.name and r.rect.x > chart_x]
+        assert len(labels) == 1, (info.name, labels)
+    rects = [pygame.Rect(r.rect) for r in renderer.texts
+             if r.rect.x > chart_x and r.text in {i.name for i in PLAYERS}]
+    assert not any(a.colliderect(b) for k, a in enumerate(rects) for b in rects[k + 1:])
