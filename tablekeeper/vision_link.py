@@ -423,12 +423,18 @@ class LockedCamera:
 VisionSource = WatchedCamera | CameraThread
 
 
-def load_items_deck(path: str | None) -> Any:
-    """The enrolled item deck at ``path``, or the generated demo deck."""
+def load_game_deck(path: str | None, demo: str) -> Any:
+    """The enrolled deck at ``path`` (``~`` expanded), or the generated demo deck ``demo``
+    (a name in :mod:`vision.demo_decks`): what a kit's ``deck`` loads."""
     from vision.deck import load_deck
     from vision.demo_decks import demo_deck
 
-    return load_deck(Path(os.path.expanduser(path)) if path else demo_deck(ITEMS_DECK))
+    return load_deck(Path(os.path.expanduser(path)) if path else demo_deck(demo))
+
+
+def load_items_deck(path: str | None) -> Any:
+    """The enrolled item deck at ``path``, or the generated demo deck."""
+    return load_game_deck(path, ITEMS_DECK)
 
 
 class CardPicture:

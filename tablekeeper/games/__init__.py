@@ -36,6 +36,19 @@ if TYPE_CHECKING:
     from firmware.arbiter import Decision
     from tablekeeper.referee import CardSeen
 
+
+def lazy(target: str) -> Callable[..., Any]:
+    """A kit's factory by name, ``"module:callable"``: imported when first called, so the kit
+    stays cheap to import (the journal imports every kit to find a game's engine)."""
+    module_name, _, name = target.partition(":")
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        return getattr(importlib.import_module(module_name), name)(*args, **kwargs)
+
+    call.__name__ = call.__qualname__ = name
+    return call
+
+
 #: Every game the box referees: kit name -> "module:attribute" of its :class:`Kit`.
 KITS: Mapping[str, str] = {
     "something-missing": "tablekeeper.games.something_missing:KIT",

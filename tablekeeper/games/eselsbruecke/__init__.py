@@ -34,29 +34,13 @@ Interpretations``):
 
 from __future__ import annotations
 
-import argparse
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine import eselsbruecke as eb
-from tablekeeper.games import Kit, SetupSpec
-
-if TYPE_CHECKING:
-    from tablekeeper.referee import Referee
+from tablekeeper.games import Kit, SetupSpec, lazy
 
 #: the demo deck's name in :mod:`vision.demo_decks`
 DEMO_DECK = "eselsbruecke"
-
-
-def _table(referee: Referee, now_ns: int, **options: Any) -> Any:
-    from tablekeeper.games.eselsbruecke.table import Table
-
-    return Table(referee, now_ns, **options)
-
-
-def _screen() -> Any:
-    from tablekeeper.games.eselsbruecke.screen import EselsbrueckeScreen
-
-    return EselsbrueckeScreen()
 
 
 def _display() -> Any:
@@ -66,20 +50,9 @@ def _display() -> Any:
 
 
 def _deck(path: str | None) -> Any:
-    from tablekeeper.vision_link import load_items_deck
+    from tablekeeper.vision_link import load_game_deck
 
-    if path:
-        return load_items_deck(path)
-    from vision.deck import load_deck
-    from vision.demo_decks import demo_deck
-
-    return load_deck(demo_deck(DEMO_DECK))
-
-
-def _card_infos(deck: Any) -> Any:
-    from tablekeeper.vision_link import item_cards
-
-    return item_cards(deck)
+    return load_game_deck(path, DEMO_DECK)
 
 
 def keyword_ids(deck: Any) -> frozenset[str]:
@@ -92,31 +65,6 @@ def keyword_ids(deck: Any) -> frozenset[str]:
 
 def _table_options(deck: Any) -> dict[str, Any]:
     return {"tile_ids": keyword_ids(deck)}
-
-
-def _demo(*args: Any, **kwargs: Any) -> Any:
-    from tablekeeper.games.eselsbruecke.demo import build_demo
-
-    return build_demo(*args, **kwargs)
-
-
-def _demo_summary(parts: Any) -> dict[str, Any]:
-    from tablekeeper.games.eselsbruecke.demo import demo_summary
-
-    return demo_summary(parts)
-
-
-def _scoreboard(state: Any) -> str:
-    from tablekeeper.games.eselsbruecke.demo import scoreboard_text
-
-    text: str = scoreboard_text(state)
-    return text
-
-
-def _text_demo(args: argparse.Namespace) -> int:
-    from tablekeeper.games.eselsbruecke.demo import text_demo
-
-    return text_demo(args)
 
 
 KIT = Kit(
@@ -132,15 +80,15 @@ KIT = Kit(
         default_players=4,
         demo_players=4,
     ),
-    table=_table,
-    screen=_screen,
+    table=lazy("tablekeeper.games.eselsbruecke.table:Table"),
+    screen=lazy("tablekeeper.games.eselsbruecke.screen:EselsbrueckeScreen"),
     deck=_deck,
-    card_infos=_card_infos,
+    card_infos=lazy("tablekeeper.vision_link:item_cards"),
     table_options=_table_options,
-    demo=_demo,
-    demo_summary=_demo_summary,
-    scoreboard=_scoreboard,
-    text_demo=_text_demo,
+    demo=lazy("tablekeeper.games.eselsbruecke.demo:build_demo"),
+    demo_summary=lazy("tablekeeper.games.eselsbruecke.demo:demo_summary"),
+    scoreboard=lazy("tablekeeper.games.eselsbruecke.demo:scoreboard_text"),
+    text_demo=lazy("tablekeeper.games.eselsbruecke.demo:text_demo"),
     display=_display,
     zones=("centre",),
     uses=("camera", "seat buttons"),

@@ -14,26 +14,10 @@ the factories below.
 
 from __future__ import annotations
 
-import argparse
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine import something_missing as sm
-from tablekeeper.games import Kit, SetupSpec
-
-if TYPE_CHECKING:
-    from tablekeeper.referee import Referee
-
-
-def _table(referee: Referee, now_ns: int, **options: Any) -> Any:
-    from tablekeeper.games.something_missing.table import Table
-
-    return Table(referee, now_ns, **options)
-
-
-def _screen() -> Any:
-    from tablekeeper.games.something_missing.screen import SomethingMissingScreen
-
-    return SomethingMissingScreen()
+from tablekeeper.games import Kit, SetupSpec, lazy
 
 
 def _display() -> Any:
@@ -46,12 +30,6 @@ def _deck(path: str | None) -> Any:
     from tablekeeper.vision_link import load_items_deck
 
     return load_items_deck(path)
-
-
-def _card_infos(deck: Any) -> Any:
-    from tablekeeper.vision_link import item_cards
-
-    return item_cards(deck)
 
 
 def item_card_ids(deck: Any) -> dict[str, int]:
@@ -67,31 +45,6 @@ def _table_options(deck: Any) -> dict[str, Any]:
     return {"card_ids": item_card_ids(deck)}
 
 
-def _demo(*args: Any, **kwargs: Any) -> Any:
-    from tablekeeper.games.something_missing.demo import build_demo
-
-    return build_demo(*args, **kwargs)
-
-
-def _demo_summary(parts: Any) -> dict[str, Any]:
-    from tablekeeper.games.something_missing.demo import demo_summary
-
-    return demo_summary(parts)
-
-
-def _scoreboard(state: Any) -> str:
-    from tablekeeper.games.something_missing.demo import scoreboard_text
-
-    text: str = scoreboard_text(state)
-    return text
-
-
-def _text_demo(args: argparse.Namespace) -> int:
-    from tablekeeper.games.something_missing.demo import text_demo
-
-    return text_demo(args)
-
-
 KIT = Kit(
     name="something-missing",
     title={"zh-TW": "什麼不見啦", "en": "Something Is Missing"},
@@ -105,15 +58,15 @@ KIT = Kit(
         default_players=4,
         demo_players=5,
     ),
-    table=_table,
-    screen=_screen,
+    table=lazy("tablekeeper.games.something_missing.table:Table"),
+    screen=lazy("tablekeeper.games.something_missing.screen:SomethingMissingScreen"),
     deck=_deck,
-    card_infos=_card_infos,
+    card_infos=lazy("tablekeeper.vision_link:item_cards"),
     table_options=_table_options,
-    demo=_demo,
-    demo_summary=_demo_summary,
-    scoreboard=_scoreboard,
-    text_demo=_text_demo,
+    demo=lazy("tablekeeper.games.something_missing.demo:build_demo"),
+    demo_summary=lazy("tablekeeper.games.something_missing.demo:demo_summary"),
+    scoreboard=lazy("tablekeeper.games.something_missing.demo:scoreboard_text"),
+    text_demo=lazy("tablekeeper.games.something_missing.demo:text_demo"),
     display=_display,
     zones=("centre",),
     uses=("camera", "buzzers"),

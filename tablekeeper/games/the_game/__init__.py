@@ -14,28 +14,12 @@ the factories below.
 
 from __future__ import annotations
 
-import argparse
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine import the_game as tg
-from tablekeeper.games import Kit, SetupSpec
-
-if TYPE_CHECKING:
-    from tablekeeper.referee import Referee
+from tablekeeper.games import Kit, SetupSpec, lazy
 
 DECK = "the-game"
-
-
-def _table(referee: Referee, now_ns: int, **options: Any) -> Any:
-    from tablekeeper.games.the_game.table import Table
-
-    return Table(referee, now_ns, **options)
-
-
-def _screen() -> Any:
-    from tablekeeper.games.the_game.screen import TheGameScreen
-
-    return TheGameScreen()
 
 
 def _display() -> Any:
@@ -45,19 +29,9 @@ def _display() -> Any:
 
 
 def _deck(path: str | None) -> Any:
-    import os
-    from pathlib import Path
+    from tablekeeper.vision_link import load_game_deck
 
-    from vision.deck import load_deck
-    from vision.demo_decks import demo_deck
-
-    return load_deck(Path(os.path.expanduser(path)) if path else demo_deck(DECK))
-
-
-def _card_infos(deck: Any) -> Any:
-    from tablekeeper.vision_link import item_cards
-
-    return item_cards(deck)
+    return load_game_deck(path, DECK)
 
 
 def card_values(deck: Any) -> dict[str, int]:
@@ -70,30 +44,6 @@ def card_values(deck: Any) -> dict[str, int]:
 
 def _table_options(deck: Any) -> dict[str, Any]:
     return {"card_values": card_values(deck)}
-
-
-def _demo(*args: Any, **kwargs: Any) -> Any:
-    from tablekeeper.games.the_game.demo import build_demo
-
-    return build_demo(*args, **kwargs)
-
-
-def _demo_summary(parts: Any) -> dict[str, Any]:
-    from tablekeeper.games.the_game.demo import demo_summary
-
-    return demo_summary(parts)
-
-
-def _scoreboard(state: Any) -> str:
-    from tablekeeper.games.the_game.demo import scoreboard_text
-
-    return scoreboard_text(state)
-
-
-def _text_demo(args: argparse.Namespace) -> int:
-    from tablekeeper.games.the_game.demo import text_demo
-
-    return text_demo(args)
 
 
 KIT = Kit(
@@ -109,15 +59,15 @@ KIT = Kit(
         default_players=4,
         demo_players=3,
     ),
-    table=_table,
-    screen=_screen,
+    table=lazy("tablekeeper.games.the_game.table:Table"),
+    screen=lazy("tablekeeper.games.the_game.screen:TheGameScreen"),
     deck=_deck,
-    card_infos=_card_infos,
+    card_infos=lazy("tablekeeper.vision_link:item_cards"),
     table_options=_table_options,
-    demo=_demo,
-    demo_summary=_demo_summary,
-    scoreboard=_scoreboard,
-    text_demo=_text_demo,
+    demo=lazy("tablekeeper.games.the_game.demo:build_demo"),
+    demo_summary=lazy("tablekeeper.games.the_game.demo:demo_summary"),
+    scoreboard=lazy("tablekeeper.games.the_game.demo:scoreboard_text"),
+    text_demo=lazy("tablekeeper.games.the_game.demo:text_demo"),
     display=_display,
     zones=("row1", "row2", "row3", "row4"),
     uses=("camera", "seat buttons"),

@@ -13,28 +13,12 @@ Cheap to import: pygame, OpenCV and the simulator are imported inside the factor
 
 from __future__ import annotations
 
-import argparse
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine import wink
-from tablekeeper.games import Kit, SetupSpec
-
-if TYPE_CHECKING:
-    from tablekeeper.referee import Referee
+from tablekeeper.games import Kit, SetupSpec, lazy
 
 DECK = "wink"
-
-
-def _table(referee: Referee, now_ns: int, **options: Any) -> Any:
-    from tablekeeper.games.wink.table import Table
-
-    return Table(referee, now_ns, **options)
-
-
-def _screen() -> Any:
-    from tablekeeper.games.wink.screen import WinkScreen
-
-    return WinkScreen()
 
 
 def _display() -> Any:
@@ -45,10 +29,9 @@ def _display() -> Any:
 
 def load_deck(path: str | None) -> Any:
     """The enrolled Wink deck at ``path``, or the demo deck."""
-    from vision.deck import load_deck as load
-    from vision.demo_decks import demo_deck
+    from tablekeeper.vision_link import load_game_deck
 
-    return load(path if path else demo_deck(DECK))
+    return load_game_deck(path, DECK)
 
 
 def card_numbers(deck: Any) -> dict[str, int]:
@@ -61,39 +44,8 @@ def card_numbers(deck: Any) -> dict[str, int]:
     return out or {f"w{n:02d}": n for n in range(1, 37)}
 
 
-def _card_infos(deck: Any) -> Any:
-    from tablekeeper.vision_link import item_cards
-
-    return item_cards(deck)
-
-
 def _table_options(deck: Any) -> dict[str, Any]:
     return {"card_numbers": card_numbers(deck)}
-
-
-def _demo(*args: Any, **kwargs: Any) -> Any:
-    from tablekeeper.games.wink.demo import build_demo
-
-    return build_demo(*args, **kwargs)
-
-
-def _demo_summary(parts: Any) -> dict[str, Any]:
-    from tablekeeper.games.wink.demo import demo_summary
-
-    return demo_summary(parts)
-
-
-def _scoreboard(state: Any) -> str:
-    from tablekeeper.games.wink.demo import scoreboard_text
-
-    text: str = scoreboard_text(state)
-    return text
-
-
-def _text_demo(args: argparse.Namespace) -> int:
-    from tablekeeper.games.wink.demo import text_demo
-
-    return text_demo(args)
 
 
 KIT = Kit(
@@ -109,15 +61,15 @@ KIT = Kit(
         default_players=5,
         demo_players=5,
     ),
-    table=_table,
-    screen=_screen,
+    table=lazy("tablekeeper.games.wink.table:Table"),
+    screen=lazy("tablekeeper.games.wink.screen:WinkScreen"),
     deck=load_deck,
-    card_infos=_card_infos,
+    card_infos=lazy("tablekeeper.vision_link:item_cards"),
     table_options=_table_options,
-    demo=_demo,
-    demo_summary=_demo_summary,
-    scoreboard=_scoreboard,
-    text_demo=_text_demo,
+    demo=lazy("tablekeeper.games.wink.demo:build_demo"),
+    demo_summary=lazy("tablekeeper.games.wink.demo:demo_summary"),
+    scoreboard=lazy("tablekeeper.games.wink.demo:scoreboard_text"),
+    text_demo=lazy("tablekeeper.games.wink.demo:text_demo"),
     display=_display,
     zones=tuple(f"r{r}c{c}" for r in range(1, 7) for c in range(1, 7)),
     uses=("camera", "seat buttons"),
