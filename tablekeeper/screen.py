@@ -29,7 +29,7 @@ from display.input import HostAction, SeatInput, TextInput
 from display.model import CardView, Notice, Snapshot
 from display.setup import SetupForm
 from engine.core import Rejection
-from firmware.devices import HostButton, HostPress
+from firmware.devices import HostButton, HostPress, SeatEdge
 from tablekeeper import choices as host
 from tablekeeper.clock import Clock
 
@@ -149,9 +149,9 @@ class PygameScreen:
                 continue
             action = self.renderer.translate(event)
             if isinstance(action, SeatInput):
-                loop.referee.firmware.arbiter.edge(action.seat + 1, action.pressed, now)
-                if action.pressed:
-                    self.seat_pressed(loop, action.seat + 1, now)
+                # a laptop key is a seat button: through the hub (the arbiter at once, and
+                # queued for this step's drain: the table's ``seat_edge``, ``seat_pressed``)
+                loop.referee.firmware.hub(SeatEdge(action.seat + 1, action.pressed, now))
             elif isinstance(action, HostAction | TextInput):
                 self.host_action(loop, action, now)
         for item in loop.host_inputs:

@@ -101,3 +101,24 @@ def test_the_host_ends_the_turn_and_confirms_cannot_play_with_the_host_buttons(
     assert state.phase is tg.Phase.OVER and state.outcome is not None
     assert state.outcome.reason is tg.EndReason.CANNOT_PLAY
     assert "遊戲結束" in _texts(loop)
+
+
+def test_a_laptop_seat_key_is_a_seat_button_its_short_press_ends_the_turn(loop: Loop) -> None:
+    """Keys 1-8 are the seat buttons on a laptop: they reach the table's ``seat_edge`` (not
+    only the arbiter), so the acting player's short press ends the turn there too."""
+    import pygame
+
+    table = loop.referee.table
+    table.enter_play(0, 10, loop.clock.now_ns())  # type: ignore[attr-defined]
+    table.enter_play(0, 20, loop.clock.now_ns())  # type: ignore[attr-defined]
+    acting = _state(loop).to_act
+    assert acting == 0
+    key = pygame.K_1 + acting  # the acting seat's key (seat 1 = "1")
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0))
+    loop.step()
+    clock = loop.clock
+    assert isinstance(clock, FakeClock)
+    clock.advance_ms(150)
+    pygame.event.post(pygame.event.Event(pygame.KEYUP, key=key, mod=0))
+    loop.step()
+    assert _state(loop).turn == 2 and _state(loop).to_act == 1
