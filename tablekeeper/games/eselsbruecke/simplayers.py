@@ -88,6 +88,8 @@ class SimTable:
     #: the bag, in the order the tiles will be drawn
     bag: list[str]
     memory: Memory = field(default_factory=Memory)
+    #: every tile of the box (what goes back into the bag: unnamed tiles, undone draws)
+    tiles: tuple[str, ...] = DEMO_TILES
     #: who holds which tile of the story under recall (seat -> tile ids)
     hands: dict[int, list[str]] = field(default_factory=dict)
     #: the recall the hands belong to, and how much of it has been followed
@@ -106,7 +108,7 @@ class SimTable:
         rng.shuffle(bag)
         return cls(rng=rng, names=SIM_NAMES[:n_players], colours=tuple(COLOURS)[:n_players],
                    side=side, start_seat=rng.randrange(n_players), bag=bag,
-                   memory=memory or Memory())
+                   memory=memory or Memory(), tiles=tuple(tiles))
 
     # --- what the table does ------------------------------------------------------------
 
@@ -115,11 +117,17 @@ class SimTable:
                        start_seat=self.start_seat)
 
     def next_tile(self, state: State) -> str:
-        """The next tile the storyteller draws from the bag (one not drawn before)."""
-        while self.bag:
-            tile = self.bag.pop(0)
-            if tile not in state.played:
-                return tile
+        """The next tile the storyteller draws from the bag (one not out of it). Tiles that
+        went back (unnamed ones, draws taken back by an undo) are shuffled in again once the
+        drawing order runs out, as a real bag holds them."""
+        for refill in (False, True):
+            if refill:
+                self.bag = [t for t in self.tiles if t not in state.played]
+                self.rng.shuffle(self.bag)
+            while self.bag:
+                tile = self.bag.pop(0)
+                if tile not in state.played:
+                    return tile
         raise ValueError("the bag is empty")
 
     def follow(self, state: State) -> None:

@@ -8,7 +8,7 @@ import random
 import tempfile
 from pathlib import Path
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from engine import eselsbruecke as eb
@@ -34,6 +34,9 @@ NAMES = ("story_told", "dealt", "answered", "right", "wrong", "next_round", "wit
 
 
 @settings(max_examples=12, deadline=None)
+# six seats and undos: the simulated bag ran dry while the engine's still held tiles (undone
+# draws and unnamed tiles went back to the engine's bag, never to the simulation's)
+@example(seed=0, players=6, side="advanced", undo_rate=0.125)
 @given(seed=st.integers(0, 10_000), players=st.integers(3, 6),
        side=st.sampled_from(["standard", "advanced"]), undo_rate=st.floats(0, 0.15))
 def test_random_tables_through_the_referee(seed: int, players: int, side: str,
