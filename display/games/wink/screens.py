@@ -263,6 +263,9 @@ def draw_play(p: Painter, f: Frame) -> None:
     p.surface.fill(C.BG)
     _header(p, view)
     place = view.phase == "place"
+    early = place and not table.accusing
+    if early:
+        _play_footer(p, view, table)
     warnings = warning_lines(p, view, table)
     box, cell = grid_box(p, height=0.56 - WARN_LINE * len(warnings))
     draw_grid(p, f, view, box, cell, place=place and not table.accusing, table=table)
@@ -314,16 +317,25 @@ def draw_play(p: Painter, f: Frame) -> None:
         p.text(p.tr(key, name=accuser, n=last[2]), p.rect(x, BODY_TOP + 0.35, w, 0.07),
                size=0.045, colour=C.GOOD if last[3] else C.TEXT_DIM)
     strip(p, f, view, view.active)
+    if not early:
+        _play_footer(p, view, table)
+
+
+def _play_footer(p: Painter, view: WinkView, table: TableView) -> None:
+    """Accuse by hand (or cancel it) and, placing, "holds every free number". While placing
+    (the camera sees the marker; the cells are the host's fallback) these come first for the
+    host buttons' highlight, before the 36 cells; after the names or the seats that may
+    accuse otherwise."""
     choices: list[tuple[HostAction, str, int | None, C.RGB, bool]] = []
     if table.accusing:
         choices.append((HostAction("accuse.cancel"), p.tr("wink.entry_cancel"), pygame.K_x,
                         C.PANEL_HI, True))
     else:
-        if place and view.may_pass:
-            choices.append((HostAction("no_place"), p.tr("wink.no_place"), None, C.PANEL_HI,
-                            True))
         choices.append((HostAction("accuse.open"), p.tr("wink.accuse_by_hand"), pygame.K_a,
                         C.PANEL_HI, bool(view.accusers)))
+        if view.phase == "place" and view.may_pass:
+            choices.append((HostAction("no_place"), p.tr("wink.no_place"), None, C.PANEL_HI,
+                            True))
     footer(p, choices)
 
 

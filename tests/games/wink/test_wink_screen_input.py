@@ -333,3 +333,30 @@ def test_the_cameras_warnings_are_drawn_on_their_cells_and_named(loop: Loop) -> 
     report("r1c1", "red", 1)  # the marker is seen again: that warning goes
     assert _table(loop).problems == ((15, "unknown_marker"),)
     assert not any(t.startswith("! ") for t in _texts(loop))
+
+
+def test_placing_and_naming_with_the_host_buttons(loop: Loop) -> None:
+    _key(loop, pygame.K_o)
+    # the first placing: nobody to accuse yet, the free cells only
+    assert _focused(loop) == Choice("place", (0, 0))
+    assert not [c for c in _choices(loop) if c.name == "accuse.open"]
+    _press(loop, HostButton.NEXT)
+    _press(loop, HostButton.CONFIRM)  # P0 on (0, 1): number 2
+    for _ in range(4):
+        # accuse by hand first, then the free cells (the camera's fallback)
+        assert _focused(loop) == Choice("accuse.open")
+        _press(loop, HostButton.NEXT)
+        _press(loop, HostButton.CONFIRM)  # each next player on the first free cell
+    state = _state(loop)
+    assert [p.marker for p in state.players] == [1, 0, 2, 3, 4]
+    assert state.phase is Phase.NAME and state.active == 0
+    # naming: the names first: P1 yes, P1 no, P2 yes ...
+    assert _focused(loop) == Choice("name_right", 1)
+    for _ in range(3):
+        _press(loop, HostButton.NEXT)
+    assert _focused(loop) == Choice("name_wrong", 2)
+    _press(loop, HostButton.CONFIRM)
+    state = _state(loop)
+    assert state.namings[-1].named == 2 and not state.namings[-1].right
+    assert state.grid[1].face is CellFace.DOWN and state.phase is Phase.PLACE
+    assert 2 in state.players[2].denials
