@@ -69,6 +69,8 @@ def _entry_samples(base: Snapshot, st: dict[str, wink.State]) -> list[tuple[str,
     free = list(place.free_cells)
     return [
         ("wink5-layout-camera", replace(base, state=layout, table=TableView(camera_cells=20))),
+        ("wink5-layout-camera-down", replace(base, state=layout,
+                                             camera_status="camera_disconnected")),
         ("wink5-grid-entry", replace(base, state=layout, table=TableView(
             grid_entry=half, grid_cursor=17, camera_cells=20))),
         ("wink5-grid-entry-full", replace(base, state=layout, table=TableView(

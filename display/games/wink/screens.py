@@ -195,10 +195,11 @@ def draw_layout(p: Painter, f: Frame) -> None:
                size=0.038 if k else 0.042, colour=C.TEXT if k == 0 else C.TEXT_DIM,
                weight="bold" if k == 0 else "regular", align="left")
     strip(p, f, view, None)
-    footer(p, [(HostAction("grid.open"), p.tr("wink.grid_by_hand"), pygame.K_g, C.PANEL_HI,
-                True),
-               (HostAction("grid.in_order"), p.tr("wink.grid_in_order"), pygame.K_o,
-                C.PANEL_HI, True)])
+    # the camera not working (the banner says so): the entries by hand stand out
+    colour = C.ACCENT if f.snap.camera_status else C.PANEL_HI
+    footer(p, [(HostAction("grid.open"), p.tr("wink.grid_by_hand"), pygame.K_g, colour, True),
+               (HostAction("grid.in_order"), p.tr("wink.grid_in_order"), pygame.K_o, colour,
+                True)])
 
 
 def draw_grid_entry(p: Painter, f: Frame, view: WinkView, table: TableView) -> None:
