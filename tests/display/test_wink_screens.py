@@ -9,6 +9,7 @@ from display_testing import SIZES, book
 
 from display.fonts import FontBook
 from display.games.wink.samples import snapshots
+from display.games.wink.view import TableView, WinkView
 from display.i18n import LANGS
 from display.model import Snapshot
 from display.renderer import Renderer
@@ -73,3 +74,80 @@ def test_the_end_screen_says_what_decided(fonts: FontBook) -> None:
     r = _render(fonts, (1920, 1080), snaps["wink5-end"])
     assert r.screen == "over"
     assert "Highest score" in [t.text for t in r.texts]
+
+
+def test_the_cameras_warnings_are_marked_on_their_cells_and_named(fonts: FontBook) -> None:
+    for lang, unknown, missing in (("zh-TW", "? 不明顏色的指示物：", "! 鏡頭沒看到指示物："),
+                                   ("en", "? Marker of no player's colour: ",
+                                    "! Marker not seen on: ")):
+        snap = dict(snapshots(lang))["wink5-warnings"]
+        table, view = snap.table, snap.state
+        assert isinstance(table, TableView) and isinstance(view, WinkView)
+        (bad, _), (gone, _) = sorted(table.problems, key=lambda x: x[1], reverse=True)
+        cell_no = (lambda n: f"{n}號") if lang == "zh-TW" else str
+        for size in SIZES:
+            r = _render(fonts, size, snap)
+            texts = [t.text for t in r.texts]
+            assert unknown + cell_no(view.cells[bad].number) in texts, texts
+            assert missing + cell_no(view.cells[gone].number) in texts
+            assert texts.count("?") == 1 and texts.count("!") == 1  # the cells' marks
+    # with no warnings: no marks and no lines
+    r = _render(fonts, (800, 480), dict(snapshots("en"))["wink5-place"])
+    assert not [t for t in r.texts if t.text[:2] in ("? ", "! ")]
+
+
+def test_the_grid_by_hand_offers_only_the_unused_numbers(fonts: FontBook) -> None:
+    snap = dict(snapshots("en"))["wink5-grid-entry"]
+    table = snap.table
+    assert isinstance(table, TableView)
+    r = _render(fonts, (800, 480), snap)
+    picks = {b.action.arg for b in r.buttons if b.action.name == "grid.pick"}
+    assert picks == set(range(1, 37)) - {c for c in table.grid_entry if c is not None}
+    cells = [b for b in r.buttons if b.action.name == "grid.cell"]
+    assert len(cells) == 36
+    texts = [t.text for t in r.texts]
+    assert "Lit cell: row 3, column 6" in texts and "17/36 cells" in texts
+    done = [b for b in r.buttons if b.action.name == "grid.done"]
+    assert done and not done[0].enabled  # not before all 36 are in
+    r = _render(fonts, (800, 480), dict(snapshots("en"))["wink5-grid-entry-full"])
+    assert next(b for b in r.buttons if b.action.name == "grid.done").enabled
+    r = _render(fonts, (800, 480), dict(snapshots("zh-TW"))["wink5-layout-camera"])
+    actions = {b.action.name for b in r.buttons}
+    assert {"grid.open", "grid.in_order"} <= actions
+    assert "鏡頭已讀到 20/36 格" in [t.text for t in r.texts]
+
+
+def test_the_accusation_is_entered_number_seat_answer(fonts: FontBook) -> None:
+    snaps = dict(snapshots("en"))
+    r = _render(fonts, (800, 480), snaps["wink8-accusation"])
+    first = [b for b in r.buttons if b.enabled and b.action.name not in ("undo", "lang")]
+    assert first[0].action.name == "pick_number"  # the step under way comes first
+    assert not [b for b in r.buttons if b.action.name == "pick_seat"]
+    assert not [b for b in r.buttons if b.action.name.startswith("accused_") and b.enabled]
+    snap = snaps["wink8-accusation-number"]
+    r = _render(fonts, (800, 480), snap)
+    first = [b for b in r.buttons if b.enabled and b.action.name not in ("undo", "lang")]
+    assert first[0].action.name == "pick_seat"
+    snap = snaps["wink8-accusation-picked"]
+    table = snap.table
+    assert isinstance(table, TableView) and table.pick_seat is not None
+    r = _render(fonts, (800, 480), snap)
+    first = [b for b in r.buttons if b.enabled and b.action.name not in ("undo", "lang")]
+    assert [b.action.name for b in first[:2]] == ["accused_right", "accused_wrong"]
+    name = snap.players[table.pick_seat].name
+    assert f"Does {table.pick_seat + 1} {name} hold {table.pick_number}?" in [
+        t.text for t in r.texts]
+    r = _render(fonts, (800, 480), snaps["wink5-accusation-by-hand"])
+    assert "Entered by the host" in [t.text for t in r.texts]
+
+
+def test_an_accusation_by_hand_offers_the_seats_that_may_accuse(fonts: FontBook) -> None:
+    snap = dict(snapshots("en"))["wink8-accuse-by-hand"]
+    view = snap.state
+    assert isinstance(view, WinkView)
+    r = _render(fonts, (800, 480), snap)
+    seats = [b.action.arg for b in r.buttons if b.action.name == "accuse"]
+    assert seats == list(view.accusers) and len(seats) == 8
+    assert not [b for b in r.buttons if b.action.name == "place"]  # the grid waits
+    r = _render(fonts, (800, 480), dict(snapshots("en"))["wink8-place"])
+    assert next(b for b in r.buttons if b.action.name == "accuse.open").enabled

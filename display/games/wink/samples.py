@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from display.games.wink.view import WinkView, game_view
+from display.games.wink.view import TableView, WinkView, game_view
 from display.model import BuzzView, PlayerInfo, Snapshot
 from engine import wink
 from engine.core import Rejection
@@ -46,12 +46,39 @@ def states(n: int = 5, seed: int = 3) -> dict[str, wink.State]:
     out["place"] = s
     s = _ok(wink.apply(s, wink.AccusationWon(at_ms=t + 1, seat=2, margin_us=50)))
     out["accusation"] = s
+    out["accusation_by_hand"] = _ok(wink.apply(out["place"], wink.AccusationByHand(
+        at_ms=t + 1, seat=1)))
     accused, number = wink.accusation_targets(s, 2)[-1]
     s = _ok(wink.apply(s, wink.AccusationEntered(at_ms=t + 2, accused=accused, number=number,
                                                  right=True)))
     out["after_accusation"] = s
     out["over"] = _ok(wink.apply(s, wink.EndGame(at_ms=t + 3)))
     return out
+
+
+def _entry_samples(base: Snapshot, st: dict[str, wink.State]) -> list[tuple[str, Snapshot]]:
+    """LAYOUT: the camera partly read, the grid by hand (half and all entered); PLACE: the
+    camera's warnings on their cells; an accusation entered by hand."""
+    layout = game_view(st["layout"])
+    place = game_view(st["place"])
+    by_hand = game_view(st["accusation_by_hand"])
+    assert layout is not None and place is not None and by_hand is not None
+    numbers = [c.number for c in place.cells]
+    half: tuple[int | None, ...] = tuple(numbers[:17]) + (None,) * 19
+    marked = [i for i, c in enumerate(place.cells) if c.marker is not None]
+    free = list(place.free_cells)
+    return [
+        ("wink5-layout-camera", replace(base, state=layout, table=TableView(camera_cells=20))),
+        ("wink5-layout-camera-down", replace(base, state=layout,
+                                             camera_status="camera_disconnected")),
+        ("wink5-grid-entry", replace(base, state=layout, table=TableView(
+            grid_entry=half, grid_cursor=17, camera_cells=20))),
+        ("wink5-grid-entry-full", replace(base, state=layout, table=TableView(
+            grid_entry=tuple(numbers), grid_cursor=35))),
+        ("wink5-warnings", replace(base, state=replace(place, mismatches=1), table=TableView(
+            problems=((free[0], "unknown_marker"), (marked[0], "missing_marker"))))),
+        ("wink5-accusation-by-hand", replace(base, state=by_hand)),
+    ]
 
 
 def snapshots(lang: str = "zh-TW") -> list[tuple[str, Snapshot]]:
@@ -75,6 +102,24 @@ def snapshots(lang: str = "zh-TW") -> list[tuple[str, Snapshot]]:
         out.append((tag + "race", replace(base, state=view("accusation"), buzz=BuzzView(
             winner=2, at_ms=T0 - 200, margin_us=50))))
         out.append((tag + "accusation", replace(base, state=view("accusation"))))
+        acc = view("accusation")
+        number, _seeker, seats = acc.targets[-1]
+        out.append((tag + "accusation-number", replace(base, state=acc, table=TableView(
+            pick_number=number))))
+        out.append((tag + "accusation-picked", replace(base, state=acc, table=TableView(
+            pick_number=number, pick_seat=seats[-1]))))
+        out.append((tag + "accuse-by-hand", replace(base, state=view("place"),
+                                                    table=TableView(accusing=True))))
+        if n == 5:
+            out.extend(_entry_samples(base, st))
+        if n == 8:
+            name = view("name")
+            marked = [i for i, c in enumerate(name.cells) if c.marker is not None]
+            free = [i for i, c in enumerate(name.cells) if c.marker is None and c.face == "up"]
+            out.append((tag + "name-warnings", replace(base, state=replace(name, mismatches=1),
+                                                       table=TableView(problems=(
+                (free[0], "unknown_marker"), (marked[0], "missing_marker"),
+                (marked[1], "missing_marker"))))))
         out.append((tag + "after-accusation", replace(base, state=view("after_accusation"))))
         out.append((tag + "end", replace(base, state=view("over"))))
     v = view("over")

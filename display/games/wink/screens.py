@@ -10,7 +10,7 @@ import pygame
 from display import colours as C
 from display.colours import player_rgb, text_on
 from display.games import Draw
-from display.games.wink.view import CellView, WinkView
+from display.games.wink.view import CellView, TableView, WinkView
 from display.input import HostAction
 from display.paint import Painter
 from display.screens import BODY_TOP, Frame, footer, header, margin_ms, player_strip
@@ -25,6 +25,11 @@ def _need(f: Frame) -> WinkView:
 
 def _header(p: Painter, view: WinkView) -> None:
     header(p, p.tr("wink.title"), p.tr("wink.turn_no", n=max(1, view.turn)))
+
+
+def _table(f: Frame) -> TableView:
+    t = f.snap.table
+    return t if isinstance(t, TableView) else TableView()
 
 
 def grid_box(p: Painter, top: float = BODY_TOP + 0.01, height: float = 0.56,
@@ -45,8 +50,12 @@ def marker_disc(p: Painter, f: Frame, r: pygame.Rect, seat: int) -> None:
     p.text(str(seat + 1), r.inflate(-rad // 2, -rad // 2), size=0.06, colour=text_on(bg))
 
 
+#: The mark on a cell the camera warns about, and at the start of its line in words.
+PROBLEM_MARKS = {"unknown_marker": "?", "missing_marker": "!"}
+
+
 def draw_cell(p: Painter, f: Frame, r: pygame.Rect, cell: CellView, *,
-              button: HostAction | None = None) -> None:
+              button: HostAction | None = None, problem: str | None = None) -> None:
     inner = r.inflate(-max(2, r.width // 12), -max(2, r.height // 12))
     if cell.face == "up":
         if button is not None:
@@ -54,8 +63,12 @@ def draw_cell(p: Painter, f: Frame, r: pygame.Rect, cell: CellView, *,
         else:
             p.fill(inner, C.PANEL_HI, 0.008)
             # with a marker on it, the number keeps the card's upper left
-            box = inner if cell.marker is None else pygame.Rect(
-                inner.x, inner.y, inner.width * 3 // 4, inner.height * 3 // 5)
+            if problem is not None:  # the warning's mark keeps the upper right
+                box = pygame.Rect(inner.x, inner.y, inner.width * 5 // 8, inner.height * 3 // 5)
+            elif cell.marker is not None:
+                box = pygame.Rect(inner.x, inner.y, inner.width * 3 // 4, inner.height * 3 // 5)
+            else:
+                box = inner
             p.text(str(cell.number), box, size=0.05, colour=C.TEXT, pad=0.002)
     elif cell.face == "down":
         p.fill(inner, C.BG_TOP, 0.008)
@@ -70,28 +83,62 @@ def draw_cell(p: Painter, f: Frame, r: pygame.Rect, cell: CellView, *,
     else:  # taken: an empty outline
         p.outline(inner, C.SLOT_EMPTY, 0.002, 0.008)
     if cell.marker is not None:
-        d = int(inner.width * 0.55)
+        d = min(inner.width * 3 // 4, max(int(inner.width * 0.55), p.px(0.05)))
         disc = pygame.Rect(0, 0, d, d)
         disc.center = (inner.right - d // 2 + d // 8, inner.bottom - d // 2 + d // 8)
         marker_disc(p, f, disc, cell.marker)
-    if cell.mismatch:
+    if cell.mismatch or problem is not None:
         p.outline(r, C.WARN, 0.004, 0.01)
+    if problem is not None:
+        # a mark in the corner, named in words under the grid (never the colour alone)
+        side = max(p.px(0.036), r.width * 3 // 8)
+        badge = pygame.Rect(r.right - side, r.y, side, side)
+        p.fill(badge, C.WARN, 0.006)
+        p.text(PROBLEM_MARKS.get(problem, "!"), badge, size=0.05, colour=text_on(C.WARN))
 
 
 def draw_grid(p: Painter, f: Frame, view: WinkView, box: pygame.Rect, cell: int,
-              place: bool = False) -> None:
+              place: bool = False, table: TableView | None = None) -> None:
     free = set(view.free_cells) if place else set()
+    problems = dict(table.problems) if table is not None else {}
     for i, c in enumerate(view.cells):
         row, col = divmod(i, view.cols)
         r = pygame.Rect(box.x + col * cell, box.y + row * cell, cell, cell)
         action = HostAction("place", (row, col)) if i in free else None
-        draw_cell(p, f, r, c, button=action)
+        draw_cell(p, f, r, c, button=action, problem=problems.get(i))
     if not view.cells:
         for i in range(view.rows * view.cols):
             row, col = divmod(i, view.cols)
             r = pygame.Rect(box.x + col * cell, box.y + row * cell, cell, cell)
             p.outline(r.inflate(-max(2, cell // 12), -max(2, cell // 12)), C.SLOT_EMPTY,
                       0.002, 0.008)
+
+
+#: A warning line under the grid (a fraction of the screen's height).
+WARN_LINE = 0.04
+
+
+def warning_lines(p: Painter, view: WinkView, table: TableView) -> list[str]:
+    """The camera's warnings in words: per kind, its mark and the cells' numbers; then the
+    cells the camera sees otherwise than the box expects."""
+    numbers = {i: c.number for i, c in enumerate(view.cells)}
+    lines = []
+    for kind, mark in PROBLEM_MARKS.items():
+        cells = [i for i, k in table.problems if k == kind and i in numbers]
+        if cells:
+            listed = p.tr("wink.list_sep").join(p.tr("wink.cell_no", n=numbers[i])
+                                                for i in cells)
+            lines.append(f"{mark} " + p.tr(f"wink.problem.{kind}", cells=listed))
+    if view.mismatches:
+        lines.append(p.tr("wink.mismatch", n=view.mismatches))
+    return lines
+
+
+def draw_warnings(p: Painter, lines: list[str], bottom: float = 0.69) -> None:
+    top = bottom - WARN_LINE * len(lines)
+    for k, line in enumerate(lines):
+        p.text(line, p.rect(0.02, top + k * WARN_LINE, 0.46, WARN_LINE), size=0.034,
+               colour=C.WARN, align="left", pad=0.003)
 
 
 def strip(p: Painter, f: Frame, view: WinkView, highlight: int | None) -> None:
@@ -119,29 +166,111 @@ def strip(p: Painter, f: Frame, view: WinkView, highlight: int | None) -> None:
 def strip_scores(p: Painter, f: Frame) -> None:
     from display.screens import strip_scores as shared
 
+    if _table(f).grid_open:
+        return  # the strip's place says which cell is lit
+
     shared(p, f, p.rect(*STRIP))
 
 
 def draw_layout(p: Painter, f: Frame) -> None:
     view = _need(f)
+    table = _table(f)
+    if table.grid_open:
+        draw_grid_entry(p, f, view, table)
+        return
     p.surface.fill(C.BG)
     _header(p, view)
     box, cell = grid_box(p)
     draw_grid(p, f, view, box, cell)
-    p.text(p.tr("wink.layout"), p.rect(0.50, BODY_TOP + 0.05, 0.47, 0.14), size=0.06)
-    p.text(p.tr("wink.layout_hint"), p.rect(0.50, BODY_TOP + 0.22, 0.47, 0.1), size=0.045,
+    x, w = 0.50, 0.47
+    p.text(p.tr("wink.layout"), p.rect(x, BODY_TOP + 0.03, w, 0.12), size=0.06)
+    p.text(p.tr("wink.layout_hint"), p.rect(x, BODY_TOP + 0.16, w, 0.07), size=0.04,
            colour=C.TEXT_DIM, weight="regular")
+    if table.camera_cells:
+        p.text(p.tr("wink.camera_read", n=table.camera_cells, total=view.rows * view.cols),
+               p.rect(x, BODY_TOP + 0.24, w, 0.07), size=0.04, colour=C.ACCENT)
+    p.fill(p.rect(x, BODY_TOP + 0.33, w, 0.22), C.PANEL, 0.015)
+    for k, key in enumerate(("wink.no_camera", "wink.in_order_hint", "wink.by_hand_hint")):
+        p.text(p.tr(key), p.rect(x + 0.01, BODY_TOP + 0.34 + k * 0.07, w - 0.02, 0.065),
+               size=0.038 if k else 0.042, colour=C.TEXT if k == 0 else C.TEXT_DIM,
+               weight="bold" if k == 0 else "regular", align="left")
     strip(p, f, view, None)
-    footer(p)
+    # the camera not working (the banner says so): the entries by hand stand out
+    colour = C.ACCENT if f.snap.camera_status else C.PANEL_HI
+    footer(p, [(HostAction("grid.open"), p.tr("wink.grid_by_hand"), pygame.K_g, colour, True),
+               (HostAction("grid.in_order"), p.tr("wink.grid_in_order"), pygame.K_o, colour,
+                True)])
+
+
+def draw_grid_entry(p: Painter, f: Frame, view: WinkView, table: TableView) -> None:
+    """The grid entered by hand: a pad of the numbers not yet used (right), the grid with its
+    lit cell (left; touch a cell to light it). The pad comes first for the host buttons'
+    highlight, then done, then the cells."""
+    p.surface.fill(C.BG)
+    entry = table.grid_entry
+    n = len(entry)
+    filled = sum(1 for c in entry if c is not None)
+    header(p, p.tr("wink.entry_title"), p.tr("wink.entry_count", n=filled, total=n))
+    used = {c for c in entry if c is not None}
+    pad = p.rect(0.50, BODY_TOP + 0.01, 0.48, 0.56)
+    cols = view.cols
+    rows = max(1, (n + cols - 1) // cols)
+    cw, ch = pad.width / cols, pad.height / rows
+    gap = max(2, p.px(0.006))
+    for k in range(n):
+        number = k + 1
+        r = pygame.Rect(round(pad.x + (k % cols) * cw), round(pad.y + (k // cols) * ch),
+                        round(cw), round(ch)).inflate(-gap, -gap)
+        if number in used:
+            p.fill(r, C.BG_TOP, 0.008)  # in the grid already: no button, the number dim
+            p.text(str(number), r, size=0.04, colour=C.DISABLED, weight="regular")
+        else:
+            p.button(r, HostAction("grid.pick", number), str(number), size=0.05)
+    choices: list[tuple[HostAction, str, int | None, C.RGB, bool]] = [
+        (HostAction("grid.done"), p.tr("wink.entry_done"), pygame.K_d, C.ACCENT, filled == n),
+        (HostAction("grid.erase"), p.tr("wink.entry_erase"), pygame.K_e, C.PANEL_HI,
+         filled > 0)]
+    if table.camera_cells:
+        choices.append((HostAction("grid.camera"), p.tr("wink.entry_camera"), pygame.K_c,
+                        C.PANEL_HI, True))
+    choices.append((HostAction("grid.cancel"), p.tr("wink.entry_cancel"), pygame.K_x,
+                    C.PANEL_HI, True))
+    footer(p, choices)
+    box, cell = grid_box(p)
+    for i, entered in enumerate(entry):
+        row, col = divmod(i, cols)
+        r = pygame.Rect(box.x + col * cell, box.y + row * cell, cell, cell)
+        inner = r.inflate(-max(2, cell // 12), -max(2, cell // 12))
+        lit = i == table.grid_cursor
+        p.button(inner, HostAction("grid.cell", i), "" if entered is None else str(entered),
+                 colour=C.ACCENT if lit else (C.PANEL_HI if entered is not None else C.PANEL),
+                 size=0.05)
+        if lit:
+            p.outline(r, C.TEXT, 0.005, 0.01)
+    row, col = divmod(table.grid_cursor, cols)
+    info = p.rect(*STRIP)
+    p.fill(info, C.PANEL, 0.015)
+    top = pygame.Rect(info.x, info.y, info.width, info.height // 2)
+    low = pygame.Rect(info.x, top.bottom, info.width, info.height - top.height)
+    p.text(p.tr("wink.entry_lit", row=row + 1, col=col + 1), top, size=0.05, colour=C.ACCENT,
+           pad=0.006)
+    p.text(p.tr("wink.entry_hint"), low, size=0.04, colour=C.TEXT_DIM, weight="regular",
+           pad=0.006)
 
 
 def draw_play(p: Painter, f: Frame) -> None:
     view = _need(f)
+    table = _table(f)
     p.surface.fill(C.BG)
     _header(p, view)
     place = view.phase == "place"
-    box, cell = grid_box(p)
-    draw_grid(p, f, view, box, cell, place=place)
+    early = place and not table.accusing
+    if early:
+        _play_footer(p, view, table)
+    warnings = warning_lines(p, view, table)
+    box, cell = grid_box(p, height=0.56 - WARN_LINE * len(warnings))
+    draw_grid(p, f, view, box, cell, place=place and not table.accusing, table=table)
+    draw_warnings(p, warnings)
     x, w = 0.50, 0.48
     if view.active is not None:
         info = f.player(view.active)
@@ -160,7 +289,9 @@ def draw_play(p: Painter, f: Frame) -> None:
         p.fill(call, C.PANEL, 0.015)
         p.text(p.tr("wink.seeking", n=view.seeking), call, size=0.085, colour=C.ACCENT,
                pad=0.01)
-    if place:
+    if table.accusing:
+        _accuser_choice(p, f, view, x, w)
+    elif place:
         p.text(p.tr("wink.tap_cell"), p.rect(x, BODY_TOP + 0.27, w, 0.07), size=0.04,
                colour=C.TEXT_DIM, weight="regular")
     elif view.active is not None:
@@ -181,23 +312,56 @@ def draw_play(p: Painter, f: Frame) -> None:
                      HostAction("name_wrong", seat), p.tr("wink.named_wrong"), colour=C.BAD,
                      size=0.045)
     last = view.last_accusation
-    if place and last is not None and last[2] is not None:
+    if place and not table.accusing and last is not None and last[2] is not None:
         accuser = f.player(last[0]).name
         key = "wink.last_right" if last[3] else "wink.last_wrong"
         p.text(p.tr(key, name=accuser, n=last[2]), p.rect(x, BODY_TOP + 0.35, w, 0.07),
                size=0.045, colour=C.GOOD if last[3] else C.TEXT_DIM)
-    if view.mismatches:
-        p.text(p.tr("wink.mismatch", n=view.mismatches), p.rect(x, 0.63, w, 0.06),
-               size=0.04, colour=C.WARN)
     strip(p, f, view, view.active)
-    choices = []
-    if place and view.may_pass:
-        choices.append((HostAction("no_place"), p.tr("wink.no_place"), None, C.PANEL_HI, True))
+    if not early:
+        _play_footer(p, view, table)
+
+
+def _play_footer(p: Painter, view: WinkView, table: TableView) -> None:
+    """Accuse by hand (or cancel it) and, placing, "holds every free number". While placing
+    (the camera sees the marker; the cells are the host's fallback) these come first for the
+    host buttons' highlight, before the 36 cells; after the names or the seats that may
+    accuse otherwise."""
+    choices: list[tuple[HostAction, str, int | None, C.RGB, bool]] = []
+    if table.accusing:
+        choices.append((HostAction("accuse.cancel"), p.tr("wink.entry_cancel"), pygame.K_x,
+                        C.PANEL_HI, True))
+    else:
+        choices.append((HostAction("accuse.open"), p.tr("wink.accuse_by_hand"), pygame.K_a,
+                        C.PANEL_HI, bool(view.accusers)))
+        if view.phase == "place" and view.may_pass:
+            choices.append((HostAction("no_place"), p.tr("wink.no_place"), None, C.PANEL_HI,
+                            True))
     footer(p, choices)
 
 
+def _accuser_choice(p: Painter, f: Frame, view: WinkView, x: float, w: float) -> None:
+    """Who shouted 「我要抓！」 first: the seats that may accuse, as buttons in their colours."""
+    p.text(p.tr("wink.who_accuses"), p.rect(x, BODY_TOP + 0.25, w, 0.07), size=0.045)
+    seats = view.accusers
+    cols = 2 if len(seats) <= 4 else 3
+    rows = (len(seats) + cols - 1) // cols
+    row_h = min(0.1, 0.25 / max(rows, 1))
+    col_w = w / cols
+    for k, seat in enumerate(seats):
+        info = f.player(seat)
+        r = p.rect(x + (k % cols) * col_w, BODY_TOP + 0.32 + (k // cols) * row_h,
+                   col_w * 0.95, row_h * 0.9)
+        p.button(r, HostAction("accuse", seat), f"{seat + 1} {info.name}",
+                 colour=player_rgb(info.colour), size=0.045)
+
+
 def draw_accusation(p: Painter, f: Frame) -> None:
+    """The accusation entered in three steps, each a row: the number named (only numbers a
+    marker is looking for), the player pointed at (not the accuser, not that seeker), the
+    answer. The step under way is drawn first, so the host buttons' highlight starts there."""
     view = _need(f)
+    table = _table(f)
     p.surface.fill(C.BG)
     _header(p, view)
     if view.accuser is not None:
@@ -206,30 +370,93 @@ def draw_accusation(p: Painter, f: Frame) -> None:
                p.tr("wink.accuser", name=info.name), size=0.06)
         if view.tie:
             line = p.tr("wink.tie")
+        elif view.by_hand:
+            line = p.tr("wink.by_host")
         elif view.margin_us:
             line = p.tr("wink.margin", ms=margin_ms(view.margin_us))
         else:
             line = ""
         p.text(line, p.rect(0.50, BODY_TOP + 0.01, 0.48, 0.1), size=0.05, colour=C.TEXT_DIM)
-    p.text(p.tr("wink.accuse_hint"), p.rect(0.02, BODY_TOP + 0.12, 0.96, 0.06), size=0.045)
+    by_number = {number: (seeker, accused) for number, seeker, accused in view.targets}
+    number = table.pick_number if table.pick_number in by_number else None
+    if number is None and len(by_number) == 1:
+        number = next(iter(by_number))
+    seats = by_number[number][1] if number is not None else ()
+    seat = table.pick_seat if table.pick_seat in seats else None
+    steps = [lambda: _numbers_row(p, f, view, number),
+             lambda: _seats_row(p, f, seats, number, seat),
+             lambda: _answer_row(p, f, number, seat)]
+    first = 0 if number is None else (1 if seat is None else 2)
+    for k in (first, *(j for j in range(3) if j != first)):
+        steps[k]()
+    footer(p, [(HostAction("withdraw"), p.tr("wink.withdraw"), pygame.K_w, C.PANEL_HI, True)])
+
+
+ROW_LABEL = (0.02, 0.14)  # x and width of a step's label
+ROW_X, ROW_W = 0.17, 0.81
+
+
+def _row_label(p: Painter, text: str, y: float, h: float, done: bool) -> None:
+    p.text(text, p.rect(ROW_LABEL[0], y, ROW_LABEL[1], h), size=0.042,
+           colour=C.TEXT_DIM if done else C.ACCENT, align="left", pad=0.004)
+
+
+def _picked(p: Painter, r: pygame.Rect) -> None:
+    """The picked button: a thick outline (with the question below, never colour alone)."""
+    p.outline(r.inflate(p.px(0.012), p.px(0.012)), C.TEXT, 0.006, 0.016)
+
+
+def _numbers_row(p: Painter, f: Frame, view: WinkView, picked: int | None) -> None:
+    y, h = BODY_TOP + 0.13, 0.11
+    _row_label(p, p.tr("wink.step_number"), y, h, picked is not None)
     rows = view.targets
-    row_h = min(0.09, 0.50 / max(len(rows), 1))
-    for k, (number, seeker, accused) in enumerate(rows):
-        y = BODY_TOP + 0.19 + k * row_h
-        name = f.player(seeker).name if seeker >= 0 else "?"
-        p.text(p.tr("wink.number_of", n=number, name=name), p.rect(0.02, y, 0.22, row_h * 0.9),
-               size=0.04, align="left", pad=0.004)
-        bw = min(0.12, 0.74 / max(2 * len(accused), 1))
-        for j, seat in enumerate(accused):
-            bx = 0.25 + 2 * j * bw
-            colour = player_rgb(f.player(seat).colour)
-            p.button(p.rect(bx, y, bw * 0.95, row_h * 0.9),
-                     HostAction("accused_right", (seat, number)),
-                     p.tr("wink.caught", seat=seat + 1), colour=colour, size=0.035)
-            p.button(p.rect(bx + bw, y, bw * 0.95, row_h * 0.9),
-                     HostAction("accused_wrong", (seat, number)),
-                     p.tr("wink.missed", seat=seat + 1), colour=C.PANEL_HI, size=0.035)
-    footer(p, [(HostAction("withdraw"), p.tr("wink.withdraw"), None, C.PANEL_HI, True)])
+    bw = min(0.16, ROW_W / max(len(rows), 1))
+    for k, (number, seeker, _accused) in enumerate(rows):
+        r = p.rect(ROW_X + k * bw, y, bw * 0.92, h)
+        p.button(r, HostAction("pick_number", number), p.tr("wink.cell_no", n=number),
+                 colour=C.ACCENT if number == picked else C.PANEL_HI, size=0.05)
+        if number == picked:
+            _picked(p, r)
+        if seeker >= 0:  # whose marker is looking for it
+            info = f.player(seeker)
+            p.chip(p.rect(ROW_X + k * bw, y + h + 0.005, bw * 0.92, 0.05), info.colour,
+                   f"{seeker + 1} {info.name}", size=0.036, min_size=0.03)
+
+
+def _seats_row(p: Painter, f: Frame, seats: tuple[int, ...], number: int | None,
+               picked: int | None) -> None:
+    y, h = BODY_TOP + 0.31, 0.11
+    _row_label(p, p.tr("wink.step_seat"), y, h, picked is not None)
+    if number is None:
+        p.text(p.tr("wink.number_first"), p.rect(ROW_X, y, ROW_W, h), size=0.04,
+               colour=C.TEXT_DIM, weight="regular", align="left", pad=0.004)
+        return
+    bw = min(0.16, ROW_W / max(len(seats), 1))
+    for k, seat in enumerate(seats):
+        info = f.player(seat)
+        r = p.rect(ROW_X + k * bw, y, bw * 0.92, h)
+        p.button(r, HostAction("pick_seat", seat), f"{seat + 1} {info.name}",
+                 colour=player_rgb(info.colour), size=0.04)
+        if seat == picked:
+            _picked(p, r)
+
+
+def _answer_row(p: Painter, f: Frame, number: int | None, seat: int | None) -> None:
+    y, h = BODY_TOP + 0.47, 0.12
+    ready = number is not None and seat is not None
+    if ready:
+        assert seat is not None
+        question = p.tr("wink.question", name=f"{seat + 1} {f.player(seat).name}", n=number)
+    else:
+        question = p.tr("wink.seat_first") if number is not None else ""
+    p.text(question, p.rect(0.02, y, 0.96, 0.07), size=0.05,
+           colour=C.TEXT if ready else C.TEXT_DIM)
+    y += 0.08
+    _row_label(p, p.tr("wink.step_answer"), y, h, False)
+    p.button(p.rect(ROW_X, y, 0.38, h), HostAction("accused_right"), p.tr("wink.caught_yes"),
+             key=pygame.K_y, colour=C.GOOD, enabled=ready, size=0.05)
+    p.button(p.rect(ROW_X + 0.41, y, 0.38, h), HostAction("accused_wrong"),
+             p.tr("wink.caught_no"), key=pygame.K_n, colour=C.BAD, enabled=ready, size=0.05)
 
 
 def draw_over(p: Painter, f: Frame) -> None:

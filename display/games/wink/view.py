@@ -1,8 +1,11 @@
 """What the screens of 眨眨眼 read: :class:`WinkView`, and reading the engine's state into it.
 
-The one place that knows ``engine.wink.State``'s fields. Phases map to screens: LAYOUT ->
-layout; NAME and PLACE -> play (the grid, whose turn, the call); ACCUSATION -> accusation
-(the race's winner; the host enters whom and which number); OVER -> over.
+The one place that knows ``engine.wink.State``'s fields. :class:`TableView` is what the kit's
+screen part adds of the table and of the host's entry under way (``Snapshot.table``): the
+camera's warnings by cell, the grid being entered by hand, the accusation being entered.
+Phases map to screens: LAYOUT -> layout; NAME and PLACE -> play (the grid, whose turn, the
+call); ACCUSATION -> accusation (the race's winner; the host enters whom and which number);
+OVER -> over.
 """
 
 from __future__ import annotations
@@ -47,6 +50,8 @@ class WinkView:
     last_accusation: tuple[int, int | None, int | None, bool] | None = None
     last_naming: tuple[int, int, int, bool] | None = None  # (seeker, named, number, right)
     free_cells: tuple[int, ...] = ()
+    #: NAME / PLACE: the seats that may accuse now (accusation cards left, someone to accuse)
+    accusers: tuple[int, ...] = ()
     may_pass: bool = False  # PLACE: the host may enter "holds every free number"
     mismatches: int = 0
     winners: tuple[int, ...] = ()
@@ -67,6 +72,38 @@ class WinkView:
     @property
     def cards_left(self) -> tuple[int, ...]:
         return self.hands
+
+
+#: Table.problems' kinds, as the screens name them
+PROBLEM_KINDS = ("unknown_marker", "missing_marker")
+
+
+@dataclass(frozen=True)
+class TableView:
+    """The table's and the host's transient state the screens show (``Snapshot.table``)."""
+
+    #: the camera's warnings: (cell index, kind), kind one of PROBLEM_KINDS
+    problems: tuple[tuple[int, str], ...] = ()
+    #: LAYOUT: the cells the camera has read so far (the "from the camera" offer)
+    camera_cells: int = 0
+    #: LAYOUT: the grid being entered by hand (empty: not open); None: not entered yet
+    grid_entry: tuple[int | None, ...] = ()
+    grid_cursor: int = 0
+    #: NAME / PLACE: the host is entering who shouted 「我要抓！」 first
+    accusing: bool = False
+    #: ACCUSATION: the number and the seat picked so far
+    pick_number: int | None = None
+    pick_seat: int | None = None
+
+    @property
+    def grid_open(self) -> bool:
+        return bool(self.grid_entry)
+
+    def problem_at(self, cell: int) -> str | None:
+        for i, kind in self.problems:
+            if i == cell:
+                return kind
+        return None
 
 
 def game_view(state: Any) -> WinkView | None:
@@ -122,6 +159,7 @@ def game_view(state: Any) -> WinkView | None:
         last_naming=None if naming is None else (naming.seat, naming.named, naming.number,
                                                  naming.right),
         free_cells=state.free_cells() if state.phase is wink.Phase.PLACE else (),
+        accusers=tuple(s for s in range(state.n_players) if wink.may_accuse(state, s)),
         may_pass=(state.phase is wink.Phase.PLACE and state.active is not None
                   and state.players[state.active].hand >= len(state.free_cells())),
         mismatches=len(state.mismatches),
