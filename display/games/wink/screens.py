@@ -154,10 +154,10 @@ def strip(p: Painter, f: Frame, view: WinkView, highlight: int | None) -> None:
         low = pygame.Rect(r.x, r.y + r.height * 68 // 100, r.width, r.height * 32 // 100)
         hand = view.hands[seat] if seat < len(view.hands) else 0
         acc = view.accusation_cards[seat] if seat < len(view.accusation_cards) else 0
-        left = pygame.Rect(low.x, low.y, low.width * 56 // 100, low.height)
-        right = pygame.Rect(left.right, low.y, low.right - left.right, low.height)
-        p.text(p.tr("wink.hand", n=hand), left, size=0.036, colour=fg, weight="regular")
-        p.text(p.tr("wink.acc_cards", n=acc), right, size=0.036, colour=fg, weight="regular")
+        # one line, so that with eight narrow chips the two counts shrink together and never
+        # run into each other ("Hand 4Acc 4")
+        counts = f"{p.tr('wink.hand', n=hand)}  {p.tr('wink.acc_cards', n=acc)}"
+        p.text(counts, low, size=0.036, colour=fg, weight="regular", pad=0.004)
         num = pygame.Rect(r.right - r.width // 4, r.y + r.height * 38 // 100, r.width // 4,
                           r.height * 30 // 100)
         p.text(str(seat + 1), num, size=0.04, colour=fg, pad=0.004)

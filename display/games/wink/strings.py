@@ -33,7 +33,7 @@ STRINGS: Mapping[str, Mapping[str, str]] = {
     "wink.hand": {"zh-TW": "手 {n}", "en": "Hand {n}"},
     "wink.acc_cards": {"zh-TW": "抓 {n}", "en": "Acc {n}"},
     "wink.mismatch": {"zh-TW": "鏡頭看到的有 {n} 格不一樣",
-                      "en": "The camera sees {n} cells differently"},
+                      "en": "Cells the camera sees differently: {n}"},
     "wink.margin": {"zh-TW": "領先 {ms} 毫秒", "en": "by {ms} ms"},
     "wink.tie": {"zh-TW": "同時按下，抽籤決定", "en": "Tie, drawn by lot"},
     "wink.last_right": {"zh-TW": "{name} 抓到了 {n} 號", "en": "{name} caught {n}"},
