@@ -8,8 +8,8 @@ some away, puts the eight markers on random cells (some half off their card), an
 cell with :class:`vision.markers.GridWatcher` and the card
 recogniser. It prints the rates as JSON: face and number per cell, marker per colour, false
 markers per unmarked cell. Then the same grid is taken to the end of a game (all but three
-unmarked face-up cards turned down or taken, four markers moved onto other cards) and read
-again: ``late_game``.
+face-up cards without a marker and four with one left; the rest turned down or taken) and
+read again: ``late_game``.
 """
 
 from __future__ import annotations
@@ -180,25 +180,27 @@ def run(trials: int = 6, seed: int = 1, casts: tuple[str, ...] = tuple(CASTS),
                     else:
                         unmarked += 1
                         false_markers += int(marker is not None)
-                # the end of the game: all but three unmarked face-up cards turned down or
-                # taken; four markers moved onto other cards (the light read from the table)
-                late = rng.sample([z for z in up if z not in where], 7)
-                plain, moved = late[:3], dict(zip(late[3:], MARKER_COLOURS[:4], strict=True))
+                # the end of the game: three unmarked face-up cards left, four markers on
+                # theirs; the other four markers taken back with their cards (partners
+                # found), every other card turned down or taken (the light is read from the
+                # table around the grid then)
+                plain = rng.sample([z for z in up if z not in where], 3)
+                kept = dict(rng.sample(sorted(where.items()), 4))
+                for z, c in [(z, c) for z, c in where.items() if z not in kept]:
+                    g.lift(c)
+                    g.take(z)
                 for z in g.poses:
-                    if z in where or z in late or z in down or z in gone:
+                    if z in kept or z in plain or z in down or z not in g.cards:
                         continue
                     if rng.random() < 0.3:
                         g.turn_down(z)
                     else:
                         g.take(z)
-                for z, c in moved.items():
-                    g.put(c, z)
                 for _f in range(12):
                     fr = g.table.capture()
                     watcher.process(fr.image, fr.t_ns)
                 settled = watcher.settled()
-                now = {z: c for z, c in where.items() if c not in moved.values()}
-                now.update(moved)
+                now = kept
                 for z in g.poses:
                     marker = settled.get(z, ("?", None))[1]
                     if z in now:

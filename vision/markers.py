@@ -309,9 +309,12 @@ class GridReader:
             out[cell.zone] = reading
         return out
 
-    def forget(self) -> None:
-        """Read every cell afresh next frame (a reference changed)."""
-        self._last.clear()
+    def forget(self, zones: Sequence[str] | None = None) -> None:
+        """Read every cell (``zones``: these) afresh next frame (a reference changed)."""
+        if zones is None:
+            self._last.clear()
+        for zone in zones or ():
+            self._last.pop(zone, None)
 
     def surface(self, image: Image, gains: FloatArray) -> FloatArray | None:
         """The table's colour (Lab median of the ring around the grid)."""
@@ -581,10 +584,11 @@ class GridWatcher:
         """Every cell's last reported (face, marker)."""
         return {z: s.reported for z, s in self._cells.items() if s.reported is not None}
 
-    def forget(self) -> None:
-        """Report every cell again (after an undo)."""
-        for s in self._cells.values():
-            s.reported = None
+    def forget(self, zones: Sequence[str] | None = None) -> None:
+        """Report every cell (``zones``: these) again (after an undo, a picture kept)."""
+        for zone, s in self._cells.items():
+            if zones is None or zone in zones:
+                s.reported = None
 
 
 def calibrate(before: Image, after: Image, zones: Sequence[Zone], placed: Mapping[str, str],
@@ -681,6 +685,33 @@ def nearest_other(palette: MarkerPalette, colour: str) -> tuple[str, float] | No
 #: What a marker calibration file says it is (``vision calibrate-markers``).
 MARKERS_KIND = "tablekeeper-markers"
 MARKERS_VERSION = 1
+
+
+#: The calibration's file name when the config (``[table] markers``) names none.
+MARKERS_FILE = "markers.json"
+#: The grid's cells, as ``vision calibrate --layout grid:6x6`` names them.
+GRID_ZONES = tuple(f"r{r}c{c}" for r in range(1, 7) for c in range(1, 7))
+
+
+def grid_zones(zones: Sequence[Zone]) -> tuple[Zone, ...]:
+    """The calibrated zones that are the grid's cells, r1c1 ... r6c6 (all of them or none)."""
+    by_name = {z.name: z for z in zones}
+    if all(n in by_name for n in GRID_ZONES):
+        return tuple(by_name[n] for n in GRID_ZONES)
+    return ()
+
+
+def markers_path(markers: str, config_path: Path | None, state_dir: str) -> Path:
+    """Where the marker calibration is: ``markers`` (``[table] markers``; "" for
+    :data:`MARKERS_FILE`), ``~`` expanded; relative to the config file's folder (next to its
+    ``[[vision.zones]]``), or to ``state_dir`` when there is no config file."""
+    import os
+
+    path = Path(os.path.expanduser(markers.strip() or MARKERS_FILE))
+    if path.is_absolute():
+        return path
+    base = config_path.parent if config_path is not None else Path(os.path.expanduser(state_dir))
+    return base / path
 
 
 class MarkerFileError(ValueError):
