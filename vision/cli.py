@@ -519,7 +519,7 @@ def _calibrate_markers(args: argparse.Namespace) -> int:
             print(second)
             before, after = (_read_frame(path) for path in args.images)
         else:
-            before, after = _camera_pair(args.camera, (first, second))
+            before, after = _camera_pair(args.camera, (first, second), tuple(camera.size))
         size = (int(after.shape[1]), int(after.shape[0]))
         if before.shape != after.shape:
             raise _Refused(f"the two frames differ in size ({before.shape[1]}x"
@@ -600,9 +600,12 @@ def _wait(prompt: str) -> None:
         input("   Enter when ready / 準備好請按 Enter ")
 
 
-def _camera_pair(spec: str, prompts: tuple[str, str]) -> tuple[Any, Any]:
+def _camera_pair(spec: str, prompts: tuple[str, str],
+                 size: tuple[int, int]) -> tuple[Any, Any]:
     try:
         cam = camera_from_spec(spec)
+        if not spec.startswith("folder:"):
+            cam.configure(size)  # the frames the kiosk reads: [camera] size
     except ValueError as exc:
         raise _Refused(str(exc)) from None
     frames = _camera_frames(cam)

@@ -334,3 +334,20 @@ def test_the_kit_names_its_watcher() -> None:
 
     assert KIT.watcher is not None
     assert all(k.watcher is None for k in games.kits() if k is not KIT)
+
+
+def test_the_command_from_a_camera(tmp_path: Path, deck: Any,
+                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """``--camera``: the host is told what to lay before each frame (a folder of frames
+    stands for the camera here; stdin is no terminal, so nothing waits for Enter)."""
+    config = _config(tmp_path, grid=True, deck=deck)
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    before, after = _frames(tmp_path, deck, MARKER_COLOURS)
+    before.rename(folder / "1.png")
+    after.rename(folder / "2.png")
+    assert _calibrate("--config", str(config), "--camera", f"folder:{folder}",
+                      "--back", "") == 0
+    out = capsys.readouterr().out
+    assert out.index("1/2 Lay the 36 cards") < out.index("2/2 Now lay red on r1c1")
+    assert tuple(load_markers(tmp_path / "markers.json", (640, 480)).colours) == MARKER_COLOURS
