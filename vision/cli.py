@@ -426,8 +426,8 @@ def _bench_vision(args: argparse.Namespace) -> int:
 
 
 def add_marker_calibration(sub: Any) -> None:
-    from vision.markers import MARKER_COLOURS
-
+    """(cv2 is imported by the command, not here: ``tablekeeper --version`` builds the
+    parsers on a machine without OpenCV.)"""
     p = sub.add_parser(
         "calibrate-markers",
         help="measure the Wink markers' colours under this table's light (after the grid's "
@@ -454,8 +454,9 @@ def add_marker_calibration(sub: Any) -> None:
                             "grid and the markers itself")
     p.add_argument("--cast", default=None,
                    help="--simulate: the light's colour cast (neutral, warm, cool, green ...)")
-    p.add_argument("--colours", default=",".join(MARKER_COLOURS),
-                   help="the box's markers, in the order they are laid (default all eight)")
+    p.add_argument("--colours", default=None,
+                   help="the box's markers, in the order they are laid (default all eight: "
+                        "red,yellow,blue,green,brown,purple,black,white)")
     p.add_argument("--back", default="r6c6", metavar="CELL",
                    help="the cell whose card is turned face down in the second frame "
                         "(default r6c6; '' for none)")
@@ -487,10 +488,11 @@ def _calibrate_markers(args: argparse.Namespace) -> int:
 
     name = "tablekeeper vision calibrate-markers"
     try:
-        colours = [c.strip() for c in args.colours.split(",") if c.strip()]
+        given = args.colours if args.colours is not None else ",".join(MARKER_COLOURS)
+        colours = [c.strip() for c in given.split(",") if c.strip()]
         unknown = [c for c in colours if c not in MARKER_COLOURS]
         if unknown or not colours or len(set(colours)) != len(colours):
-            raise _Refused(f"--colours {args.colours!r}: name each of "
+            raise _Refused(f"--colours {given!r}: name each of "
                            f"{', '.join(MARKER_COLOURS)} at most once")
         back = args.back.strip() or None
         placed = dict(zip(colours, MARKER_CELLS, strict=False))

@@ -36,6 +36,11 @@ Interpretations:
   recognised lying still); a marker already lying on a card when the camera first sees it is
   not read (a card under a marker is seldom recognised; when it is, the marker becomes part of
   its picture): the host enters that placement.
+- [I] ``markers_next_to_the_zones``: issue 18 「calibrated once per table, like the zones」 --
+  the zones live in the config file (``[[vision.zones]]``), so the markers' file lies next to
+  it (``markers.json`` in the config's folder; ``[table] markers`` names another; the kiosk
+  without a config: ``state_dir``), JSON written atomically by ``vision calibrate-markers``,
+  with the frame size it was measured in (another size is refused: the cells would not fit).
 - [I] ``markers_uncalibrated_not_read``: issue 18 「Markers are told apart by colour under
   the table's light (calibrated once per table, like the zones)」 -- without this table's
   calibration no cell is read at all (the nominal colours and back, under an unknown light,
