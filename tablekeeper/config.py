@@ -9,6 +9,8 @@ variant = "standard"  # the variant the setup form starts with (the game's own n
 language = "zh-TW"    # zh-TW | en
 state_dir = "/var/lib/tablekeeper"   # journals live under state_dir/games/
 items_deck = "/var/lib/tablekeeper/decks/items"   # the enrolled item cards ("": demo deck)
+markers = "markers.json"   # 眨眨眼's marker colours, `vision calibrate-markers` (the default:
+                           # next to this file, where its [[vision.zones]] are)
 
 [table.decks]        # each game's enrolled deck (a folder; absent or "": the game's demo deck)
 the-game = "/var/lib/tablekeeper/decks/the-game"    # (items_deck is 什麼不見啦's, the older name)
@@ -85,6 +87,9 @@ class TableConfig:
     #: each game's enrolled deck folder by kit name (``[table.decks]``); ``items_deck`` is the
     #: older name of 什麼不見啦's
     decks: Mapping[str, str] = field(default_factory=dict)
+    #: the marker colours of this table (眨眨眼; ``vision calibrate-markers``), a JSON file; a
+    #: relative path is read from the config file's folder; "": ``markers.json`` there
+    markers: str = ""
 
     def deck_for(self, game: str) -> str | None:
         """The enrolled deck folder of ``game`` (a kit name); None: its demo deck."""
@@ -102,7 +107,7 @@ class TableConfig:
         from tablekeeper import games
 
         _unknown_keys(d, {"players", "colours", "variant", "language", "state_dir",
-                          "items_deck", "game", "roster", "decks"}, "table")
+                          "items_deck", "game", "roster", "decks", "markers"}, "table")
         game = _expect(d.get("game", cls.game), str, "table.game")
         if game not in games.names():
             raise ValueError(f"table.game: {game!r} is not a game of this box "
@@ -152,8 +157,12 @@ class TableConfig:
         if items_deck and decks.get(ITEMS_GAME) and decks[ITEMS_GAME] != items_deck:
             raise ValueError(f"table.decks.{ITEMS_GAME}: {decks[ITEMS_GAME]!r}, but "
                              f"table.items_deck says {items_deck!r}: name the deck once")
+        markers = _expect(d.get("markers", cls.markers), str, "table.markers").strip()
+        if markers and not markers.endswith(".json"):
+            raise ValueError(f"table.markers: {markers!r} is not a .json file (the marker "
+                             "calibration that vision calibrate-markers writes)")
         return cls(players, colours, variant, language, state_dir, items_deck, game, roster,
-                   decks)
+                   decks, markers)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"game": self.game, "language": self.language,
@@ -164,10 +173,22 @@ class TableConfig:
             out["decks"] = dict(self.decks)
         if self.variant:
             out["variant"] = self.variant
+        if self.markers:
+            out["markers"] = self.markers
         if self.players:
             out["players"] = list(self.players)
             out["colours"] = list(self.colours)
         return out
+
+
+def markers_file(table: TableConfig, config_path: Path | None) -> Path:
+    """Where this table's marker calibration is (``[table] markers``): a relative path (and
+    the default, ``markers.json``) lies in the config file's folder, next to the grid's
+    ``[[vision.zones]]``; without a config file, in ``state_dir``
+    (:func:`vision.markers.markers_path`, which ``vision calibrate-markers`` writes to)."""
+    from vision.markers import markers_path
+
+    return markers_path(table.markers, config_path, table.state_dir)
 
 
 @dataclass(frozen=True)

@@ -183,17 +183,18 @@ def run_kiosk(args: argparse.Namespace) -> int:
     resumed = kit.engine.started(game.state)
 
     shown: list[Callable[[str], None]] = []  # the screen's show_problem, once it exists
+    early: list[str] = []  # problems told before the screen exists
 
     def tell(problem: str) -> None:
-        nonlocal config_problem
         log.error("%s", problem)
         if shown:
             shown[0](problem)
-        else:
-            config_problem = config_problem or problem
+        elif problem not in early:
+            early.append(problem)
 
     def camera_for(kit: games.Kit) -> tuple[Any, Any]:
-        """The camera watching ``kit``'s deck (``[table.decks]``) in its zones."""
+        """The camera watching ``kit``'s deck (``[table.decks]``) in its zones, through the
+        kit's own watcher if it has one (眨眨眼: cells and markers, ``[table] markers``)."""
         zones = kit.zones
         folder = config.table.deck_for(kit.name)
         try:
@@ -203,11 +204,13 @@ def run_kiosk(args: argparse.Namespace) -> int:
             deck = kit.deck(None)
         try:
             return camera_pipeline(config, clock, simulate=args.simulate_camera,
-                                   threaded=True, deck=deck, zones=zones)
+                                   threaded=True, deck=deck, zones=zones, watcher=kit.watcher,
+                                   config_path=config_path, tell=tell)
         except ValueError as exc:  # a bad [camera]/[vision] section or an unusable deck
             tell(f"camera/vision: {exc}; the defaults are used")
             return camera_pipeline(Config(), clock, simulate=args.simulate_camera,
-                                   threaded=True, deck=kit.deck(None), zones=zones)
+                                   threaded=True, deck=kit.deck(None), zones=zones,
+                                   watcher=kit.watcher, config_path=config_path, tell=tell)
 
     cards_source, deck = camera_for(kit)
     pause_banner: list[str] = []
@@ -223,7 +226,7 @@ def run_kiosk(args: argparse.Namespace) -> int:
                           roster=config.table.names)
     if config.table.variant:
         screen.variants[config.table.game] = config.table.variant
-    for problem in (config_problem, journal_problem):
+    for problem in (config_problem, journal_problem, *early):
         if problem:
             screen.show_problem(problem)
     shown.append(screen.show_problem)

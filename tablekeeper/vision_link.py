@@ -25,6 +25,7 @@ referee holds it until the host says whether it is that card or the next).
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import math
 import os
@@ -107,10 +108,19 @@ def _in_zones(name: str | None, zone: Zones) -> bool:
 
 def _cards_seen(events: Iterable[Any], zone: Zones, restarts: Restarts) -> list[CardSeen]:
     """The watcher's events in ``zone`` (None: any) as the referee's ``CardSeen``, stamped
-    with the frame the card was first visible in."""
-    return [CardSeen(e.card_id, e.first_seen_ns, e.score, e.margin,
-                     lying=restarts.lying(e.first_seen_ns), zone=e.zone) for e in events
-            if _in_zones(e.zone, zone)]
+    with the frame the card was first visible in. A game's own watcher may give
+    ``CardSeen`` values already (眨眨眼's cell readings): they go on as they are, marked
+    ``lying`` the same way."""
+    out: list[CardSeen] = []
+    for e in events:
+        if not _in_zones(e.zone, zone):
+            continue
+        if isinstance(e, CardSeen):
+            out.append(dataclasses.replace(e, lying=restarts.lying(e.t_ns)))
+        else:
+            out.append(CardSeen(e.card_id, e.first_seen_ns, e.score, e.margin,
+                                lying=restarts.lying(e.first_seen_ns), zone=e.zone))
+    return out
 
 
 def _forget(watcher: Any) -> None:
@@ -492,15 +502,42 @@ def simulated_camera_pipeline(clock: Clock, seed: int, deck: Any | None = None, 
     return table, WatchedCamera(table, CardWatcher(deck))
 
 
+@dataclasses.dataclass(frozen=True)
+class CameraContext:
+    """What a game's own watcher factory (``Kit.watcher``) is given by
+    :func:`camera_pipeline`: the deck, the parsed ``[vision]`` and ``[camera]`` sections,
+    the whole config and its file (for files named next to it), whether the camera is the
+    simulated table, the game's zones, and ``tell`` (a problem for the host: the screen's
+    banner and the log)."""
+
+    deck: Any
+    vision: Any  # vision.config.VisionConfig
+    camera: Any  # vision.camera.CameraConfig
+    config: Config
+    config_path: Path | None
+    simulate: bool
+    zones: tuple[str, ...]
+    tell: Callable[[str], None]
+
+
+def _log_problem(problem: str) -> None:
+    log.error("%s", problem)
+
+
 def camera_pipeline(config: Config, clock: Clock, *, simulate: bool = False,
                     on_status: Callable[[Any], None] | None = None,
                     threaded: bool = False, deck: Any | None = None,
-                    zones: tuple[str, ...] | None = ("centre",)) -> tuple[VisionSource, Any]:
+                    zones: tuple[str, ...] | None = ("centre",),
+                    watcher: Callable[[CameraContext], Any] | None = None,
+                    config_path: Path | None = None,
+                    tell: Callable[[str], None] | None = None) -> tuple[VisionSource, Any]:
     """The kiosk's camera from the config's ``[camera]`` and ``[vision]`` sections
     (``threaded``: read by a :class:`CameraThread`; real clocks only), watching ``deck``
     (default: the item deck of ``[table] items_deck``). ``zones``: the game's zones (its
     kit's table adapter); cards in every one of them that the calibration has are reported
-    (none calibrated: cards anywhere)."""
+    (none calibrated: cards anywhere). ``watcher``: the game's own watcher factory (its
+    kit's ``watcher``: 眨眨眼 reads cells and markers), given a :class:`CameraContext`;
+    None: the card recogniser. ``tell``: where its problems go (default: the log)."""
     from vision.camera import CameraConfig, resilient_camera
     from vision.config import VisionConfig
     from vision.tracker import CardWatcher
@@ -518,9 +555,14 @@ def camera_pipeline(config: Config, clock: Clock, *, simulate: bool = False,
     wanted = frozenset(z for z in zones or () if z in calibrated)
     # every calibrated zone of the game (The Game's four rows, Wink's 36 cells)
     zone: Zones = None if not wanted else next(iter(wanted)) if len(wanted) == 1 else wanted
-    watcher = CardWatcher(deck, vision_config)
+    if watcher is None:
+        seer: Any = CardWatcher(deck, vision_config)
+    else:
+        seer = watcher(CameraContext(deck, vision_config, camera_config, config, config_path,
+                                     simulate or camera_config.source == "sim",
+                                     tuple(zones or ()), tell or _log_problem))
     _one_vision_thread()
     frame_ns = round(1e9 / camera_config.fps)
     if threaded:
-        return CameraThread(camera, watcher, frame_ns=frame_ns, zone=zone), deck
-    return WatchedCamera(camera, watcher, frame_ns=frame_ns, zone=zone), deck
+        return CameraThread(camera, seer, frame_ns=frame_ns, zone=zone), deck
+    return WatchedCamera(camera, seer, frame_ns=frame_ns, zone=zone), deck

@@ -210,6 +210,7 @@ def add_recognition_commands(sub: Any) -> None:
                    help="a zone is the card grown by this factor about its centre (default 1.5)")
     p.add_argument("--out", type=Path, help="also write the [[vision.zones]] TOML to this file")
     p.set_defaults(func=_calibrate)
+    add_marker_calibration(sub)
 
 
 def _vision_config(path: Path | None) -> Any:
@@ -418,3 +419,246 @@ def _bench_vision(args: argparse.Namespace) -> int:
     frames = args.frames or (100 if args.quick else 1000)
     return bench.main(frames=frames, seed=args.seed, decks=args.deck, threads=args.threads,
                       quick=args.quick)
+
+
+# --------------------------------------------------------------------------- markers
+# `vision calibrate-markers`: 眨眨眼's marker colours under this table's light.
+
+
+def add_marker_calibration(sub: Any) -> None:
+    """(cv2 is imported by the command, not here: ``tablekeeper --version`` builds the
+    parsers on a machine without OpenCV.)"""
+    p = sub.add_parser(
+        "calibrate-markers",
+        help="measure the Wink markers' colours under this table's light (after the grid's "
+             "zones)",
+        description="Two frames of the 6x6 grid (calibrated before with vision calibrate "
+                    "--layout grid:6x6): first the 36 cards face up and no marker; then each "
+                    "marker on its cell in the colour order (red on r1c1, yellow on r1c2, "
+                    "blue on r1c3, green on r1c4, brown on r1c5, purple on r1c6, black on "
+                    "r2c1, white on r2c2) and the card of r6c6 turned face down. The colours "
+                    "are written as JSON to [table] markers (default markers.json next to "
+                    "the config file).")
+    p.add_argument("--config", type=Path, metavar="TOML",
+                   help="the box's config: its [[vision.zones]] (the grid), [camera] and "
+                        "[table] markers")
+    where = p.add_mutually_exclusive_group(required=True)
+    where.add_argument("--images", type=Path, nargs=2, metavar=("BEFORE", "AFTER"),
+                       help="two camera frames saved to files: the grid alone, then with the "
+                            "markers")
+    where.add_argument("--camera", metavar="SPEC",
+                       help="picamera2, opencv:INDEX or folder:PATH (the host is told what "
+                            "to lay, and presses Enter)")
+    where.add_argument("--simulate", action="store_true",
+                       help="the simulated table of [camera] sim_seed/sim_surface lays the "
+                            "grid and the markers itself")
+    p.add_argument("--cast", default=None,
+                   help="--simulate: the light's colour cast (neutral, warm, cool, green ...)")
+    p.add_argument("--colours", default=None,
+                   help="the box's markers, in the order they are laid (default all eight: "
+                        "red,yellow,blue,green,brown,purple,black,white)")
+    p.add_argument("--back", default="r6c6", metavar="CELL",
+                   help="the cell whose card is turned face down in the second frame "
+                        "(default r6c6; '' for none)")
+    p.add_argument("--out", type=Path, metavar="JSON",
+                   help="write here instead of the config's [table] markers")
+    p.set_defaults(func=_calibrate_markers)
+
+
+#: The cells the markers are laid on, in the colours' order.
+MARKER_CELLS = tuple(f"r{i // 6 + 1}c{i % 6 + 1}" for i in range(36))
+
+
+class _Refused(Exception):
+    """The calibration cannot be made: the message says why and what to do."""
+
+
+def _calibrate_markers(args: argparse.Namespace) -> int:
+    from vision.markers import (
+        MARKER_COLOURS,
+        MIN_SEPARATION,
+        MarkerNotFound,
+        calibrate,
+        grid_zones,
+        markers_path,
+        nearest_other,
+        save_markers,
+        too_close,
+    )
+
+    name = "tablekeeper vision calibrate-markers"
+    try:
+        given = args.colours if args.colours is not None else ",".join(MARKER_COLOURS)
+        colours = [c.strip() for c in given.split(",") if c.strip()]
+        unknown = [c for c in colours if c not in MARKER_COLOURS]
+        if unknown or not colours or len(set(colours)) != len(colours):
+            raise _Refused(f"--colours {given!r}: name each of "
+                           f"{', '.join(MARKER_COLOURS)} at most once")
+        back = args.back.strip() or None
+        placed = dict(zip(colours, MARKER_CELLS, strict=False))
+        if back is not None and (back not in MARKER_CELLS or back in placed.values()):
+            raise _Refused(f"--back {back!r}: a cell r1c1..r6c6 with no marker on it")
+        table, vision, camera = _marker_configs(args.config)
+        zones = grid_zones(vision.zones)
+        out = args.out if args.out is not None else markers_path(
+            str(table.get("markers", "")), args.config,
+            str(table.get("state_dir", "~/.local/state/tablekeeper")))
+        layout = ", ".join(f"{c} on {z}" for c, z in placed.items())
+        first = ("1/2 Lay the 36 cards face up on the grid, no marker on them / "
+                 "將 36 張牌正面朝上排成方格，不放指示物")
+        second = (f"2/2 Now lay {layout}"
+                  + (f"; turn the card of {back} face down" if back else "")
+                  + " / 依顏色順序放上指示物" + ("並將一張牌翻面" if back else ""))
+        if args.simulate:
+            before, after, zones = _simulated_frames(camera, zones, placed, back, args.cast,
+                                                     (first, second))
+        elif not zones:
+            raise _Refused("no grid calibration yet: lay the grid's cards, save a frame and "
+                           "run `tablekeeper vision calibrate --layout grid:6x6`, then put "
+                           "its [[vision.zones]] into the config (--config) / 尚未校正方格")
+        elif args.images is not None:
+            print(first)
+            print(second)
+            before, after = (_read_frame(path) for path in args.images)
+        else:
+            before, after = _camera_pair(args.camera, (first, second), tuple(camera.size))
+        size = (int(after.shape[1]), int(after.shape[0]))
+        if before.shape != after.shape:
+            raise _Refused(f"the two frames differ in size ({before.shape[1]}x"
+                           f"{before.shape[0]} and {size[0]}x{size[1]})")
+        if size != tuple(camera.size):
+            raise _Refused(f"the frames are {size[0]}x{size[1]}, the camera ([camera] size) "
+                           f"gives {camera.size[0]}x{camera.size[1]}: take them as the kiosk "
+                           "sees the table")
+        try:
+            palette = calibrate(before, after, zones, placed, back_zone=back)
+        except MarkerNotFound as exc:
+            raise _Refused(f"not found: {', '.join(exc.missing)} -- is each marker on the card "
+                           "of its cell, in view and not under a hand, and the second frame "
+                           "taken after they were laid? / 找不到指示物") from None
+        except ValueError as exc:
+            raise _Refused(str(exc)) from None
+        close = too_close(palette, MIN_SEPARATION)
+        if close:
+            pairs = "; ".join(f"{a} and {b}: {d:.1f}" for a, b, d in close)
+            raise _Refused(f"too close to tell apart under this light: {pairs} (at least "
+                           f"{MIN_SEPARATION:.0f} needed) -- more or whiter light, or leave "
+                           "one of them out with --colours; nothing written / 顏色太接近")
+    except _Refused as exc:
+        print(f"{name}: {exc}", file=sys.stderr)
+        return 2
+    save_markers(out, palette, size, zones)
+    for colour, zone in placed.items():
+        lab = ", ".join(f"{v:.1f}" for v in palette.colours[colour])
+        near = nearest_other(palette, colour)
+        tail = f"; nearest {near[0]} at {near[1]:.1f}" if near else ""
+        print(f"  {colour:<7} on {zone}: Lab {lab}{tail}")
+    print(f"{len(placed)} marker colours, marker size {palette.marker_size:.2f} of a cell; "
+          f"written to {out}")
+    return 0
+
+
+def _marker_configs(path: Path | None) -> tuple[dict[str, Any], Any, Any]:
+    """The config's ``[table]`` (raw), ``[vision]`` and ``[camera]`` (parsed)."""
+    import tomllib
+
+    from vision.camera import CameraConfig
+    from vision.config import VisionConfig
+
+    if path is None:
+        return {}, VisionConfig(), CameraConfig.from_dict({})
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise _Refused(f"{path}: no such config file") from None
+    except OSError as exc:
+        raise _Refused(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise _Refused(f"{path}: not valid TOML ({exc})") from None
+    try:
+        table = raw.get("table", {})
+        if not isinstance(table, dict) or not isinstance(table.get("markers", ""), str):
+            raise ValueError("table.markers: expected the path of a .json file")
+        vision = VisionConfig.from_dict(raw.get("vision", {}))
+        camera = CameraConfig.from_dict(raw.get("camera", {}))
+    except ValueError as exc:
+        raise _Refused(f"{path}: {exc}") from None
+    return table, vision, camera
+
+
+def _read_frame(path: Path) -> Any:
+    from vision.enroll import EnrolError, read_image
+
+    try:
+        return read_image(path)
+    except EnrolError as exc:
+        text = str(exc)
+        raise _Refused(text if str(path) in text else f"{path}: {text}") from None
+
+
+def _wait(prompt: str) -> None:
+    print(prompt, flush=True)
+    if sys.stdin.isatty():
+        input("   Enter when ready / 準備好請按 Enter ")
+
+
+def _camera_pair(spec: str, prompts: tuple[str, str],
+                 size: tuple[int, int]) -> tuple[Any, Any]:
+    try:
+        cam = camera_from_spec(spec)
+        if not spec.startswith("folder:"):
+            cam.configure(size)  # the frames the kiosk reads: [camera] size
+    except ValueError as exc:
+        raise _Refused(str(exc)) from None
+    frames = _camera_frames(cam)
+    skip = 0 if spec.startswith("folder:") else 4  # a live camera: fresh frames after Enter
+    pair = []
+    try:
+        for prompt in prompts:
+            _wait(prompt)
+            image = None
+            for _ in range(skip + 1):
+                image = next(frames, None)
+            if image is None:
+                raise _Refused(f"the camera {spec} gave no frame")
+            pair.append(image)
+    finally:
+        stop = getattr(frames, "close", None)  # the generator closes the camera
+        if stop is not None:
+            stop()
+    return pair[0], pair[1]
+
+
+def _simulated_frames(camera: Any, zones: tuple[Any, ...], placed: dict[str, str],
+                      back: str | None, cast: str | None,
+                      prompts: tuple[str, str]) -> tuple[Any, Any, tuple[Any, ...]]:
+    import random
+
+    from vision.deck import load_deck
+    from vision.demo_decks import demo_deck
+    from vision.simmarkers import place_marker, sim_grid_zones, sim_table
+    from vision.simtable import CASTS
+
+    if cast is not None and cast not in CASTS:
+        raise _Refused(f"--cast {cast!r}: one of {', '.join(CASTS)}")
+    deck = load_deck(demo_deck("wink"))
+    if not zones:
+        zones = sim_grid_zones(deck, camera)
+        print("(the config has no grid: the simulated table's own grid)")
+    table = sim_table(deck, camera, cast)
+    numbers = random.Random(camera.sim_seed).sample(range(1, 37), 36)
+    poses = {}
+    cards = {}
+    for i, zone in enumerate(MARKER_CELLS):
+        poses[zone] = table.grid_pose(i // 6, i % 6)
+        cards[zone] = table.place(f"w{numbers[i]:02d}", poses[zone])
+    print(prompts[0])
+    before = table.capture().image
+    print(prompts[1])
+    for colour, zone in placed.items():
+        place_marker(table, colour, poses[zone])
+    if back is not None:
+        table.remove(cards[back])
+        table.place_back(poses[back])
+    after = table.capture().image
+    return before, after, zones

@@ -6,7 +6,10 @@ calibrate`` does) and the marker palette (under a neutral light), then, per tria
 grid (its cells' pictures kept, as at the start of a game), turns some cards face down, takes
 some away, puts the eight markers on random cells (some half off their card), and reads every
 cell with :class:`vision.markers.GridWatcher` and the card
-recogniser. It prints the rates as JSON: face and number per cell, marker per colour.
+recogniser. It prints the rates as JSON: face and number per cell, marker per colour, false
+markers per unmarked cell. Then the same grid is taken to the end of a game (all but three
+face-up cards without a marker and four with one left; the rest turned down or taken) and
+read again: ``late_game``.
 """
 
 from __future__ import annotations
@@ -106,6 +109,11 @@ def run(trials: int = 6, seed: int = 1, casts: tuple[str, ...] = tuple(CASTS),
     faces_n: Counter[str] = Counter()
     numbers_ok = numbers_n = 0
     false_markers = 0
+    unmarked = 0
+    late_ok: Counter[str] = Counter()
+    late_n: Counter[str] = Counter()
+    late_false = late_unmarked = 0
+    late_what: Counter[str] = Counter()
     k = 0
     for surface in surfaces:
         zones, palette = calibrated(deck, seed, Conditions(surface=surface))
@@ -169,8 +177,41 @@ def run(trials: int = 6, seed: int = 1, casts: tuple[str, ...] = tuple(CASTS),
                         if z in halves:
                             half_n += 1
                             half_ok += int(marker == c)
-                    elif marker is not None:
-                        false_markers += 1
+                    else:
+                        unmarked += 1
+                        false_markers += int(marker is not None)
+                # the end of the game: three unmarked face-up cards left, four markers on
+                # theirs; the other four markers taken back with their cards (partners
+                # found), every other card turned down or taken (the light is read from the
+                # table around the grid then)
+                plain = rng.sample([z for z in up if z not in where], 3)
+                kept = dict(rng.sample(sorted(where.items()), 4))
+                for z, c in [(z, c) for z, c in where.items() if z not in kept]:
+                    g.lift(c)
+                    g.take(z)
+                for z in g.poses:
+                    if z in kept or z in plain or z in down or z not in g.cards:
+                        continue
+                    if rng.random() < 0.3:
+                        g.turn_down(z)
+                    else:
+                        g.take(z)
+                for _f in range(12):
+                    fr = g.table.capture()
+                    watcher.process(fr.image, fr.t_ns)
+                settled = watcher.settled()
+                now = kept
+                for z in g.poses:
+                    marker = settled.get(z, ("?", None))[1]
+                    if z in now:
+                        late_n[now[z]] += 1
+                        late_ok[now[z]] += int(marker == now[z])
+                    else:
+                        late_unmarked += 1
+                        late_false += int(marker is not None)
+                        if marker is not None:
+                            face = settled.get(z, ("?", None))[0]
+                            late_what[f"{face} {marker}"] += 1
     return {
         "grids": k, "conditions": {"casts": list(casts), "surfaces": list(surfaces)},
         "face": {f: f"{faces_ok[f]}/{faces_n[f]}" for f in faces_n},
@@ -178,6 +219,13 @@ def run(trials: int = 6, seed: int = 1, casts: tuple[str, ...] = tuple(CASTS),
         "marker": {c: f"{marker_ok[c]}/{marker_n[c]}" for c in MARKER_COLOURS},
         "marker_half_off": f"{half_ok}/{half_n}",
         "false_markers": false_markers,
+        "unmarked_cells": unmarked,
+        "false_markers_per_unmarked_cell": round(false_markers / max(1, unmarked), 5),
+        "late_game": {
+            "marker": {c: f"{late_ok[c]}/{late_n[c]}" for c in MARKER_COLOURS},
+            "false_markers": late_false, "unmarked_cells": late_unmarked,
+            "false_read_as": dict(late_what),
+            "false_markers_per_unmarked_cell": round(late_false / max(1, late_unmarked), 5)},
     }
 
 

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Self
 
 import cv2
@@ -75,6 +76,9 @@ REFRESH_FRAMES = 30
 STILL_LEVELS = 8
 #: A colour this achromatic (Lab chroma) is black, grey or white.
 NEUTRAL_CHROMA = 12.0
+#: The light is read from the face-up cards without a marker while at least this many are
+#: left; with fewer (the end of a game), from the table around the grid.
+LIGHT_CELLS = 8
 
 
 def lab_of_bgr(bgr: Sequence[float]) -> tuple[float, float, float]:
@@ -248,6 +252,8 @@ class GridReader:
         self._surface: FloatArray | None = None
         #: the references' pictures (BGR) in the light of ``_ref_gains``
         self._raw: dict[str, FloatArray] = {}
+        #: the table around the grid (every 3rd pixel of :attr:`surround`, BGR) in that light
+        self._raw_surround: FloatArray | None = None
         self._ref_gains: FloatArray | None = None
         #: cells that look different from the frame before (a hand moving, a marker being put
         #: down): their readings do not count yet
@@ -303,9 +309,12 @@ class GridReader:
             out[cell.zone] = reading
         return out
 
-    def forget(self) -> None:
-        """Read every cell afresh next frame (a reference changed)."""
-        self._last.clear()
+    def forget(self, zones: Sequence[str] | None = None) -> None:
+        """Read every cell (``zones``: these) afresh next frame (a reference changed)."""
+        if zones is None:
+            self._last.clear()
+        for zone in zones or ():
+            self._last.pop(zone, None)
 
     def surface(self, image: Image, gains: FloatArray) -> FloatArray | None:
         """The table's colour (Lab median of the ring around the grid)."""
@@ -319,17 +328,28 @@ class GridReader:
         """This frame's gains. Once cells have pictures kept (:attr:`references`), from the
         face-up cells without a marker: their pixels now against then, channel by channel
         (the cards are the same, so any change is the light's -- however many cards were
-        turned down or taken since, which would move a median of the whole grid). Before:
-        the grid's median against the calibration's."""
+        turned down or taken since, which would move a median of the whole grid). With fewer
+        than :data:`LIGHT_CELLS` such cards left (the end of a game), from the table around
+        the grid against its picture kept with theirs (the table stays; the grid's median
+        does not: backs and bare table made it far darker, every gain went to its ceiling
+        and every marker read white). Before any picture is kept: the grid's median against
+        the calibration's."""
+        if self._ref_gains is None:
+            return white_gains(image, self._grid_sample, self.palette.grey)
         cells = [c for c in self.cells if c.zone in self._raw
                  and c.zone in self._last and not self._last[c.zone][1].covered
                  and self._last[c.zone][1].face == "up" and self._last[c.zone][1].marker is None]
-        if len(cells) < 4 or self._ref_gains is None:
-            return white_gains(image, self._grid_sample, self.palette.grey)
-        now = np.concatenate([image[c.y0:c.y0 + c.mask.shape[0]:2,
-                                    c.x0:c.x0 + c.mask.shape[1]:2][c.mask[::2, ::2]]
-                              for c in cells]).astype(np.float32)
-        then = np.concatenate([self._raw[c.zone][::2, ::2][c.mask[::2, ::2]] for c in cells])
+        if len(cells) >= LIGHT_CELLS:
+            now = np.concatenate([image[c.y0:c.y0 + c.mask.shape[0]:2,
+                                        c.x0:c.x0 + c.mask.shape[1]:2][c.mask[::2, ::2]]
+                                  for c in cells]).astype(np.float32)
+            then = np.concatenate([self._raw[c.zone][::2, ::2][c.mask[::2, ::2]]
+                                   for c in cells])
+        elif self._raw_surround is not None and len(self._raw_surround):
+            now = image[::3, ::3][self.surround[::3, ::3]].astype(np.float32)
+            then = self._raw_surround
+        else:  # nothing to measure it against: the light as last measured
+            return self._gains if self._gains is not None else self._ref_gains
         ratio = np.median(then, axis=0) / np.maximum(np.median(now, axis=0), 1.0)
         gains: FloatArray = np.clip(self._ref_gains * ratio, 0.4, 3.0).astype(np.float32)
         return gains
@@ -345,8 +365,16 @@ class GridReader:
         # in the light the references were kept in
         scale = self._ref_gains / (self._gains if self._gains is not None else self._ref_gains)
         self._raw[zone] = (patch.astype(np.float32) * scale).astype(np.float32)
+        if self._raw_surround is None:
+            self.keep_surround(image, scale)
         self.references[zone] = balanced_lab(patch, self._gains if self._gains is not None
                                              else self._ref_gains)
+
+    def keep_surround(self, image: Image, scale: FloatArray | None = None) -> None:
+        """Keep the table around the grid in ``image`` (the light at the end of a game is
+        read from it: :meth:`_light`); ``scale`` takes it to the references' light."""
+        px = image[::3, ::3][self.surround[::3, ::3]].astype(np.float32)
+        self._raw_surround = (px * (scale if scale is not None else 1.0)).astype(np.float32)
 
     def lab_of(self, image: Image, zone: str) -> FloatArray:
         cell = next(c for c in self.cells if c.zone == zone)
@@ -546,6 +574,7 @@ class GridWatcher:
         reader._gains = white_gains(image, reader._grid_sample, reader.palette.grey)
         reader._ref_gains = reader._gains
         reader._surface = reader.surface(image, reader._gains)
+        reader.keep_surround(image)
         for cell in reader.cells:
             if zones is None or cell.zone in zones:
                 reader.keep_reference(image, cell.zone)
@@ -555,10 +584,11 @@ class GridWatcher:
         """Every cell's last reported (face, marker)."""
         return {z: s.reported for z, s in self._cells.items() if s.reported is not None}
 
-    def forget(self) -> None:
-        """Report every cell again (after an undo)."""
-        for s in self._cells.values():
-            s.reported = None
+    def forget(self, zones: Sequence[str] | None = None) -> None:
+        """Report every cell (``zones``: these) again (after an undo, a picture kept)."""
+        for zone, s in self._cells.items():
+            if zones is None or zone in zones:
+                s.reported = None
 
 
 def calibrate(before: Image, after: Image, zones: Sequence[Zone], placed: Mapping[str, str],
@@ -576,18 +606,22 @@ def calibrate(before: Image, after: Image, zones: Sequence[Zone], placed: Mappin
     ones = np.ones(3, np.float32)
     colours = dict(base.colours)
     sides = []
+    missing = []
     for colour, zone in placed.items():
         cell = next((c for c in reader.cells if c.zone == zone), None)
         if cell is None:
             raise ValueError(f"markers calibrate: no zone {zone!r}")
         blob, lab = _changed_blob(cell, before, after, ones)
         if blob is None:
-            raise ValueError(f"markers calibrate: no {colour} marker found on {zone}")
+            missing.append(f"{colour} on {zone}")
+            continue
         inner = cv2.erode(blob.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
         px = lab[inner if inner.sum() >= 4 else blob]
         m = [float(x) for x in np.median(px, axis=0)]
         colours[colour] = (m[0], m[1], m[2])
         sides.append(float(np.sqrt(blob.sum())) / cell.short)
+    if missing:
+        raise MarkerNotFound(missing)
     back = base.back
     if back_zone is not None:
         cell = next((c for c in reader.cells if c.zone == back_zone), None)
@@ -604,6 +638,146 @@ def calibrate(before: Image, after: Image, zones: Sequence[Zone], placed: Mappin
     size = float(np.median(sides)) if sides else base.marker_size
     return MarkerPalette(colours, back, (float(g[0]), float(g[1]), float(g[2])),
                          float(np.clip(size, 0.05, 0.8)), base.max_distance)
+
+
+class MarkerNotFound(ValueError):
+    """Markers :func:`calibrate` did not find where they were to lie (``"red on r1c1"``)."""
+
+    def __init__(self, missing: Sequence[str]) -> None:
+        self.missing = tuple(missing)
+        super().__init__("markers calibrate: no marker found for " + ", ".join(missing))
+
+
+def colour_distance(palette: MarkerPalette, a: str, b: str) -> float:
+    """How far apart two of the palette's colours are, as the reader tells them apart (Lab;
+    lightness weighted less for two chromatic colours, chroma more for black and white)."""
+    la = np.array(palette.colours[a], np.float32)
+    lb = np.array(palette.colours[b], np.float32)
+    neutral = (float(np.hypot(la[1], la[2])) < NEUTRAL_CHROMA
+               or float(np.hypot(lb[1], lb[2])) < NEUTRAL_CHROMA)
+    lw = 1.0 if neutral else palette.l_weight
+    abw = 2.0 if neutral else 1.0
+    d = la - lb
+    return float(np.sqrt((d[0] * lw) ** 2 + (d[1] * abw) ** 2 + (d[2] * abw) ** 2))
+
+
+#: Two calibrated colours nearer than this (:func:`colour_distance`) cannot be told apart
+#: reliably: a marker pixel is taken as the nearer colour within ``max_distance`` (24) of
+#: it, and a marker's pixels spread several units about its colour under noise and shade.
+MIN_SEPARATION = 20.0
+
+
+def too_close(palette: MarkerPalette,
+              least: float = MIN_SEPARATION) -> list[tuple[str, str, float]]:
+    """The pairs of the palette's colours nearer than ``least``, nearest first."""
+    names = list(palette.colours)
+    pairs = [(a, b, colour_distance(palette, a, b))
+             for i, a in enumerate(names) for b in names[i + 1:]]
+    return sorted((p for p in pairs if p[2] < least), key=lambda p: p[2])
+
+
+def nearest_other(palette: MarkerPalette, colour: str) -> tuple[str, float] | None:
+    """The palette's colour nearest ``colour`` (another one) and its distance."""
+    others = [(b, colour_distance(palette, colour, b)) for b in palette.colours if b != colour]
+    return min(others, key=lambda p: p[1]) if others else None
+
+
+#: What a marker calibration file says it is (``vision calibrate-markers``).
+MARKERS_KIND = "tablekeeper-markers"
+MARKERS_VERSION = 1
+
+
+#: The calibration's file name when the config (``[table] markers``) names none.
+MARKERS_FILE = "markers.json"
+#: The grid's cells, as ``vision calibrate --layout grid:6x6`` names them.
+GRID_ZONES = tuple(f"r{r}c{c}" for r in range(1, 7) for c in range(1, 7))
+
+
+def grid_zones(zones: Sequence[Zone]) -> tuple[Zone, ...]:
+    """The calibrated zones that are the grid's cells, r1c1 ... r6c6 (all of them or none)."""
+    by_name = {z.name: z for z in zones}
+    if all(n in by_name for n in GRID_ZONES):
+        return tuple(by_name[n] for n in GRID_ZONES)
+    return ()
+
+
+def markers_path(markers: str, config_path: Path | None, state_dir: str) -> Path:
+    """Where the marker calibration is: ``markers`` (``[table] markers``; "" for
+    :data:`MARKERS_FILE`), ``~`` expanded; relative to the config file's folder (next to its
+    ``[[vision.zones]]``), or to ``state_dir`` when there is no config file."""
+    import os
+
+    path = Path(os.path.expanduser(markers.strip() or MARKERS_FILE))
+    if path.is_absolute():
+        return path
+    base = config_path.parent if config_path is not None else Path(os.path.expanduser(state_dir))
+    return base / path
+
+
+class MarkerFileError(ValueError):
+    """A marker calibration file that cannot be used; the message names the file."""
+
+
+def save_markers(path: Path, palette: MarkerPalette, size: tuple[int, int],
+                 zones: Sequence[Zone] = ()) -> None:
+    """Write the table's palette as JSON (a temporary file, fsynced, renamed: a power cut
+    leaves the old file or the new one). ``size``: the frame size it was measured in;
+    ``zones``: the grid's cells then (a grid calibrated again afterwards is noticed)."""
+    import json
+
+    from vision.deck import atomic_write
+
+    data = {"kind": MARKERS_KIND, "version": MARKERS_VERSION, "size": list(size),
+            "grid": [z.name for z in zones],
+            "grid_centres": [[round(float(np.mean([p[0] for p in z.polygon])), 1),
+                              round(float(np.mean([p[1] for p in z.polygon])), 1)]
+                             for z in zones],
+            "palette": palette.to_dict()}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write(path, (json.dumps(data, indent=1) + "\n").encode("utf-8"))
+
+
+def load_markers(path: Path, size: tuple[int, int] | None = None) -> MarkerPalette:
+    """The palette in ``path``; :class:`MarkerFileError` saying what is wrong (missing,
+    unreadable, not JSON, not a marker calibration, a bad value, another frame size)."""
+    import json
+
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise MarkerFileError(f"{path}: no marker calibration yet (tablekeeper vision "
+                              "calibrate-markers writes it)") from None
+    except OSError as exc:
+        raise MarkerFileError(f"{path}: cannot be read: {exc.strerror or exc}") from None
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise MarkerFileError(f"{path}: damaged (not JSON: {exc}); calibrate the markers "
+                              "again") from None
+    if not isinstance(data, dict) or data.get("kind") != MARKERS_KIND:
+        raise MarkerFileError(f"{path}: not a marker calibration (no \"kind\": "
+                              f"\"{MARKERS_KIND}\")")
+    if data.get("version") != MARKERS_VERSION:
+        raise MarkerFileError(f"{path}: version {data.get('version')!r}, this box reads "
+                              f"{MARKERS_VERSION}")
+    try:
+        palette = MarkerPalette.from_dict(_mapping_of(data.get("palette"), "palette"))
+        measured = data.get("size")
+        if not (isinstance(measured, list) and len(measured) == 2
+                and all(isinstance(v, int) for v in measured)):
+            raise ValueError(f"size: expected [width, height], got {measured!r}")
+    except (TypeError, ValueError) as exc:
+        raise MarkerFileError(f"{path}: damaged ({exc}); calibrate the markers again") from None
+    if size is not None and tuple(measured) != tuple(size):
+        raise MarkerFileError(f"{path}: measured in {measured[0]}x{measured[1]} frames, the "
+                              f"camera gives {size[0]}x{size[1]}; calibrate the markers again")
+    return palette
+
+
+def _mapping_of(v: Any, where: str) -> Mapping[str, Any]:
+    if not isinstance(v, Mapping):
+        raise ValueError(f"{where}: expected a table, got {v!r}")
+    return v
 
 
 def _changed_blob(cell: _Cell, before: Image, after: Image, gains: FloatArray, *,

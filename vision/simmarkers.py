@@ -15,14 +15,17 @@ The truth of a marker is a :class:`vision.simtable.TruthCard` labelled ``marker-
 
 from __future__ import annotations
 
+import dataclasses
 import math
+import random
+from typing import Any
 
 import cv2
 import numpy as np
 
 from vision.camera import Image
 from vision.markers import MARKER_BGR
-from vision.simtable import Pose, SimulatedTable
+from vision.simtable import Conditions, Pose, SimulatedTable
 
 #: Markers are this fraction of the width of the card they lie on.
 MARKER_SIZE = 0.42
@@ -57,3 +60,29 @@ def place_marker(table: SimulatedTable, colour: str | tuple[int, int, int], on: 
                 angle=on.angle + 7.0, width=on.width * size)
     name = label or (marker_label(colour) if isinstance(colour, str) else "marker-odd")
     return table.place_foreign(pose, image=marker_image(colour), label=name)
+
+
+def sim_table(deck: Any, camera: Any, cast: str | None = None) -> SimulatedTable:
+    """A simulated table as ``[camera] source = "sim"`` opens it (``camera``: a
+    :class:`vision.camera.CameraConfig`: its seed, size, surface); ``cast``: its light's
+    colour cast instead of the one the seed draws."""
+    surface = None if camera.sim_surface == "random" else camera.sim_surface
+    conditions = None
+    if cast is not None:
+        conditions = dataclasses.replace(
+            Conditions.random(random.Random(camera.sim_seed), surface), cast=cast)
+    return SimulatedTable(deck, seed=camera.sim_seed, size=camera.size, surface=surface,
+                          conditions=conditions)
+
+
+def sim_grid_zones(deck: Any, camera: Any) -> tuple[Any, ...]:
+    """The 36 cells of the grid on the simulated camera of ``camera`` (the poses of
+    :meth:`vision.simtable.SimulatedTable.grid_pose`, laid in row order), as ``vision
+    calibrate --layout grid:6x6`` would find them."""
+    from vision.config import zones_from_cards
+
+    table = sim_table(deck, camera)
+    for i in range(36):
+        table.place(deck.ids[i % len(deck.ids)], table.grid_pose(i // 6, i % 6))
+    quads = [[(float(x), float(y)) for x, y in t.corners] for t in table.truth()]
+    return tuple(zones_from_cards(quads, "grid:6x6"))

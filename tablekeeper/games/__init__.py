@@ -176,6 +176,10 @@ class Kit:
     zones: tuple[str, ...] | None = None
     #: what the box needs for this game: "camera", "buzzers", "seat buttons"
     uses: tuple[str, ...] = field(default=())
+    #: ``watcher(context)`` -> what the kiosk's camera feeds frames (``process(frame)`` ->
+    #: events or ``CardSeen`` values; ``forget()``), given a
+    #: :class:`tablekeeper.vision_link.CameraContext`; None: the card recogniser
+    watcher: Callable[[Any], Any] | None = None
 
     def title_in(self, lang: str) -> str:
         return self.title.get(lang) or self.title.get("en") or self.name

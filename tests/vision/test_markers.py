@@ -173,3 +173,30 @@ def test_many_cards_turned_or_taken_read_no_marker(deck, table_setup) -> None:  
     assert [z for z, (_f, m) in s.items() if m is not None] == ["r4c2"]
     assert sum(1 for f, _m in s.values() if f == "down") == 8
     assert sum(1 for f, _m in s.values() if f == "empty") == 6
+
+
+def test_the_last_few_face_up_cards_keep_the_light(deck, table_setup) -> None:  # type: ignore[no-untyped-def]
+    """The end of a game: three face-up cards without a marker are left, the rest are backs,
+    bare table or carry a marker. The light is not then taken from the grid's median against
+    the calibration's (which the backs and the table make far darker: every gain went to
+    its 3.0 ceiling and every marker read white, the demo's six spurious white markers); it
+    is kept from the table around the grid against its own picture."""
+    zones, palette = table_setup
+    g = SimGrid.lay(deck, seed=27, conditions=Conditions(surface="cloth", cast="warm",
+                                                         noise_sigma=1.5, gradient=0.1))
+    w = _watch(g, zones, palette)
+    zones_all = list(g.poses)
+    marked = {"r2c3": "red", "r4c4": "yellow", "r5c2": "blue", "r6c5": "brown"}
+    plain = ("r1c1", "r3c6", "r6c1")
+    rest = [z for z in zones_all if z not in marked and z not in plain]
+    for i, zone in enumerate(rest):
+        if i % 3 == 0:
+            g.turn_down(zone)
+        else:
+            g.take(zone)
+    for zone, colour in marked.items():
+        g.put(colour, zone)
+    _frames(g, w, 12)
+    s = w.settled()
+    assert {z: m for z, (_f, m) in s.items() if m is not None} == marked
+    assert all(s[z] == ("up", None) for z in plain)

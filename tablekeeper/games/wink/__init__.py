@@ -73,4 +73,5 @@ KIT = Kit(
     display=_display,
     zones=tuple(f"r{r}c{c}" for r in range(1, 7) for c in range(1, 7)),
     uses=("camera", "seat buttons"),
+    watcher=lazy("tablekeeper.games.wink.camera:watcher_for"),
 )
