@@ -131,7 +131,8 @@ class PygameScreen:
 
     def show_problem(self, text: str) -> None:
         """A problem the host must see until the kiosk restarts (a broken config ...)."""
-        self.problems.append(text)
+        if text not in self.problems:  # (told again when the host picks the game again)
+            self.problems.append(text)
 
     # --- input -----------------------------------------------------------------------------
 

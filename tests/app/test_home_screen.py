@@ -116,3 +116,14 @@ def test_confirm_on_the_setup_screen_starts_the_game_not_the_way_home(loop: Loop
     assert [c.name for c in screen._choices()] == ["confirm"]  # "other game" is *back*
     screen.gpio_button(loop, HostButton.CONFIRM, loop.clock.now_ns())
     assert loop.referee.engine.started(loop.referee.state)
+
+
+def test_a_problem_told_again_is_shown_once(loop: Loop) -> None:
+    """The kiosk tells a game's camera problem each time the host picks that game: the
+    screen keeps one line for it, not one per pick."""
+    screen = _screen(loop)
+    for _ in range(3):
+        screen.show_problem("markers.json: not found; the camera reads the cards alone")
+    screen.show_problem("deck /x: missing; the demo deck is used")
+    assert screen.problems == ["markers.json: not found; the camera reads the cards alone",
+                               "deck /x: missing; the demo deck is used"]
