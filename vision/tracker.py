@@ -37,6 +37,34 @@ last frame's. Where such a search leaves a card found but not recognised (the to
 a pile whose outline came out wrong), that part is searched again in the next
 :data:`RETRY_FRAMES` frames though nothing moves: another frame's noise often brings it out.
 
+**Motion gating** (:data:`MOTION_MAX_FRAMES`): a part of the table that keeps moving (a
+hand passing over, reaching, laying a card) is not searched while it moves: in a busy
+stream most of the vision CPU went to searching (by keypoints, around, aligned) cards half
+covered by a passing hand, which find nothing. Parts are told apart by the same 8x8 blocks:
+blocks that moved since the frame before, in a part where something moved in the
+:data:`MOTION_MEMORY` frames before (or reaching in from the frame's border, or where
+blocks were left for later in the last two frames and it stopped: a hand's pause at the end
+of its reach), are left for later, their reference kept, so they count as changed until
+they are searched. The rest of the table is searched as without gating, and a part that
+changes without a motion before it (a card that simply appears) at once. The cards under a
+part left for later are neither seen nor missed in that frame (a hand over them). A part is
+left at most :data:`MOTION_MAX_FRAMES` frames in a row: a table that never stops moving
+still has its cards searched, at that pace.
+
+Interpretations:
+
+* [I] A card found in a part searched in the frame after it was left for later, where the
+  two frames show the part the same (no block moved), was in view in the frame before: it
+  counts as seen in both (``first_seen_ns`` the frame before), exactly as a card found in a
+  searched frame counts again in the next unchanged frame without a search. So a card laid
+  where a hand has just moved is reported in the same frame as before gating (placed in
+  frame 1, event in frame 2 with ``stable_frames`` 2). (Seed: issue 16, item 4, "card placed
+  -> event within 3 frames at the 95th percentile".)
+* [I] A hand that moves is not a card that is there or gone: a confirmed card under it is
+  kept without counting frames towards ``forget_frames``, and a card seen under it is not a
+  sighting towards ``stable_frames`` (seed: issue 16 item 4; this module's "a hand passing
+  over therefore produces no event").
+
 Zones: an event's ``zone`` is the name of the first configured zone containing the card's
 centre, or None when it lies in none (or no zones are configured).
 """
@@ -125,6 +153,15 @@ _KP_BEYOND = 0.3
 _KP_HINTS = 5
 #: How far a printed frame's inner edge lies inside the card: a fraction of the short side.
 _FRAME_INSETS = (0.05,)
+#: Motion gating: a part of the table that keeps moving (a hand passing, reaching, laying a
+#: card) is not searched while it moves, at most this many frames in a row (then it is
+#: searched as it is: a table that never stops moving still gets its cards reported).
+MOTION_MAX_FRAMES = 6
+#: ... where "keeps moving" is: moving now, and something moved there (within a block) in
+#: one of this many frames before (a hand may stop for a frame at the end of its reach).
+MOTION_MEMORY = 2
+_JOIN = np.ones((5, 5), np.uint8)
+_NEAR = np.ones((7, 7), np.uint8)
 
 
 def expand_quad(corners: FloatArray, by: float) -> FloatArray:
@@ -479,6 +516,19 @@ class CardWatcher:
         #: outline came out wrong: another frame's noise may bring it out right).
         self._retries = 0
         self._retry_box: tuple[int, int, int, int] | None = None
+        #: See :data:`MOTION_MAX_FRAMES` (0: no motion gating, every change is searched at
+        #: once). Frames in which a moving part of the table was left for later.
+        self.motion_max = MOTION_MAX_FRAMES
+        self.gated = 0
+        self._prev: npt.NDArray[np.int16] | None = None  # the last frame's blocks
+        self._prev_moving: npt.NDArray[np.bool_] | None = None
+        self._waited: npt.NDArray[np.int32] | None = None  # frames each block was left
+        #: This frame's blocks left for later (moving), and those that changed since they were
+        #: last searched but lie as in the frame before (settled): see ``process``.
+        self._held: npt.NDArray[np.bool_] | None = None
+        self._settled: npt.NDArray[np.bool_] | None = None
+        self._prev_t_ns: int | None = None
+        self._recent: list[npt.NDArray[np.bool_]] = []  # the last frames' moving blocks
 
     def reset(self) -> None:
         """Forget every card (a new game: the same cards will be played again)."""
@@ -487,6 +537,10 @@ class CardWatcher:
         self._still_ref = None
         self.refresh_frames = REFRESH_FRAMES
         self._retries = 0
+        self._prev = self._prev_moving = self._waited = None
+        self._held = self._settled = None
+        self._prev_t_ns = None
+        self._recent = []
 
     def forget(self) -> None:
         """Forget which cards were reported, keeping what the table looks like: every card
@@ -502,34 +556,130 @@ class CardWatcher:
         few levels; a card laid, moved or taken, or a hand, by tens). Every
         :attr:`refresh_frames`-th frame counts as changed all over; in the
         :data:`RETRY_FRAMES` frames after a change that left a card unknown, the box that
-        changed counts as changed again."""
+        changed counts as changed again.
+
+        Motion gating (:attr:`motion_max` > 0): blocks that moved since the frame before,
+        connected to blocks that had moved in the frame before that too, are a motion under
+        way (a hand): they are left for later, their reference kept, until they lie still
+        for a frame (or have waited :attr:`motion_max` frames). A change that is not part of
+        a motion under way (a card that appears, a part that has just settled) is searched
+        at once, as without gating."""
         grey = to_grey(image)
         h, w = grey.shape
         bw, bh = max(1, w // 8), max(1, h // 8)
         blocks = np.asarray(cv2.resize(grey, (bw, bh), interpolation=cv2.INTER_AREA),
                             dtype=np.int16)
-        ref = self._still_ref
-        self._still_ref = blocks
+        ref, prev = self._still_ref, self._prev
+        self._prev = blocks
         self._refreshing = self._retrying = False
-        if ref is None or ref.shape != blocks.shape:
+        self._held = self._settled = None
+        if ref is None or ref.shape != blocks.shape or prev is None or prev.shape != blocks.shape:
+            self._still_ref = blocks
+            self._prev_moving = np.zeros(blocks.shape, dtype=np.bool_)
+            self._recent = []
+            self._waited = np.zeros(blocks.shape, dtype=np.int32)
             self._since_search = 0
             return "all"
-        if self._since_search >= self.refresh_frames:
+        moving = np.abs(blocks - prev) >= STILL_LEVELS
+        changed = np.abs(blocks - ref) >= STILL_LEVELS
+        self._prev_moving = moving
+        recent = self._recent
+        self._recent = [moving, *recent[:MOTION_MEMORY - 1]]
+        held = np.zeros(blocks.shape, dtype=np.bool_)
+        if self.motion_max > 0 and changed.any() and (moving.any() or any(
+                r.any() for r in recent)):
+            held = self._moving_parts(changed, moving, recent, self._waited)
+        waited = self._waited if self._waited is not None else np.zeros(blocks.shape, np.int32)
+        waited = np.where(held, waited + 1, 0).astype(np.int32)
+        if held.any() and int(waited.max()) > self.motion_max:
+            held[:] = False  # (waited long enough: searched as it is)
+            waited[:] = 0
+        self._waited = waited
+        if self._since_search >= self.refresh_frames and not held.any():
             self._since_search = 0
             self._refreshing = True
+            self._still_ref = blocks
+            self._settled = changed & ~moving
             return "all"
         self._since_search += 1
-        moved = np.abs(blocks - ref) >= STILL_LEVELS
-        if not moved.any():
-            self._still_ref = ref  # (compared with the frame searched, not the last one)
-            if self._retries > 0 and self._retry_box is not None:
+        search = changed & ~held
+        if held.any():
+            self.gated += 1
+            self._held = held
+        if not search.any():
+            # (compared with the frame searched, not the last one; the box of a card left
+            # unknown is searched again once nothing moves over it)
+            if self._retries > 0 and self._retry_box is not None and not (
+                    held.any() and self._box_held(self._retry_box, held, image.shape)):
                 self._retries -= 1
                 self._retrying = True
                 return self._retry_box
             return "nothing"
-        ys, xs = np.nonzero(moved)
+        self._settled = changed & ~moving
+        # Every block but those left for later is now as searched.
+        self._still_ref = np.where(held, ref, blocks).astype(np.int16)
+        ys, xs = np.nonzero(search)
         return (int(xs.min()) * w // bw, int(ys.min()) * h // bh,
                 -(-(int(xs.max()) + 1) * w // bw), -(-(int(ys.max()) + 1) * h // bh))
+
+    def _moving_parts(self, changed: npt.NDArray[np.bool_], moving: npt.NDArray[np.bool_],
+                      recent: Sequence[npt.NDArray[np.bool_]],
+                      waited: npt.NDArray[np.int32] | None) -> npt.NDArray[np.bool_]:
+        """The blocks of ``changed`` to leave for later (see ``_change``), in parts (blocks
+        a block or two apart are one part: the mean grey of a block half on a hand may not
+        change by much) that are
+
+        * moving now where something moved (within a block) in the frames just before: a
+          motion under way (a hand's edges move, its middle may not);
+        * reaching in from the frame's border and moving now, nothing having moved before:
+          an arm coming in, or a card laid at the edge (searched in the next frame if it
+          lies still then: :meth:`process` counts it as seen in this frame too);
+        * with blocks left for later in each of the last two frames (``waited``), though
+          still now: a hand that stops for a frame at the end of its reach."""
+        joined = cv2.dilate((changed | moving).astype(np.uint8), _JOIN)
+        _, labels = cv2.connectedComponents(joined, connectivity=8)
+        going: set[int] = set()
+        before = [cv2.dilate(r.astype(np.uint8), _NEAR) > 0 for r in recent]
+        if moving.any() and before:
+            going |= set(np.unique(labels[moving & np.logical_or.reduce(before)]).tolist())
+        edge = np.zeros(changed.shape, dtype=np.bool_)
+        edge[0, :] = edge[-1, :] = edge[:, 0] = edge[:, -1] = True
+        for k in set(np.unique(labels[edge & (joined > 0)]).tolist()) - going - {0}:
+            part = labels == k
+            if (moving & part).any() and not any((b & part).any() for b in before):
+                going.add(k)
+        if waited is not None and (waited >= 2).any():
+            # ... and a part that moved for frames on end and stops: a hand stops for a
+            # frame at the end of its reach (a card laid, moving in one frame only, does not
+            # wait).
+            # (Most of it: a card laid where a hand has just left shares a few such blocks.)
+            long = (waited >= 2) & before[0] if before else np.zeros_like(changed)
+            for k in set(np.unique(labels[long]).tolist()) - going - {0}:
+                part = changed & (labels == k)
+                if 10 * int((long & part).sum()) >= int(part.sum()):
+                    going.add(k)
+        going.discard(0)
+        if not going:
+            return np.zeros(changed.shape, dtype=np.bool_)
+        return np.asarray(changed & np.isin(labels, sorted(going)), dtype=np.bool_)
+
+    def _box_held(self, box: tuple[int, int, int, int], held: npt.NDArray[np.bool_],
+                  shape: tuple[int, ...]) -> bool:
+        """Does ``box`` (x0, y0, x1, y1) px meet a block of ``held``?"""
+        x0, y0, x1, y1 = box
+        q = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], dtype=np.float32)
+        return bool(self._blocks_under(q, held, shape).any())
+
+    def _blocks_under(self, corners: FloatArray, mask: npt.NDArray[np.bool_],
+                      shape: tuple[int, ...]) -> npt.NDArray[np.bool_]:
+        """The blocks of ``mask`` (the 8x8 blocks of a frame of ``shape``) under the bounding
+        box of ``corners``."""
+        h, w = shape[:2]
+        bh, bw = mask.shape
+        lo, hi = corners.min(axis=0), corners.max(axis=0)
+        x0, y0 = max(0, int(lo[0] * bw / w)), max(0, int(lo[1] * bh / h))
+        x1, y1 = min(bw, int(np.ceil(hi[0] * bw / w))), min(bh, int(np.ceil(hi[1] * bh / h)))
+        return mask[y0:max(y0 + 1, y1), x0:max(x0 + 1, x1)]
 
     def _observe_part(self, image: Image,
                       changed: tuple[int, int, int, int]) -> list[Observation] | None:
@@ -611,19 +761,39 @@ class CardWatcher:
                     # starts now (else it would be overdue, and searched in the next frame).
                     self._since_search = 0
                 self.refresh_frames = REFRESH_FRAMES
+        before = {id(o) for o in self.last}
         self.last = obs
         t_ns, seq = int(frame.t_ns), int(frame.seq)
+        prev_t_ns, self._prev_t_ns = self._prev_t_ns, t_ns
+        held, settled, moving = self._held, self._settled, self._prev_moving
+        shape = image.shape
         events: list[CardEvent] = []
         seen: set[int] = set()
+        kept_on: set[int] = set()  # tracks under a motion under way: neither seen nor missed
         for o in obs:
             if o.card_id is None:
                 continue
             cx, cy = o.centre
+            if held is not None and self._blocks_under(o.corners, held, shape).any():
+                # (Under a hand that moves: not a sighting, nor is the card gone.)
+                t = self._associate(o.card_id, cx, cy, seen | kept_on)
+                if t is not None:
+                    kept_on.add(id(t))
+                continue
             track = self._associate(o.card_id, cx, cy, seen)
             if track is None:
                 e = np.linalg.norm(np.roll(o.corners, -1, axis=0) - o.corners, axis=1)
                 radius = 0.5 * float(e.min())
                 track = _Track(o.card_id, (cx, cy), radius, t_ns)
+                if (settled is not None and moving is not None and prev_t_ns is not None
+                        and id(o) not in before
+                        and self._blocks_under(o.corners, settled, shape).any()
+                        and not self._blocks_under(o.corners, moving, shape).any()):
+                    # Found where the table changed since it was last searched but lies as
+                    # in the frame before (searched now, left for later then: a hand moved
+                    # there): the card was in that frame too, as a card found in one frame
+                    # is in the next unchanged one.
+                    track.streak, track.first_seen_ns = 2, prev_t_ns
                 self._tracks.append(track)
             else:
                 track.centre = (cx, cy)
@@ -640,6 +810,9 @@ class CardWatcher:
         kept = []
         for t in self._tracks:
             if id(t) not in seen:
+                if id(t) in kept_on or (held is not None and self._held_at(t.centre, shape)):
+                    kept.append(t)
+                    continue
                 t.missing += 1
                 if (not t.confirmed and t.missing > 1) or t.missing >= self.config.forget_frames:
                     # An unconfirmed card may be missed in one frame between two sightings
@@ -648,6 +821,16 @@ class CardWatcher:
             kept.append(t)
         self._tracks = kept
         return events
+
+    def _held_at(self, centre: tuple[float, float], shape: tuple[int, ...]) -> bool:
+        """Is the block at ``centre`` (frame px) left for later in this frame?"""
+        if self._held is None:
+            return False
+        h, w = shape[:2]
+        bh, bw = self._held.shape
+        x = min(bw - 1, max(0, int(centre[0] * bw / w)))
+        y = min(bh - 1, max(0, int(centre[1] * bh / h)))
+        return bool(self._held[y, x])
 
     def _associate(self, card_id: str, x: float, y: float, taken: set[int]) -> _Track | None:
         best, best_d = None, float("inf")

@@ -132,8 +132,12 @@ def test_bad_frames(wink: Deck) -> None:
 def test_a_card_missed_once_before_it_is_confirmed_still_counts(wink: Deck) -> None:
     # The finder may miss the top card of a pile in one frame (noise): seen, missed, seen is
     # a card; seen, missed twice, seen is a first sighting again.
+    # (The miss is made by taking the card away for a frame: to the pixels that is a card
+    # vanishing and coming back, a motion, which motion gating would leave for the frame
+    # after; a finder's miss moves no pixel, so gating is off here.)
     table = SimulatedTable(wink, seed=8, conditions=Conditions.clean("cloth"))
     watcher = CardWatcher(wink)
+    watcher.motion_max = 0
     h = table.place("w01", Pose(320, 240, angle=0, width=120))
     assert _flat(_run(watcher, table, 1)) == []
     table.remove(h)
@@ -141,6 +145,7 @@ def test_a_card_missed_once_before_it_is_confirmed_still_counts(wink: Deck) -> N
     h = table.place("w01", Pose(320, 240, angle=0, width=120))
     assert [e.card_id for e in _flat(_run(watcher, table, 1))] == ["w01"]
     other = CardWatcher(wink)
+    other.motion_max = 0
     table.clear()
     table.place("w02", Pose(320, 240, angle=0, width=120))
     assert _flat(_run(other, table, 1)) == []
