@@ -6,7 +6,9 @@
 # docs/arm64.md says what to expect.
 #
 #   sudo tools/arm64-test.sh                 ./tk test (the fast tier) in the arm64 root
-#   sudo tools/arm64-test.sh --pi-deps       .ci/pi-deps there (the lock's exact versions)
+#   sudo tools/arm64-test.sh --as-pi         ./tk test as on a Pi (TK_PI=1: the lock's
+#                                            versions, installed with --require-hashes)
+#   sudo tools/arm64-test.sh --pi-deps       .ci/pi-deps there (lock check, then every tier)
 #   sudo tools/arm64-test.sh -- -k vision    extra arguments for ./tk test (pytest's)
 #
 # Options: --root DIR (default /var/tmp/tablekeeper-arm64-root; made on first use, kept for
@@ -19,12 +21,13 @@ root=/var/tmp/tablekeeper-arm64-root
 mode="test"
 dry=0
 extra=()
-usage() { sed -n '2,16s/^# \{0,1\}//p' "$0"; }
+usage() { sed -n '2,18s/^# \{0,1\}//p' "$0"; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --root) root="${2:?--root needs a directory}"; shift 2 ;;
     --root=*) root="${1#--root=}"; shift ;;
     --pi-deps) mode=pi-deps; shift ;;
+    --as-pi) mode=as-pi; shift ;;
     --setup-only) mode=setup; shift ;;
     --dry-run) dry=1; shift ;;
     -h|--help) usage; exit 0 ;;
@@ -103,6 +106,7 @@ run git clone --quiet --no-local "$repo" "$root/src/tablekeeper"
 # shellcheck disable=SC2016
 case "$mode" in
   pi-deps) inner='.ci/pi-deps' ;;
+  as-pi) inner='TK_PI=1 TK_VENV=.venv-pi ./tk test "$@"' ;;
   *) inner='./tk test "$@"' ;;
 esac
 start=$(date +%s)
