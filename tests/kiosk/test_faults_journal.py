@@ -12,6 +12,7 @@ import os
 import random
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -165,8 +166,8 @@ def _get(obj: Any, path: tuple[Any, ...]) -> Any:
     return obj
 
 
-def test_every_single_field_edit_is_reported_with_its_line(tmp_path: Path,
-                                                           played: bytes) -> None:
+def test_every_single_field_edit_is_reported_with_its_line(
+        tmp_path: Path, played: bytes, record_property: Callable[[str, object], None]) -> None:
     lines = _lines(played)
     tried = 0
     path = tmp_path / "g.jsonl"
@@ -183,6 +184,7 @@ def test_every_single_field_edit_is_reported_with_its_line(tmp_path: Path,
             assert exc.value.line == n + 1, (n, leaf, exc.value)
             tried += 1
     assert tried > 300  # a whole game's fields, every one of them
+    record_property("faults", tried)
 
 
 def test_a_version_1_journal_still_replays_identically(tmp_path: Path) -> None:
@@ -248,8 +250,10 @@ def test_a_stale_temporary_from_an_interrupted_create_is_cleaned_up(tmp_path: Pa
 @settings(max_examples=300, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
-def test_random_damage_is_a_journal_error_or_harmless(tmp_path: Path, played: bytes,
-                                                      data: st.DataObject) -> None:
+def test_random_damage_is_a_journal_error_or_harmless(
+        tmp_path: Path, played: bytes, data: st.DataObject,
+        record_property: Callable[[str, object], None]) -> None:
+    record_property("faults", 1)  # (one per example)
     raw = bytearray(played)
     kind = data.draw(st.sampled_from(["flip", "cut", "insert", "swap", "delete"]))
     if kind == "flip":

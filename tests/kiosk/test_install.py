@@ -22,7 +22,8 @@ needs_root = pytest.mark.skipif(not IS_ROOT, reason="installing needs root (CI r
 MUTATORS = ("apt-get", "useradd", "usermod", "groupadd", "install", "chown", "chgrp", "chmod",
             "mv", "ln", "pip", "sync")
 #: Every shell script the project ships (all must be shellcheck-clean).
-SCRIPTS = (SCRIPT, ROOT / "requirements" / "lock-pi.sh", ROOT / ".ci" / "pi-deps")
+SCRIPTS = (SCRIPT, ROOT / "requirements" / "lock-pi.sh", ROOT / ".ci" / "pi-deps",
+           ROOT / ".ci" / "run", ROOT / "tk", ROOT / "tools" / "arm64-test.sh")
 
 
 def _shellcheck() -> str:
@@ -61,9 +62,36 @@ def test_shellcheck_would_catch_a_mistake(tmp_path: Path) -> None:
 
 
 def test_strict_mode_and_executable() -> None:
-    text = SCRIPT.read_text()
-    assert "\nset -euo pipefail\n" in text
-    assert SCRIPT.stat().st_mode & stat.S_IXUSR
+    for script in SCRIPTS:
+        assert "\nset -euo pipefail\n" in script.read_text(), script
+        assert script.stat().st_mode & stat.S_IXUSR, script
+
+
+def test_every_shell_script_in_the_repository_is_listed() -> None:
+    # (tk was not, and had a shellcheck error: "$here[dev]" reads as an array to shellcheck)
+    proc = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True,
+                          check=False, timeout=60)
+    if proc.returncode != 0:
+        pytest.skip(f"not a git checkout: {proc.stderr.strip()}")
+    shells = set()
+    for name in proc.stdout.splitlines():
+        path = ROOT / name
+        first = path.read_bytes()[:64].split(b"\n")[0] if path.is_file() else b""
+        if path.suffix == ".sh" or (first.startswith(b"#!") and first.endswith(b"sh")):
+            shells.add(path)
+    assert shells <= set(SCRIPTS), sorted(str(p) for p in shells - set(SCRIPTS))
+
+
+def test_the_arm64_emulation_run_is_checked_but_never_run_by_ci() -> None:
+    arm64 = ROOT / "tools" / "arm64-test.sh"
+    syntax = subprocess.run(["bash", "-n", str(arm64)], capture_output=True, text=True,
+                            check=False, timeout=60)
+    assert syntax.returncode == 0, syntax.stderr
+    helped = subprocess.run(["bash", str(arm64), "--help"], capture_output=True, text=True,
+                            check=False, timeout=60)
+    assert helped.returncode == 0 and "mmdebstrap" in helped.stdout
+    assert "arm64-test" not in (ROOT / ".ci" / "run").read_text()
+    assert "arm64-test" not in (ROOT / ".ci" / "pi-deps").read_text()
 
 
 @pytest.fixture

@@ -77,3 +77,14 @@ def test_the_installer_and_ci_use_the_lock() -> None:
     assert "requirements/pi-bookworm-aarch64.txt" in pi_deps
     assert "lock-pi.sh --check" in pi_deps
     assert "numpy<2" not in pi_deps  # no second list of versions to drift from the lock
+
+
+def test_tk_on_a_pi_installs_the_lock() -> None:
+    # ./tk on a Pi (or with TK_PI=1: tools/arm64-test.sh --as-pi) installs the kiosk's exact
+    # versions with their hashes before the project, as systemd/install.sh does.
+    tk = (ROOT / "tk").read_text(encoding="utf-8")
+    pi_branch = tk[tk.index("if is_pi && [ -z"):]
+    pi_branch = pi_branch[:pi_branch.index("\n  fi\n")]
+    assert "--require-hashes" in pi_branch and "--only-binary=:all:" in pi_branch
+    assert "requirements/pi-bookworm-aarch64.txt" in pi_branch
+    assert '"${TK_PI:-}" = 1' in tk and "/proc/device-tree/model" in tk
