@@ -68,6 +68,18 @@ least the best two) are compared again where *they* differ (:meth:`DeckMatcher._
   card by ``min_margin`` and score ``min_score``.
 
 Measured in ``docs/vision.md`` ("Near-twins, real photos and other card styles").
+
+Several templates per card
+--------------------------
+A card may have several templates (``templates[i]`` a sequence of images: photos of it in
+other light, a sharp one and a soft one; ``vision.deck`` keeps up to eight). Each is a row of
+the matrix like any other; a card's score is its best template's (per orientation), and the
+verdict takes that template all through: the relative margin uses the two best templates'
+similarity, the twin step compares the candidates' best templates, the colours are that
+template's, and :meth:`DeckMatcher.verify` aligns the card to it (``Match.template`` says
+which). The cost grows with the number of templates, not of cards: the rows of the one
+product, and the matrix kept (:meth:`DeckMatcher.nbytes`; measured in ``docs/vision.md``).
+With one template per card everything is as before (tested).
 """
 
 from __future__ import annotations

@@ -191,6 +191,7 @@ class RealScore:
     wrong: int = 0
     unknown: int = 0
     wrong_examples: list[str] = field(default_factory=list)
+    cpu_ms: list[float] = field(default_factory=list)  # process time of each verdict
 
     @property
     def accuracy(self) -> float:
@@ -214,9 +215,14 @@ def judge(matcher: DeckMatcher, img: Image) -> Match:
 
 
 def measure(matcher: DeckMatcher, shots: Sequence[Shot], size: tuple[int, int]) -> RealScore:
+    import time
+
     out = RealScore()
     for s in shots:
-        m = judge(matcher, read(s, size))
+        img = read(s, size)
+        t0 = time.process_time()
+        m = judge(matcher, img)
+        out.cpu_ms.append(1000 * (time.process_time() - t0))
         out.shots += 1
         if m.card_id is None:
             out.unknown += 1
