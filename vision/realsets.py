@@ -143,9 +143,34 @@ def enrol_from(shots: Sequence[Shot], size: tuple[int, int], how: str = "first"
             pick = medoids(imgs, int(how[8:]))
             out.append([imgs[i] for i in pick])
             used.update(per[c][i].path for i in pick)
+        elif how.startswith("clusters-") and how[9:].isdigit() and int(how[9:]) >= 1:
+            # The shots grouped around K medoids (each to its nearest), each group's median.
+            pick = medoids(imgs, int(how[9:]))
+            near = _nearest(imgs, pick)
+            out.append([np.asarray(np.median(np.stack([imgs[k] for k in range(len(imgs))
+                                                       if near[k] == g]), axis=0),
+                                   dtype=np.uint8) for g in range(len(pick))])
+            used.update(s.path for s in per[c])
         else:
-            raise ValueError(f"how: {how!r} is not first, median, all or medoids-K")
+            raise ValueError(f"how: {how!r} is not first, median, all, medoids-K or "
+                             "clusters-K")
     return ids, out, used
+
+
+def _small_features(imgs: Sequence[Image]) -> np.ndarray:
+    feats = []
+    for img in imgs:
+        x = np.asarray(cv2.resize(img, (16, 24), interpolation=cv2.INTER_AREA), np.float32)
+        x = x - np.asarray(cv2.GaussianBlur(x, (0, 0), 4.0), np.float32)
+        x = x.ravel() - x.mean()
+        feats.append(x / max(float(np.linalg.norm(x)), 1e-6))
+    return np.stack(feats)
+
+
+def _nearest(imgs: Sequence[Image], pick: Sequence[int]) -> list[int]:
+    """For each image, the index in ``pick`` of the chosen image nearest it."""
+    f = _small_features(imgs)
+    return [int(k) for k in np.argmax(f @ f[list(pick)].T, axis=1)]
 
 
 def medoids(imgs: Sequence[Image], k: int) -> list[int]:
@@ -155,13 +180,7 @@ def medoids(imgs: Sequence[Image], k: int) -> list[int]:
     makes two shots of one card look apart is blur, light and colour cast."""
     if k >= len(imgs):
         return list(range(len(imgs)))
-    feats = []
-    for img in imgs:
-        x = np.asarray(cv2.resize(img, (16, 24), interpolation=cv2.INTER_AREA), np.float32)
-        x = x - np.asarray(cv2.GaussianBlur(x, (0, 0), 4.0), np.float32)
-        x = x.ravel() - x.mean()
-        feats.append(x / max(float(np.linalg.norm(x)), 1e-6))
-    f = np.stack(feats)
+    f = _small_features(imgs)
     d = 1.0 - f @ f.T
 
     def cost(sel: Sequence[int]) -> float:
