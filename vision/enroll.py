@@ -143,12 +143,15 @@ class EnrolReport:
             more = " ..." if len(self.missing) > 20 else ""
             lines.append(f"  no template yet for {len(self.missing)} card(s): "
                          + ", ".join(self.missing[:20]) + more)
+        cards = len({i.card_id for i in self.enrolled})
+        photos = (f" from {len(self.enrolled)} photos" if len(self.enrolled) != cards
+                  else "")
         if not self.written:
             lines.append("  nothing was written")
         elif self.complete:
-            lines.append(f"  every card enrolled ({len(self.enrolled)}); saved")
+            lines.append(f"  every card enrolled ({cards}{photos}); saved")
         else:
-            lines.append(f"  saved the {len(self.enrolled)} card(s) enrolled; "
+            lines.append(f"  saved the {cards} card(s) enrolled{photos}; "
                          f"{len(self.skipped)} image(s) skipped"
                          + (f", {len(self.missing)} card(s) still without a template"
                             if self.missing else ""))

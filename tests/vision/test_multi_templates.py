@@ -150,6 +150,7 @@ def test_enrol_several_photos_of_a_card(wink: Deck, tmp_path: Path) -> None:
     assert len(deck.templates_of("w02")) == 2
     assert len(deck.templates_of("w03")) == 1
     assert "c.png" in report.text()
+    assert "saved the 3 card(s) enrolled from 5 photos" in report.text()
 
 
 def test_enrol_cli_reports_the_unreadable_shot(wink: Deck, tmp_path: Path,
