@@ -179,3 +179,17 @@ def test_more_photos_than_kept_are_skipped(wink: Deck, tmp_path: Path) -> None:
     assert len(report.skipped) == 2
     assert all("most templates" in i.reason for i in report.skipped)
     assert len(load_deck(tmp_path / "deck").templates_of("w07")) == MAX_TEMPLATES
+
+
+def test_a_big_deck_shortlists_a_card_by_its_best_template(demo_decks: DemoDecks) -> None:
+    deck = demo_decks("eselsbruecke")  # 181 tiles: the 16 px shortlist runs first
+    ids = deck.ids
+    other = np.ascontiguousarray(255 - deck.template(ids[5]))  # a face like no tile
+    templates: list[list[np.ndarray]] = [[deck.template(i)] for i in ids]
+    templates[5].append(other)
+    m = DeckMatcher(ids, templates, deck.size, square=deck.shape == "square",
+                    use_colour=deck.use_colour)
+    assert m._coarse is not None and m.template_count == len(ids) + 1
+    got = m.match(other)
+    assert got.card_id == ids[5] and got.template == 1
+    assert m.match(deck.template(ids[7])).card_id == ids[7]
