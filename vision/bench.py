@@ -860,9 +860,10 @@ def styles_main(frames: int = 200, seed: int = 7, tune_seed: int = 1000,
 
 
 def real_main(tune: int = 10) -> int:
-    """``bench vision --real``: real labelled photo sets (``vision.realsets``): one template
-    per card from the tuning half, thresholds tuned on the rest of it, measured on the test
-    half. Skips, saying so, where a set is absent."""
+    """``bench vision --real``: real labelled photo sets (``vision.realsets``): the templates
+    of each card from the tuning half (:data:`REAL_ENROLMENTS`), thresholds tuned on the
+    tuning half, measured on the test half, with the foreign-card figure. Skips, saying so,
+    where a set is absent."""
     from vision import realsets
 
     sets = [("set-crops", realsets.find_set("set-crops")),
@@ -875,6 +876,12 @@ def real_main(tune: int = 10) -> int:
     return 0
 
 
+#: How ``bench vision --real`` enrols each card from its tuning shots (``realsets.enrol``):
+#: one template (its first shot, the median of its shots), or several (3 k-medoids of its
+#: shots, all of them).
+REAL_ENROLMENTS = ("first", "median", "medoids-3", "all")
+
+
 def _real_set(rs: RealSet, tune: int) -> None:
     from vision import realsets
 
@@ -882,31 +889,49 @@ def _real_set(rs: RealSet, tune: int) -> None:
     print(f"bench vision --real: {rs.name} ({len(rs.cards)} cards, {len(tuning)} tuning and "
           f"{len(test)} test photos: each card's first {tune} shots in name order tune, the "
           f"rest measure)")
-    for how in ("first", "median"):
-        ids, templates = realsets.enrol(tuning, realsets.SET_SIZE, how)
-        # Thresholds tuned on tuning shots that no template was made from where there are any
-        # (``first``: shots 2-10); a median of all ten is tuned on its own shots.
-        firsts = {rs.shots[c][0].path for c in rs.cards}
-        tune_on = [s for s in tuning if how != "first" or s.path not in firsts]
-        params, _, _ = realsets.tune(ids, templates, realsets.SET_SIZE, tune_on)
-        m = realsets.set_matcher(ids, templates, realsets.SET_SIZE, params)
-        a = realsets.measure(m, tune_on, realsets.SET_SIZE)
-        b = realsets.measure(m, test, realsets.SET_SIZE)
-        base = realsets.set_matcher(ids, templates, realsets.SET_SIZE,
-                                    replace(params, twin_trigger=0.0))
-        c = realsets.measure(base, test, realsets.SET_SIZE)
-        what = "shot 1 of each card" if how == "first" else "the median of its 10 tuning shots"
-        print(f"  template = {what}; tuned: min_score {params.min_score}, min_aligned "
-              f"{params.min_aligned}, min_colour {params.min_colour}, min_twin_margin "
-              f"{params.min_twin_margin}")
-        print(f"    tuning half ({a.shots}): top-1 {100 * a.accuracy:.2f} %, wrong {a.wrong}, "
-              f"unknown {a.unknown}")
-        print(f"    test half ({b.shots}): top-1 {100 * b.accuracy:.2f} %, wrong {b.wrong} "
-              f"({100 * b.wrong_rate:.2f} %), unknown {b.unknown}  [targets >= 97 %, <= 0.5 %]"
-              f"; without the near-twin step: {100 * c.accuracy:.2f} %, wrong {c.wrong}",
-              flush=True)
+    size = realsets.SET_SIZE
+    for how in REAL_ENROLMENTS:
+        ids, templates, used = realsets.enrol_from(tuning, size, how)
+        several = how not in ("first", "median")
+        if several:
+            # No tuning shot is left that a template was not made from (or, for 3 of 10, only
+            # the shots most like them): tuned by two folds of the tuning half.
+            params, _, _ = realsets.tune_folds(tuning, size, how)
+            tune_on = list(tuning)
+        else:
+            # Tuned on the tuning shots no template was made from where there are any
+            # (``first``: shots 2-10); a median of all ten is tuned on its own shots.
+            tune_on = [s for s in tuning if how != "first" or s.path not in used]
+            params, _, _ = realsets.tune(ids, templates, size, tune_on)
+        m = realsets.set_matcher(ids, templates, size, params)
+        a = realsets.measure(m, tune_on, size)
+        b = realsets.measure(m, test, size)
+        f = realsets.foreign(ids, templates, size, params, test)
+        what = {"first": "shot 1 of each card", "median": "the median of its tuning shots",
+                "medoids-3": "3 of its tuning shots (k-medoids)",
+                "all": "all its tuning shots"}[how]
+        print(f"  templates = {what}: {m.template_count} templates, {m.nbytes() / 1e6:.2f} MB "
+              f"in the matcher; tuned{' by two folds' if several else ''}: min_score "
+              f"{params.min_score}, min_aligned {params.min_aligned}, min_colour "
+              f"{params.min_colour}, min_twin_margin {params.min_twin_margin}")
+        print(f"    tuning half ({a.shots}{', templates among them' if several else ''}): "
+              f"top-1 {100 * a.accuracy:.2f} %, wrong {a.wrong}, unknown {a.unknown}")
+        line = (f"    test half ({b.shots}): top-1 {100 * b.accuracy:.2f} %, wrong {b.wrong} "
+                f"({100 * b.wrong_rate:.2f} %), unknown {b.unknown}  [targets >= 97 %, "
+                f"<= 0.5 %]; CPU per photo median {median(b.cpu_ms):.2f} ms, p95 "
+                f"{percentile(b.cpu_ms, 95):.2f} ms")
+        if not several:
+            base = realsets.set_matcher(ids, templates, size, replace(params, twin_trigger=0.0))
+            c = realsets.measure(base, test, size)
+            line += f"; without the near-twin step: {100 * c.accuracy:.2f} %, wrong {c.wrong}"
+        print(line, flush=True)
         if b.wrong_examples:
             print(f"    wrong ids: {', '.join(b.wrong_examples[:6])}")
+        print(f"    foreign cards (a deck of {f.enrolled} of the {f.enrolled + f.others} cards, "
+              f"test photos of the other {f.others}): {f.foreign_accepted} of "
+              f"{f.foreign_shots} taken for a card of the deck "
+              f"({100 * f.foreign_accepted / max(f.foreign_shots, 1):.1f} %); its own cards "
+              f"{100 * f.own.accuracy:.2f} %, wrong {f.own.wrong}", flush=True)
 
 
 def _patches(deck: Deck, seed: int, n: int) -> list[Image]:

@@ -181,7 +181,10 @@ def add_recognition_commands(sub: Any) -> None:
     p.add_argument("--deck", required=True, type=Path, metavar="DIR", help="the deck folder")
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--from-images", type=Path, metavar="SRC",
-                     help="a folder with one image per card, named <card-id>.<ext>")
+                     help="a folder with one image per card, named <card-id>.<ext>; more "
+                          "photos of a card (recognised by the best): <card-id>@2.<ext>, "
+                          "<card-id>@3.<ext> ... or a sub-folder <card-id>/ of its photos "
+                          "(at most 8 a card)")
     src.add_argument("--camera", metavar="SPEC",
                      help="enrol live: picamera2, opencv:INDEX or folder:PATH")
     p.add_argument("--add", action="store_true",

@@ -86,6 +86,10 @@ class Thresholds:
     #: accepted card must fit once aligned, and the near-twins' least lead (``vision.match``).
     min_aligned: float | None = None
     min_twin_margin: float | None = None
+    #: Also per deck (None: ``[vision.match]``'s): whether the deck's mean is subtracted
+    #: before the correlation, and the long side near-twins are compared at.
+    subtract_mean: bool | None = None
+    twin_side: int | None = None
 
 
 #: Thresholds measured for the demo decks with `tablekeeper bench vision` on a tuning set
@@ -110,9 +114,15 @@ DEMO_THRESHOLDS: Mapping[str, Thresholds] = {
 #: deck's mean is subtracted is colour alone and scores low (right cards 0.26-0.7 on the
 #: tuning frames, nothing else accepted from 0.3; aligning cannot raise that to 0.9). Suits:
 #: a 3 of hearts is told from the 2 by 0.05-0.06 in the twin step (80 tuning frames: 117 of
-#: 117 at 0.05 against 115 at 0.1, no wrong id, no false accept).
+#: 117 at 0.05 against 115 at 0.1, no wrong id, no false accept); compared at a twin size of
+#: 200 px instead of 144 it lost a card on each tuning seed (1000-1002: 116, 115, 118 of 117,
+#: 117, 119), so it keeps 144. Colour-only, second attempt: compared without subtracting the
+#: deck's mean (what is left of a card once the shared hexagon is taken away is a faint colour,
+#: a brown near the deck's mean colour scored 0.26-0.31), with the default thresholds: tuning
+#: seeds 1000 and 1001, 125 of 125 and 137 of 137 cards, no wrong id, no false accept (with
+#: the mean subtracted at 0.3/0.4: 123 of 125, and 136 of 137 with one wrong id).
 STYLE_THRESHOLDS: Mapping[str, Thresholds] = {
-    "style-colour-only": Thresholds(0.3, 0.02, 0.4, min_aligned=0.4),
+    "style-colour-only": Thresholds(0.75, 0.02, 0.4, subtract_mean=False),
     "style-suits": Thresholds(0.75, 0.02, 0.4, min_twin_margin=0.05),
 }
 
@@ -155,6 +165,10 @@ class VisionConfig:
             p = dataclasses.replace(p, min_aligned=t.min_aligned)
         if t.min_twin_margin is not None:
             p = dataclasses.replace(p, min_twin_margin=t.min_twin_margin)
+        if t.subtract_mean is not None:
+            p = dataclasses.replace(p, subtract_mean=t.subtract_mean)
+        if t.twin_side is not None:
+            p = dataclasses.replace(p, twin_side=t.twin_side)
         return p
 
     # -- (de)serialisation ----------------------------------------------------------------
@@ -173,7 +187,7 @@ class VisionConfig:
             w = f"{where}.match.decks.{deck_id}"
             t = _mapping(t, w)
             _no_unknown(t, w, {"min_score", "min_margin", "min_rel_margin", "min_aligned",
-                               "min_twin_margin"})
+                               "min_twin_margin", "subtract_mean", "twin_side"})
             score = _number(t.get("min_score", match.min_score), f"{w}.min_score", -1, 1)
             margin = _number(t.get("min_margin", match.min_margin), f"{w}.min_margin", 0, 2)
             rel = _number(t.get("min_rel_margin", match.min_rel_margin), f"{w}.min_rel_margin",
@@ -182,7 +196,12 @@ class VisionConfig:
                        else _number(t["min_aligned"], f"{w}.min_aligned", 0, 1))
             twin = (None if "min_twin_margin" not in t
                     else _number(t["min_twin_margin"], f"{w}.min_twin_margin", 0, 2))
-            thresholds[str(deck_id)] = Thresholds(score, margin, rel, aligned, twin)
+            sub = t.get("subtract_mean")
+            if sub is not None and not isinstance(sub, bool):
+                raise ValueError(f"{w}.subtract_mean: expected true or false, got {sub!r}")
+            side = (None if "twin_side" not in t
+                    else int(_number(t["twin_side"], f"{w}.twin_side", 32, 1024)))
+            thresholds[str(deck_id)] = Thresholds(score, margin, rel, aligned, twin, sub, side)
         zones_raw = d.get("zones", [])
         if not isinstance(zones_raw, list):
             raise ValueError(f"{where}.zones: expected a list of zones, got {zones_raw!r}")
@@ -212,13 +231,17 @@ class VisionConfig:
 # -- helpers ------------------------------------------------------------------------------
 
 
-def _thresholds_dict(t: Thresholds) -> dict[str, float]:
-    d = {"min_score": t.min_score, "min_margin": t.min_margin,
-         "min_rel_margin": t.min_rel_margin}
+def _thresholds_dict(t: Thresholds) -> dict[str, float | bool | int]:
+    d: dict[str, float | bool | int] = {"min_score": t.min_score, "min_margin": t.min_margin,
+                                        "min_rel_margin": t.min_rel_margin}
     if t.min_aligned is not None:
         d["min_aligned"] = t.min_aligned
     if t.min_twin_margin is not None:
         d["min_twin_margin"] = t.min_twin_margin
+    if t.subtract_mean is not None:
+        d["subtract_mean"] = t.subtract_mean
+    if t.twin_side is not None:
+        d["twin_side"] = t.twin_side
     return d
 
 

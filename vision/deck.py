@@ -14,7 +14,14 @@ either enrolled from the table's own cards or generated (the demo decks). The ma
                 "file": "n68.png",
                 "value": 68,             # optional: the card's number
                 "contains": ["i01"],     # optional: ids this card shows (scene cards)
-                "copies": 2}]}           # optional: physical cards with this face (default 1)
+                "copies": 2,             # optional: physical cards with this face (default 1)
+                "alternates": ["n68@2.png"]}]}  # version 2 only: the card's further templates
+
+**Several templates per card** (version 2): a card enrolled from several photos keeps up to
+:data:`MAX_TEMPLATES` templates, ``file`` first and then ``alternates`` (named
+``<file stem>@2.png``, ``@3`` ...), and is recognised by the best of them
+(``vision.match``). A deck is saved as version 1 while no card has alternates, so a deck of one
+template per card stays readable by an older tablekeeper; version 1 manifests load unchanged.
 
 :func:`load_deck` checks everything (and reads every template) so a bad deck fails at load
 time with one clear :class:`DeckError` naming the folder, the card and what is wrong.
@@ -41,13 +48,16 @@ import numpy.typing as npt
 from vision.imagefile import ImageFileError, decode_image
 
 SCHEMA = "tablekeeper.deck"
-VERSION = 1
+VERSION = 2  # the newest manifest version this reads and writes
+VERSIONS = (1, 2)  # the versions read (1: one template per card; 2: ``alternates``)
+#: The most templates a card keeps (its ``file`` and up to seven ``alternates``).
+MAX_TEMPLATES = 8
 MANIFEST = "manifest.json"
 GAMES = ("something-missing", "the-game", "wink", "eselsbruecke")
 SHAPES = ("card", "square")
 
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
-_FILE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}\.(png|jpg|jpeg|bmp)$", re.IGNORECASE)
+_FILE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.@-]{0,99}\.(png|jpg|jpeg|bmp)$", re.IGNORECASE)
 
 Image = npt.NDArray[np.uint8]
 
@@ -71,6 +81,13 @@ class CardSpec:
     contains: tuple[str, ...] = ()
     #: how many physical cards show this face (Wink's two sets, The Game's row cards)
     copies: int = 1
+    #: the files of the card's further templates (photos of it enrolled besides ``file``)
+    alternates: tuple[str, ...] = ()
+
+    @property
+    def files(self) -> tuple[str, ...]:
+        """Every template file of the card, its first (``file``) first."""
+        return (self.file, *self.alternates)
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -85,7 +102,15 @@ class CardSpec:
             d["contains"] = list(self.contains)
         if self.copies != 1:
             d["copies"] = self.copies
+        if self.alternates:
+            d["alternates"] = list(self.alternates)
         return d
+
+
+def alternate_names(file: str, n: int) -> tuple[str, ...]:
+    """The file names of a card's ``n`` further templates: ``<stem>@2<suffix>``, ``@3`` ..."""
+    stem, suffix = Path(file).stem, Path(file).suffix or ".png"
+    return tuple(f"{stem}@{k}{suffix}" for k in range(2, n + 2))
 
 
 @dataclass(frozen=True)
@@ -105,6 +130,9 @@ class Deck:
     use_colour: bool
     cards: tuple[CardSpec, ...]
     templates: Mapping[str, Image] = field(default_factory=dict, compare=False, repr=False)
+    #: card id -> its further templates (cards with one template have no entry)
+    alternates: Mapping[str, tuple[Image, ...]] = field(default_factory=dict, compare=False,
+                                                        repr=False)
 
     @property
     def ids(self) -> tuple[str, ...]:
@@ -124,24 +152,41 @@ class Deck:
         except KeyError:
             raise KeyError(f"deck {self.id!r} has no template for {card_id!r}") from None
 
-    def with_card(self, spec: CardSpec, image: Image) -> Deck:
-        """A copy with ``spec`` added (or replacing the card of the same id) and its template.
+    def templates_of(self, card_id: str) -> tuple[Image, ...]:
+        """Every template of the card, its first (:meth:`template`) first."""
+        return (self.template(card_id), *self.alternates.get(card_id, ()))
 
-        The image must already be at the canonical size (warp it first).
+    def with_card(self, spec: CardSpec, image: Image, more: Sequence[Image] = ()) -> Deck:
+        """A copy with ``spec`` added (or replacing the card of the same id) and its
+        template, plus ``more`` further templates of it (at most :data:`MAX_TEMPLATES` in
+        all; ``spec.alternates`` is named for them: the card's templates are replaced).
+
+        The images must already be at the canonical size (warp them first).
         """
+        if 1 + len(more) > MAX_TEMPLATES:
+            raise DeckError(f"card {spec.id!r}: {1 + len(more)} templates, at most "
+                            f"{MAX_TEMPLATES} are kept")
         img = _check_template(image, self.size, f"card {spec.id!r}")
+        extra = tuple(_check_template(m, self.size, f"card {spec.id!r} (template {k + 2})")
+                      for k, m in enumerate(more))
+        spec = replace(spec, alternates=alternate_names(spec.file, len(extra)))
         cards = [c for c in self.cards if c.id != spec.id]
         index = next((i for i, c in enumerate(self.cards) if c.id == spec.id), len(cards))
         cards.insert(index, spec)
         _check_cards(cards, f"deck {self.id!r}")
         templates = dict(self.templates)
         templates[spec.id] = img
-        return replace(self, cards=tuple(cards), templates=templates)
+        alternates = dict(self.alternates)
+        alternates.pop(spec.id, None)
+        if extra:
+            alternates[spec.id] = extra
+        return replace(self, cards=tuple(cards), templates=templates, alternates=alternates)
 
     def manifest(self) -> dict[str, Any]:
+        # Version 1 while every card has one template: readable by an older tablekeeper.
         return {
             "schema": SCHEMA,
-            "version": VERSION,
+            "version": 2 if any(c.alternates for c in self.cards) else 1,
             "id": self.id,
             "game": self.game,
             "title": {"zh-TW": self.title_zh, "en": self.title_en},
@@ -174,22 +219,35 @@ def load_deck(path: str | os.PathLike[str]) -> Deck:
         raise DeckError(f"{manifest_path}: not valid JSON ({e})") from e
     deck = deck_from_manifest(raw, root, where=str(manifest_path))
     encoded: dict[str, npt.NDArray[np.uint8]] = {}
+    more: dict[str, list[npt.NDArray[np.uint8]]] = {}
     for c in deck.cards:
-        img_path = root / c.file
-        if not img_path.is_file():
-            raise DeckError(f"{root}: card {c.id!r}: image {c.file} is missing")
-        try:
-            data = np.fromfile(str(img_path), dtype=np.uint8)
-            # (Its header's size is checked before it is decoded: vision.imagefile.)
-            img = decode_image(data, f"{root}: card {c.id!r}: image {c.file}")
-        except ImageFileError as e:
-            raise DeckError(str(e)) from None
-        except OSError as e:
-            raise DeckError(f"{root}: card {c.id!r}: cannot read {c.file}: "
-                            f"{e.strerror or e}") from None
-        _check_template(img, deck.size, f"{root}: card {c.id!r} ({c.file})")
-        encoded[c.id] = data
-    return replace(deck, templates=EncodedTemplates(encoded, deck.size))
+        for k, file in enumerate(c.files):
+            data = _read_template(root, c.id, file, deck.size)
+            if k == 0:
+                encoded[c.id] = data
+            else:
+                more.setdefault(c.id, []).append(data)
+    return replace(deck, templates=EncodedTemplates(encoded, deck.size),
+                   alternates=EncodedAlternates(more, deck.size))
+
+
+def _read_template(root: Path, card_id: str, file: str,
+                   size: tuple[int, int]) -> npt.NDArray[np.uint8]:
+    """A template file's bytes, decoded once and checked (DeckError saying what is wrong)."""
+    img_path = root / file
+    if not img_path.is_file():
+        raise DeckError(f"{root}: card {card_id!r}: image {file} is missing")
+    try:
+        data = np.fromfile(str(img_path), dtype=np.uint8)
+        # (Its header's size is checked before it is decoded: vision.imagefile.)
+        img = decode_image(data, f"{root}: card {card_id!r}: image {file}")
+    except ImageFileError as e:
+        raise DeckError(str(e)) from None
+    except OSError as e:
+        raise DeckError(f"{root}: card {card_id!r}: cannot read {file}: "
+                        f"{e.strerror or e}") from None
+    _check_template(img, size, f"{root}: card {card_id!r} ({file})")
+    return data
 
 
 class EncodedTemplates(Mapping[str, Image]):
@@ -225,6 +283,31 @@ class EncodedTemplates(Mapping[str, Image]):
         return sum(int(d.nbytes) for d in self._encoded.values())
 
 
+class EncodedAlternates(Mapping[str, tuple[Image, ...]]):
+    """A loaded deck's further templates (card id -> its alternates), kept encoded like
+    :class:`EncodedTemplates` and decoded when asked for."""
+
+    def __init__(self, encoded: Mapping[str, Sequence[npt.NDArray[np.uint8]]],
+                 size: tuple[int, int]) -> None:
+        self._encoded = {k: tuple(v) for k, v in encoded.items() if v}
+        self._size = size
+
+    def __getitem__(self, card_id: str) -> tuple[Image, ...]:
+        return tuple(_check_template(cv2.imdecode(d, cv2.IMREAD_COLOR), self._size,
+                                     f"card {card_id!r} (template {k + 2})")
+                     for k, d in enumerate(self._encoded[card_id]))
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._encoded)
+
+    def __len__(self) -> int:
+        return len(self._encoded)
+
+    @property
+    def encoded_bytes(self) -> int:
+        return sum(int(d.nbytes) for v in self._encoded.values() for d in v)
+
+
 def deck_from_manifest(raw: Any, root: Path, where: str = MANIFEST) -> Deck:
     """Check a parsed manifest and build the :class:`Deck` (without templates)."""
     if not isinstance(raw, dict):
@@ -234,10 +317,10 @@ def deck_from_manifest(raw: Any, root: Path, where: str = MANIFEST) -> Deck:
     version = raw.get("version")
     if not isinstance(version, int) or isinstance(version, bool):
         raise DeckError(f"{where}: version must be an integer, found {version!r}")
-    if version != VERSION:
+    if version not in VERSIONS:
         raise DeckError(
             f"{where}: unknown deck schema version {version} (this tablekeeper reads "
-            f"version {VERSION})")
+            f"versions {', '.join(map(str, VERSIONS))})")
     deck_id = _str(raw, "id", where)
     if not _ID.match(deck_id):
         raise DeckError(f"{where}: id {deck_id!r} must be letters, digits, '.', '_' or '-'")
@@ -258,14 +341,14 @@ def deck_from_manifest(raw: Any, root: Path, where: str = MANIFEST) -> Deck:
     cards_raw = raw.get("cards")
     if not isinstance(cards_raw, list) or not cards_raw:
         raise DeckError(f"{where}: cards must be a non-empty list")
-    cards = [_card(c, f"{where}: cards[{i}]") for i, c in enumerate(cards_raw)]
+    cards = [_card(c, f"{where}: cards[{i}]", version) for i, c in enumerate(cards_raw)]
     _check_cards(cards, where)
     return Deck(root=root, id=deck_id, game=game, title_zh=title_zh, title_en=title_en,
                 demo=demo, shape=shape, size=(size[0], size[1]), use_colour=use_colour,
                 cards=tuple(cards))
 
 
-def _card(raw: Any, where: str) -> CardSpec:
+def _card(raw: Any, where: str, version: int = VERSION) -> CardSpec:
     if not isinstance(raw, dict):
         raise DeckError(f"{where}: must be an object")
     cid = _str(raw, "id", where)
@@ -286,8 +369,18 @@ def _card(raw: Any, where: str) -> CardSpec:
     copies = raw.get("copies", 1)
     if not isinstance(copies, int) or isinstance(copies, bool) or copies < 1:
         raise DeckError(f"{where}: copies must be a positive integer, found {copies!r}")
+    alternates = raw.get("alternates", [])
+    if "alternates" in raw and version < 2:
+        raise DeckError(f"{where}: alternates need a version 2 manifest (found version "
+                        f"{version})")
+    if (not isinstance(alternates, list)
+            or not all(isinstance(x, str) and _FILE.match(x) for x in alternates)):
+        raise DeckError(f"{where}: alternates must be a list of plain .png/.jpg/.bmp file "
+                        f"names, found {alternates!r}")
+    if 1 + len(alternates) > MAX_TEMPLATES:
+        raise DeckError(f"{where}: {1 + len(alternates)} templates, at most {MAX_TEMPLATES}")
     return CardSpec(id=cid, name_zh=zh, name_en=en, kind=kind, file=file, value=value,
-                    contains=tuple(contains), copies=copies)
+                    contains=tuple(contains), copies=copies, alternates=tuple(alternates))
 
 
 def _check_cards(cards: Sequence[CardSpec], where: str) -> None:
@@ -297,9 +390,11 @@ def _check_cards(cards: Sequence[CardSpec], where: str) -> None:
         if c.id in seen:
             raise DeckError(f"{where}: duplicate card id {c.id!r}")
         seen.add(c.id)
-        if c.file.lower() in files:
-            raise DeckError(f"{where}: card {c.id!r}: file {c.file} is used by another card")
-        files.add(c.file.lower())
+        for file in c.files:
+            if file.lower() in files:
+                raise DeckError(f"{where}: card {c.id!r}: file {file} is used by another "
+                                "card (or twice)")
+            files.add(file.lower())
 
 
 def _check_template(img: Any, size: tuple[int, int], where: str) -> Image:
@@ -366,16 +461,26 @@ def save_deck(deck: Deck, root: str | os.PathLike[str] | None = None,
         raise DeckError(f"deck {deck.id!r}: no card(s) {sorted(unknown)} to save")
     for c in deck.cards:
         if c.id in wanted and c.id in deck.templates:
-            img = _check_template(deck.templates[c.id], deck.size, f"card {c.id!r}")
-            ok, buf = cv2.imencode(Path(c.file).suffix or ".png", img)
-            if not ok:
-                raise DeckError(f"card {c.id!r}: could not encode {c.file}")
-            atomic_write(target / c.file, buf.tobytes())
-        elif not (target / c.file).is_file():
+            write_templates(target, c, deck.templates_of(c.id), deck.size)
+        elif not all((target / f).is_file() for f in c.files):
             raise DeckError(f"deck {deck.id!r}: card {c.id!r} has no template to save")
     text = json.dumps(deck.manifest(), ensure_ascii=False, indent=1) + "\n"
     atomic_write(target / MANIFEST, text.encode("utf-8"))
     return load_deck(target)
+
+
+def write_templates(target: Path, card: CardSpec, images: Sequence[Image],
+                    size: tuple[int, int]) -> None:
+    """Write the card's templates (``images``, its first first) to its files, atomically."""
+    if len(images) != len(card.files):
+        raise DeckError(f"card {card.id!r}: {len(images)} templates for {len(card.files)} "
+                        "files")
+    for file, image in zip(card.files, images, strict=True):
+        img = _check_template(image, size, f"card {card.id!r}")
+        ok, buf = cv2.imencode(Path(file).suffix or ".png", img)
+        if not ok:
+            raise DeckError(f"card {card.id!r}: could not encode {file}")
+        atomic_write(target / file, buf.tobytes())
 
 
 def atomic_write(path: Path, data: bytes) -> None:

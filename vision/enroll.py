@@ -7,6 +7,14 @@ somewhere in it: if a card is found in the image it is warped to the deck's cano
 otherwise an image with the card's proportions is taken as a scan and resized. Templates and the
 manifest are written through :mod:`vision.deck` (each file atomically; the manifest last).
 
+**Several photos of one card** (recognised by the best of its templates: a sharp shot and a
+soft one, under the lamp and by the window): ``<card-id>@2.<ext>``, ``<card-id>@3.<ext>`` ...
+beside ``<card-id>.<ext>``, or a sub-folder ``<card-id>/`` holding the card's photos (any
+names), or both; every image of a card is one of its templates, in name order (the plain
+``<card-id>.<ext>`` first, then the ``@`` ones by number, then the sub-folder's), at most
+:data:`vision.deck.MAX_TEMPLATES` (8): the rest are skipped and say so. A photo of a card
+that cannot be read is skipped and reported; the card is enrolled from its other photos.
+
 * If ``DIR`` has a ``manifest.json``, only cards listed there are enrolled; an image for an id
   that is not listed is skipped (``add_new=True`` adds it as a new card).
 * If it has none, a new deck is made from the images (``NewDeck`` says its game, shape, size).
@@ -36,12 +44,14 @@ import numpy as np
 from vision.deck import (
     GAMES,
     MANIFEST,
+    MAX_TEMPLATES,
     CardSpec,
     Deck,
     DeckError,
     atomic_write,
     deck_from_manifest,
     save_deck,
+    write_templates,
 )
 from vision.find import (
     CardFinder,
@@ -133,12 +143,15 @@ class EnrolReport:
             more = " ..." if len(self.missing) > 20 else ""
             lines.append(f"  no template yet for {len(self.missing)} card(s): "
                          + ", ".join(self.missing[:20]) + more)
+        cards = len({i.card_id for i in self.enrolled})
+        photos = (f" from {len(self.enrolled)} photos" if len(self.enrolled) != cards
+                  else "")
         if not self.written:
             lines.append("  nothing was written")
         elif self.complete:
-            lines.append(f"  every card enrolled ({len(self.enrolled)}); saved")
+            lines.append(f"  every card enrolled ({cards}{photos}); saved")
         else:
-            lines.append(f"  saved the {len(self.enrolled)} card(s) enrolled; "
+            lines.append(f"  saved the {cards} card(s) enrolled{photos}; "
                          f"{len(self.skipped)} image(s) skipped"
                          + (f", {len(self.missing)} card(s) still without a template"
                             if self.missing else ""))
@@ -300,31 +313,42 @@ def _printed_frame(card: FoundCard, width: int, height: int) -> bool:
                                                                                     height))
 
 
-def _sources(src: Path) -> tuple[list[tuple[str, Path]], list[EnrolItem]]:
+_AT = re.compile(r"^(?P<id>.+)@(?P<n>[0-9]{1,3})$")
+
+
+def _sources(src: Path) -> tuple[list[tuple[str, list[Path]]], list[EnrolItem]]:
+    """The card ids of the images in ``src`` and each card's photos in order (see the
+    module's docstring: ``id.ext``, ``id@N.ext``, ``id/*``), and the files that are not."""
     if not src.exists():
         raise DeckError(f"image folder {src} does not exist")
     if not src.is_dir():
         raise DeckError(f"{src} is not a folder")
-    found: list[tuple[str, Path]] = []
+    per: dict[str, list[tuple[tuple[int, int, str], Path]]] = {}
     skipped: list[EnrolItem] = []
+
+    def image(p: Path, cid: str) -> bool:
+        if p.suffix.lower() in IMAGE_EXTS:
+            return True
+        skipped.append(EnrolItem(cid, p, False, IGNORED,
+                                 f"not an image file type ({', '.join(IMAGE_EXTS)})"))
+        return False
+
     for p in sorted(src.iterdir()):
-        if p.name.startswith(".") or p.is_dir():
+        if p.name.startswith("."):
             continue
-        if p.suffix.lower() not in IMAGE_EXTS:
-            skipped.append(EnrolItem(p.stem, p, False, IGNORED,
-                                     f"not an image file type ({', '.join(IMAGE_EXTS)})"))
+        if p.is_dir():
+            for q in sorted(p.iterdir()):
+                if not q.name.startswith(".") and q.is_file() and image(q, p.name):
+                    per.setdefault(p.name, []).append(((2, 0, q.name), q))
             continue
-        found.append((p.stem, p))
-    ids = [i for i, _ in found]
-    dupes = {i for i in ids if ids.count(i) > 1}
-    if dupes:
-        keep = []
-        for cid, p in found:
-            if cid in dupes:
-                skipped.append(EnrolItem(cid, p, False, "", "several images for this card id"))
-            else:
-                keep.append((cid, p))
-        found = keep
+        if not image(p, p.stem):
+            continue
+        at = _AT.match(p.stem)
+        if at:
+            per.setdefault(at["id"], []).append(((1, int(at["n"]), p.name), p))
+        else:
+            per.setdefault(p.stem, []).append(((0, 0, p.name), p))
+    found = [(cid, [p for _, p in sorted(v, key=lambda x: x[0])]) for cid, v in sorted(per.items())]
     return found, skipped
 
 
@@ -359,37 +383,55 @@ def enroll_from_images(deck_dir: str | Path, src_dir: str | Path, *,
         report.items.append(EnrolItem("-", src, False, "", "no images in the folder"))
     known = set(deck.ids)
     enrolled: list[str] = []
-    for cid, path in sources:
+    for cid, paths in sources:
         if cid not in known and not add_new:
-            report.items.append(EnrolItem(cid, path, False, "",
-                                          "not a card of this deck's manifest"))
+            report.items.extend(EnrolItem(cid, path, False, "",
+                                          "not a card of this deck's manifest")
+                                for path in paths)
             continue
-        try:
-            template, how = template_from_image(read_image(path, alpha=True), deck.size,
-                                                find)
-            spec = deck.card(cid) if cid in known else CardSpec(
-                id=cid, name_zh=cid, name_en=cid, kind="card", file=f"{cid}.png")
-            deck = deck.with_card(spec, template)
-        except (EnrolError, FrameError, DeckError, ValueError, cv2.error) as e:
-            # (One card that cannot be enrolled, whatever the reason, does not stop the others.)
-            report.items.append(EnrolItem(cid, path, False, "", str(e) or type(e).__name__))
-            continue
-        known.add(cid)
-        enrolled.append(cid)
-        report.items.append(EnrolItem(cid, path, True, how, ""))
+        got: list[Image] = []
+        items: list[EnrolItem] = []
+        for path in paths:
+            if len(got) == MAX_TEMPLATES:
+                items.append(EnrolItem(cid, path, False, "", f"this card has {MAX_TEMPLATES} "
+                                       "photos already (the most templates a card keeps)"))
+                continue
+            try:
+                template, how = template_from_image(read_image(path, alpha=True), deck.size,
+                                                    find)
+            except (EnrolError, FrameError, DeckError, ValueError, cv2.error) as e:
+                # (One photo that cannot be enrolled, whatever the reason, does not stop the
+                # card's other photos, nor the other cards.)
+                items.append(EnrolItem(cid, path, False, "", str(e) or type(e).__name__))
+                continue
+            got.append(template)
+            items.append(EnrolItem(cid, path, True, how, ""))
+        if got:
+            try:
+                spec = deck.card(cid) if cid in known else CardSpec(
+                    id=cid, name_zh=cid, name_en=cid, kind="card", file=f"{cid}.png")
+                deck = deck.with_card(spec, got[0], got[1:])
+            except (DeckError, ValueError) as e:
+                items = [replace(i, enrolled=False, how="", reason=str(e)) if i.enrolled
+                         else i for i in items]
+                got = []
+        report.items.extend(items)
+        if got:
+            known.add(cid)
+            enrolled.append(cid)
     report.missing = [c.id for c in deck.cards
                       if c.id not in deck.templates and not (root / c.file).is_file()]
     if not enrolled:
         return report
     if report.missing:
         # The manifest names cards with no image yet: write the new templates only and leave
-        # the manifest as it is (it loses nothing; load_deck will say what is still missing).
+        # the manifest as it is (it loses nothing; load_deck will say what is still missing)
+        # -- unless a card now has several templates, which only the manifest can name.
         for cid in enrolled:
-            spec = deck.card(cid)
-            ok, buf = cv2.imencode(Path(spec.file).suffix or ".png", deck.templates[cid])
-            if not ok:
-                raise DeckError(f"card {cid!r}: could not encode {spec.file}")
-            atomic_write(root / spec.file, buf.tobytes())
+            write_templates(root, deck.card(cid), deck.templates_of(cid), deck.size)
+        if any(deck.card(cid).alternates for cid in enrolled):
+            text = json.dumps(deck.manifest(), ensure_ascii=False, indent=1) + "\n"
+            atomic_write(root / MANIFEST, text.encode("utf-8"))
     else:
         save_deck(deck, root, only=enrolled)
     report.written = True

@@ -68,6 +68,18 @@ least the best two) are compared again where *they* differ (:meth:`DeckMatcher._
   card by ``min_margin`` and score ``min_score``.
 
 Measured in ``docs/vision.md`` ("Near-twins, real photos and other card styles").
+
+Several templates per card
+--------------------------
+A card may have several templates (``templates[i]`` a sequence of images: photos of it in
+other light, a sharp one and a soft one; ``vision.deck`` keeps up to eight). Each is a row of
+the matrix like any other; a card's score is its best template's (per orientation), and the
+verdict takes that template all through: the relative margin uses the two best templates'
+similarity, the twin step compares the candidates' best templates, the colours are that
+template's, and :meth:`DeckMatcher.verify` aligns the card to it (``Match.template`` says
+which). The cost grows with the number of templates, not of cards: the rows of the one
+product, and the matrix kept (:meth:`DeckMatcher.nbytes`; measured in ``docs/vision.md``).
+With one template per card everything is as before (tested).
 """
 
 from __future__ import annotations
@@ -168,6 +180,9 @@ class Match:
     #: Near-twins compared where they differ: the winner's least lead there over the other
     #: candidates (``nan``: not run, the margin was clear).
     twin_margin: float = float("nan")
+    #: Which of the card's templates scored best (0: its first; a card enrolled from several
+    #: photos has several, see "Several templates per card").
+    template: int = 0
 
 
 class DeckLike(Protocol):
@@ -200,9 +215,11 @@ class DeckMatcher:
         square: bool = False,
         use_colour: bool = False,
         params: MatchParams | None = None,
+        _shortlist_only: bool = False,
     ) -> None:
         if len(ids) != len(templates):
             raise ValueError(f"{len(ids)} ids but {len(templates)} templates")
+        groups = [_group(t) for t in templates]
         if not ids:
             raise ValueError("a deck with no templates cannot match anything")
         if len(set(ids)) != len(ids):
@@ -226,9 +243,17 @@ class DeckMatcher:
         #: canonical size, and the same features.
         self.warp_size = (min(w, 2 * self.feature_size[0]), min(h, 2 * self.feature_size[1]))
         self.rotations = (0, 1, 2, 3) if square else (0, 2)
+        #: Every template of every card, card by card (a card's first template first):
+        #: template ``t`` belongs to card ``owner[t]``; card ``i``'s are
+        #: ``starts[i]:starts[i + 1]``.
+        flat = [self._check_patch(t, f"template {cid!r}")
+                for cid, g in zip(self.ids, groups, strict=True) for t in g]
+        counts = [len(g) for g in groups]
+        self.owner = np.repeat(np.arange(len(groups)), counts)
+        self.starts = np.concatenate([[0], np.cumsum(counts)]).astype(np.intp)
+        self._t = len(flat)
         rows = []
-        for cid, t in zip(self.ids, templates, strict=True):
-            img = self._check_patch(t, f"template {cid!r}")
+        for img in flat:
             # Shrunk once, then turned: the same features as turning it first (area
             # averaging and the blurs are symmetric), with a quarter of the resizing (the
             # 181-tile deck's matcher is built in 0.6 s instead of 1.0 s).
@@ -238,6 +263,7 @@ class DeckMatcher:
             for r in self.rotations:
                 rows.append(self._features(np.rot90(img, k=-r) if r else img))
         n, k = len(self.ids), len(self.rotations)
+        nt = self._t
         stacked = np.stack(rows)
         self.mean: FloatArray | None = None
         if self.params.subtract_mean and n > 1:
@@ -246,18 +272,23 @@ class DeckMatcher:
             # tells the cards apart rather than that both are cards of this deck.
             self.mean = np.asarray(stacked.mean(axis=0), dtype=np.float32)
             stacked = np.stack([_unit(r - self.mean) for r in stacked])
-        #: (cards * rotations, D): row i*k + j is card i turned j-th rotation.
+        #: (templates * rotations, D): row t*k + j is template t turned j-th rotation (with
+        #: one template per card, template t is card t's).
         self.matrix: FloatArray = np.ascontiguousarray(stacked, dtype=np.float32)
         self._n, self._k = n, k
-        #: (cards, cards): how alike two cards' templates are (best orientation).
-        sim = (self.matrix @ self.matrix.T).reshape(n, k, n, k)[:, 0].max(axis=2)
-        self.similarity: FloatArray = np.asarray(np.maximum(sim, sim.T), dtype=np.float32)
+        #: (templates, templates): how alike two templates are (best orientation).
+        sim = (self.matrix @ self.matrix.T).reshape(nt, k, nt, k)[:, 0].max(axis=2)
+        self._tsim = np.asarray(np.maximum(sim, sim.T), dtype=np.float32)
+        #: (cards, cards): how alike two cards' templates are (their most alike pair).
+        self.similarity: FloatArray = self._tsim if nt == n else np.asarray(
+            np.maximum.reduceat(np.maximum.reduceat(self._tsim, self.starts[:-1], axis=0),
+                                self.starts[:-1], axis=1), dtype=np.float32)
         #: Colour decks: each template's colours (:func:`colours`; row as in ``matrix``),
         #: and whether they say anything (a card of grey ink on white has no colours).
         self.colours: FloatArray | None = None
         self.coloured: npt.NDArray[np.bool_] | None = None
         if use_colour:
-            maps = [_colour_map(self._check_patch(t, "template")) for t in templates]
+            maps = [_colour_map(t) for t in flat]
             cols = np.stack([np.rot90(c, k=-r).ravel() for c in maps for r in self.rotations])
             self.coloured = np.asarray(
                 np.sqrt((cols**2).mean(axis=1)) >= _MIN_CHROMA, dtype=np.bool_)
@@ -270,8 +301,7 @@ class DeckMatcher:
         self._shift = max(2, round(_TWIN_SHIFT * max(self.twin_size) / 96))
         self._fine: list[npt.NDArray[np.uint8]] = []
         if self.params.twin_trigger > 0 and n > 1:
-            for t in templates:
-                img = self._check_patch(t, "template")
+            for img in flat:
                 if not use_colour and img.ndim == 3:
                     img = np.asarray(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), np.uint8)
                 small = cv2.resize(img, self.twin_size, interpolation=cv2.INTER_AREA)
@@ -280,20 +310,59 @@ class DeckMatcher:
         self._feats: dict[tuple[int, int], FloatArray] = {}
         self._cached = 0  # bytes in the two caches
         self.twin_runs = 0  # how many verdicts compared near-twins (bench)
-        #: Fine alignment of uncertain cards to a candidate (``vision.align``).
-        self.aligner = Aligner(templates, self.size)
+        #: Fine alignment of uncertain cards to a candidate (``vision.align``): to each card's
+        #: first template (indexed by card), and to its other templates (``_alt_aligner``).
+        #: (A big deck's 16 px shortlist matcher only scores: it aligns nothing.)
+        self.aligner = Aligner([g[0] for g in ([[flat[0]]] if _shortlist_only else groups)],
+                               self.size)
+        alts = ([] if _shortlist_only else
+                [(i, x) for i, g in enumerate(groups) for x in range(1, len(g))])
+        self._alt_index = {key: a for a, key in enumerate(alts)}
+        self._alt_aligner = (Aligner([groups[i][x] for i, x in alts], self.size)
+                             if alts else None)
         self._coarse: DeckMatcher | None = None
-        big = n * k * self.matrix.shape[1] > 1_000_000  # > 4 MB: beyond the caches
+        big = nt * k * self.matrix.shape[1] > 1_000_000  # > 4 MB: beyond the caches
         if self.params.shortlist and n > 2 * self.params.shortlist and big:
-            coarse = replace(self.params, long_side=16, blur_sigma=0.5, shortlist=0)
+            coarse = replace(self.params, long_side=16, blur_sigma=0.5, shortlist=0,
+                             twin_trigger=0.0)
             self._coarse = DeckMatcher(ids, templates, size, square=square,
-                                       use_colour=use_colour, params=coarse)
+                                       use_colour=use_colour, params=coarse,
+                                       _shortlist_only=True)
 
     @classmethod
     def from_deck(cls, deck: DeckLike, params: MatchParams | None = None) -> DeckMatcher:
+        """The matcher of ``deck``: every template of each card (``deck.templates_of(id)``
+        where the deck has several per card, else ``deck.template(id)``)."""
         ids = deck.ids
-        return cls(ids, [deck.template(i) for i in ids], deck.size,
+        many = getattr(deck, "templates_of", None)
+        templates: list[Any] = ([list(many(i)) for i in ids] if callable(many)
+                                else [deck.template(i) for i in ids])
+        return cls(ids, templates, deck.size,
                    square=deck.shape == "square", use_colour=deck.use_colour, params=params)
+
+    @property
+    def template_count(self) -> int:
+        """How many templates the matcher holds (one per card, or more)."""
+        return self._t
+
+    def nbytes(self) -> int:
+        """The bytes the matcher keeps for its templates (feature rows, similarities, colours,
+        the twin step's encoded templates, the aligners' grey templates, the shortlist's
+        matcher; not the twin step's caches, bounded by ``_TWIN_CACHE_BYTES``)."""
+        n = self.matrix.nbytes + self._tsim.nbytes
+        if self.similarity is not self._tsim:
+            n += self.similarity.nbytes
+        if self.mean is not None:
+            n += self.mean.nbytes
+        if self.colours is not None:
+            n += self.colours.nbytes
+        n += sum(int(f.nbytes) for f in self._fine)
+        n += sum(int(t.nbytes) for t in self.aligner.templates)
+        if self._alt_aligner is not None:
+            n += sum(int(t.nbytes) for t in self._alt_aligner.templates)
+        if self._coarse is not None:
+            n += self._coarse.nbytes()
+        return n
 
     # -- features -------------------------------------------------------------------------
     def _check_patch(self, patch: object, what: str) -> Image:
@@ -338,24 +407,39 @@ class DeckMatcher:
 
     def _scores(self, imgs: Sequence[Image]) -> FloatArray:
         """:meth:`score_matrix` of checked images of the card (canonical or warp size)."""
+        return self._per_card(self._raw_scores(imgs))
+
+    def _per_card(self, raw: FloatArray) -> FloatArray:
+        """(patches, templates, rotations) -> (patches, cards, rotations): each card's best
+        template (per rotation)."""
+        if self._t == self._n:
+            return raw
+        return np.asarray(np.maximum.reduceat(raw, self.starts[:-1], axis=1),
+                          dtype=np.float32)
+
+    def _raw_scores(self, imgs: Sequence[Image]) -> FloatArray:
+        """Scores (patches, templates, rotations) of checked images against every template."""
         if not imgs:
-            return np.zeros((0, self._n, self._k), dtype=np.float32)
+            return np.zeros((0, self._t, self._k), dtype=np.float32)
         feats = np.stack([self._unit_features(p) for p in imgs])
         if self._coarse is None:
             # numpy's own single-threaded loop (einsum) rather than BLAS: for the few cards of
             # a frame it is about as fast, and it never spins or waits on BLAS threads, which
             # made the time per frame jumpy on a busy machine.
             s = np.einsum("rd,pd->pr", self.matrix, feats)
-            return np.asarray(s.reshape(len(imgs), self._n, self._k), dtype=np.float32)
+            return np.asarray(s.reshape(len(imgs), self._t, self._k), dtype=np.float32)
         # A big deck: the same product at 16 px picks a shortlist of cards per patch; only
-        # their rows are scored with the full features. Cards off the list score -1.
+        # their templates' rows are scored with the full features. The others score -1.
         coarse = self._coarse._scores(imgs).max(axis=2)  # (patches, cards)
         m = self.params.shortlist
-        out = np.full((len(imgs), self._n, self._k), -1.0, dtype=np.float32)
+        out = np.full((len(imgs), self._t, self._k), -1.0, dtype=np.float32)
         for i, f in enumerate(feats):
-            top = np.argpartition(-coarse[i], m)[:m]
+            cards = np.argpartition(-coarse[i], m)[:m]
+            top = np.concatenate([np.arange(self.starts[c], self.starts[c + 1])
+                                  for c in cards]) if self._t != self._n else cards
             rows = (top[:, None] * self._k + np.arange(self._k)[None, :]).ravel()
-            out[i, top] = np.einsum("rd,d->r", self.matrix[rows], f).reshape(m, self._k)
+            out[i, top] = np.einsum("rd,d->r", self.matrix[rows], f).reshape(len(top),
+                                                                               self._k)
         return out
 
     def scores(self, patch: object) -> FloatArray:
@@ -368,13 +452,14 @@ class DeckMatcher:
     ) -> list[Match]:
         """The verdict on each patch; thresholds default to ``params``'."""
         imgs = [self._check_patch(p, "card image") for p in patches]
-        return self._verdicts(self._scores(imgs), min_score, min_margin, min_rel_margin, imgs)
+        return self._verdicts(self._raw_scores(imgs), min_score, min_margin, min_rel_margin,
+                              imgs)
 
     def match_quads(self, image: Image, quads: Sequence[Corners]) -> list[Match]:
         """The verdict on each card of ``image`` (a checked frame) whose corners are in
         ``quads`` (clockwise, first edge short): warped straight to :attr:`warp_size`."""
         imgs = [self.warp(image, q) for q in quads]
-        return self._verdicts(self._scores(imgs), imgs=imgs, source=(image, quads))
+        return self._verdicts(self._raw_scores(imgs), imgs=imgs, source=(image, quads))
 
     def verify(self, image: Image, grey: Image, quad: Corners,
                match: Match) -> tuple[Corners, Match]:
@@ -393,14 +478,30 @@ class DeckMatcher:
         """
         if match.card_id is None or match.score >= self.params.min_aligned:
             return quad, match
-        index = self._index[match.card_id]
-        q = self.aligner.align(grey, quad, index, match.rotation)
-        if q is not None:
-            q = order_corners(q, self.square)
-            (m2,) = self.match_quads(image, [q])
+        got = self.realign(image, grey, quad, match)
+        if got is not None:
+            q, m2 = got
             if m2.card_id == match.card_id and m2.score >= self.params.min_aligned:
                 return q, m2
         return quad, replace(match, card_id=None)
+
+    def realign(self, image: Image, grey: Image, quad: Corners,
+                match: Match) -> tuple[Corners, Match] | None:
+        """The card at ``quad`` aligned to the template that gave ``match`` (its best: the
+        card's first or another of its templates) and matched again; None if it cannot be
+        made to fit (or ``match`` names no card)."""
+        card = match.card_id if match.card_id is not None else match.best_id
+        index = self._index[card]
+        if match.template and self._alt_aligner is not None:
+            q = self._alt_aligner.align(grey, quad, self._alt_index[(index, match.template)],
+                                        match.rotation)
+        else:
+            q = self.aligner.align(grey, quad, index, match.rotation)
+        if q is None:
+            return None
+        q = order_corners(q, self.square)
+        (m2,) = self.match_quads(image, [q])
+        return q, m2
 
     def warp(self, image: Image, quad: Corners) -> Image:
         """The card at ``quad`` of ``image``, warped to :attr:`warp_size`."""
@@ -546,8 +647,9 @@ class DeckMatcher:
         mg = self.params.min_margin if min_margin is None else min_margin
         rel_lo = self.params.min_rel_margin if min_rel_margin is None else min_rel_margin
         out = []
-        for n, per_rot in enumerate(scores):
-            best_rot = per_rot.argmax(axis=1)
+        cards = self._per_card(scores)
+        for n, per_rot in enumerate(cards):
+            raw = scores[n]
             per_card = per_rot.max(axis=1)
             order = np.argsort(per_card)[::-1]
             i = int(order[0])
@@ -555,7 +657,7 @@ class DeckMatcher:
             if len(order) > 1:
                 j = int(order[1])
                 margin = score - float(per_card[j])
-                apart = 1.0 - float(self.similarity[i, j])
+                apart = 1.0 - float(self._tsim[self._pick(raw, i)[0], self._pick(raw, j)[0]])
                 rel = margin / apart if apart > 1e-3 else 0.0
             else:
                 margin, rel = score + 1.0, 1.0
@@ -572,7 +674,8 @@ class DeckMatcher:
                     # warped card), else the card image resized.
                     fine = (warp_card(source[0], source[1][n], self.twin_size) if source
                             else imgs[n])
-                    won, twin = self._twin(fine, near, [int(best_rot[c]) for c in near])
+                    picks = [self._pick(raw, c) for c in near]
+                    won, twin = self._twin(fine, [t for t, _ in picks], [r for _, r in picks])
                     i = near[won]
                     rest = [float(per_card[int(c)]) for c in order[:len(near) + 1]
                             if int(c) not in near]
@@ -582,15 +685,26 @@ class DeckMatcher:
                     ok = (score >= lo and twin >= p.min_twin_margin
                           and (outside >= mg or len(order) <= len(near)))
             colour = 1.0
-            row = i * self._k + int(best_rot[i])
+            ti, ri = self._pick(raw, i)
+            row = ti * self._k + ri
             if (ok and self.colours is not None and self.coloured is not None and imgs
                     and imgs[n].ndim == 3 and self.coloured[row]):
                 colour = float(_unit(colours(imgs[n])) @ self.colours[row])
                 ok = colour >= self.params.min_colour
             out.append(Match(card_id=self.ids[i] if ok else None, score=score, margin=margin,
-                             best_id=self.ids[i], rotation=self.rotations[int(best_rot[i])],
-                             rel_margin=rel, colour=colour, twin_margin=twin))
+                             best_id=self.ids[i], rotation=self.rotations[ri],
+                             rel_margin=rel, colour=colour, twin_margin=twin,
+                             template=ti - int(self.starts[i])))
         return out
+
+    def _pick(self, raw: FloatArray, card: int) -> tuple[int, int]:
+        """(template, rotation index) of card ``card``'s best fit in ``raw`` (templates,
+        rotations): its best template, in its best orientation."""
+        s, e = int(self.starts[card]), int(self.starts[card + 1])
+        if e - s == 1:
+            return s, int(raw[s].argmax())
+        flat = int(raw[s:e].argmax())
+        return s + flat // self._k, flat % self._k
 
     def candidates(self, patch: object, within: float = 0.1,
                    limit: int = 3) -> list[tuple[int, int]]:
@@ -661,6 +775,17 @@ def _colour_map(img: Image) -> FloatArray:
     x = np.log(cv2.GaussianBlur(x, (0, 0), 0.7) + np.float32(8.0))
     f = np.stack([x[:, :, 0] - x[:, :, 1], x[:, :, 2] - x[:, :, 1]], axis=2)
     return np.asarray(f - f.mean(axis=(0, 1), keepdims=True), dtype=np.float32)
+
+
+def _group(t: Any) -> list[Any]:
+    """A card's templates: one image, or a non-empty sequence of images."""
+    if isinstance(t, np.ndarray):
+        return [t]
+    if isinstance(t, (list, tuple)):
+        if not t:
+            raise ValueError("a card with no template")
+        return list(t)
+    return [t]  # (checked as an image, and refused, by the constructor)
 
 
 def _unit(v: npt.NDArray[np.floating[Any]]) -> FloatArray:

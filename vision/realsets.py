@@ -11,10 +11,13 @@ bench or test that finds it absent says so and skips.
   lie beside it). SET's cards differ by colour, shading, count and shape: near-twins by design.
 
 :func:`split` takes each card's shots in name order: the first ``tune`` (10) are the tuning
-half, the rest the test half. :func:`enrol` makes one template per card from the tuning half;
+half, the rest the test half. :func:`enrol` makes the templates of each card from the tuning
+half (one: its first shot or the median of its shots; several: ``medoids-K``, the K shots
+that best stand for all its tuning shots, as a user enrolling several photos of a card);
 :func:`measure` scores the test half with a :class:`vision.match.DeckMatcher`, as a card found
 on the table would be (``match_many`` on the straightened photo, then ``verify`` with the
-photo's own borders as its corners).
+photo's own borders as its corners). :func:`foreign` measures issue 16's item 4 on a real
+family: a deck enrolled for part of it, photos of its other cards must come back unknown.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.find import Image, order_corners
+from vision.find import Image
 from vision.match import DeckMatcher, Match, MatchParams
 
 #: Where the sets are looked for: ``$TABLEKEEPER_REAL_SETS`` first, then ``../shared/data``
@@ -106,23 +109,98 @@ def read(shot: Shot, size: tuple[int, int]) -> Image:
 
 
 def enrol(shots: Sequence[Shot], size: tuple[int, int], how: str = "first"
-          ) -> tuple[list[str], list[Image]]:
-    """One template per card from ``shots``: ``first`` = each card's first shot (what a user
-    enrolling from one photo does), ``median`` = the per-pixel median of its shots."""
+          ) -> tuple[list[str], list[list[Image]]]:
+    """The templates of each card from ``shots``: ``first`` = each card's first shot (what a
+    user enrolling from one photo does), ``median`` = the per-pixel median of its shots,
+    ``medoids-K`` = K of its shots (:func:`medoids`: those that best stand for all of them),
+    ``all`` = every shot. (ids, each card's templates.)"""
+    ids, out, _ = enrol_from(shots, size, how)
+    return ids, out
+
+
+def enrol_from(shots: Sequence[Shot], size: tuple[int, int], how: str = "first"
+               ) -> tuple[list[str], list[list[Image]], set[Path]]:
+    """:func:`enrol`, and the shots the templates were made from (the rest of ``shots`` can
+    tune thresholds; a median is made from all)."""
     per: dict[str, list[Shot]] = {}
     for s in shots:
         per.setdefault(s.card, []).append(s)
     ids = sorted(per)
-    out: list[Image] = []
+    out: list[list[Image]] = []
+    used: set[Path] = set()
     for c in ids:
+        imgs = [read(s, size) for s in per[c]]
         if how == "first":
-            out.append(read(per[c][0], size))
+            out.append([imgs[0]])
+            used.add(per[c][0].path)
         elif how == "median":
-            stack = np.stack([read(s, size) for s in per[c]])
-            out.append(np.asarray(np.median(stack, axis=0), dtype=np.uint8))
+            out.append([np.asarray(np.median(np.stack(imgs), axis=0), dtype=np.uint8)])
+            used.update(s.path for s in per[c])
+        elif how == "all":
+            out.append(imgs)
+            used.update(s.path for s in per[c])
+        elif how.startswith("medoids-") and how[8:].isdigit() and int(how[8:]) >= 1:
+            pick = medoids(imgs, int(how[8:]))
+            out.append([imgs[i] for i in pick])
+            used.update(per[c][i].path for i in pick)
+        elif how.startswith("clusters-") and how[9:].isdigit() and int(how[9:]) >= 1:
+            # The shots grouped around K medoids (each to its nearest), each group's median.
+            pick = medoids(imgs, int(how[9:]))
+            near = _nearest(imgs, pick)
+            out.append([np.asarray(np.median(np.stack([imgs[k] for k in range(len(imgs))
+                                                       if near[k] == g]), axis=0),
+                                   dtype=np.uint8) for g in range(len(pick))])
+            used.update(s.path for s in per[c])
         else:
-            raise ValueError(f"how: {how!r} is not first or median")
-    return ids, out
+            raise ValueError(f"how: {how!r} is not first, median, all, medoids-K or "
+                             "clusters-K")
+    return ids, out, used
+
+
+def _small_features(imgs: Sequence[Image]) -> np.ndarray:
+    feats = []
+    for img in imgs:
+        x = np.asarray(cv2.resize(img, (16, 24), interpolation=cv2.INTER_AREA), np.float32)
+        x = x - np.asarray(cv2.GaussianBlur(x, (0, 0), 4.0), np.float32)
+        x = x.ravel() - x.mean()
+        feats.append(x / max(float(np.linalg.norm(x)), 1e-6))
+    return np.stack(feats)
+
+
+def _nearest(imgs: Sequence[Image], pick: Sequence[int]) -> list[int]:
+    """For each image, the index in ``pick`` of the chosen image nearest it."""
+    f = _small_features(imgs)
+    return [int(k) for k in np.argmax(f @ f[list(pick)].T, axis=1)]
+
+
+def medoids(imgs: Sequence[Image], k: int) -> list[int]:
+    """The indices of ``k`` of ``imgs`` that best stand for all of them (k-medoids: the sum
+    over all images of one minus their correlation with the nearest chosen one, smallest;
+    greedy build, then swaps until none helps), at 24 px with slow gradients removed -- what
+    makes two shots of one card look apart is blur, light and colour cast."""
+    if k >= len(imgs):
+        return list(range(len(imgs)))
+    f = _small_features(imgs)
+    d = 1.0 - f @ f.T
+
+    def cost(sel: Sequence[int]) -> float:
+        return float(d[:, list(sel)].min(axis=1).sum())
+
+    chosen: list[int] = []
+    while len(chosen) < k:
+        chosen.append(min((i for i in range(len(imgs)) if i not in chosen),
+                          key=lambda i: cost([*chosen, i])))
+    better = True
+    while better:
+        better = False
+        for a in range(k):
+            for i in range(len(imgs)):
+                if i in chosen:
+                    continue
+                trial = [*chosen[:a], i, *chosen[a + 1:]]
+                if cost(trial) < cost(chosen) - 1e-9:
+                    chosen, better = trial, True
+    return sorted(chosen)
 
 
 @dataclass
@@ -132,6 +210,7 @@ class RealScore:
     wrong: int = 0
     unknown: int = 0
     wrong_examples: list[str] = field(default_factory=list)
+    cpu_ms: list[float] = field(default_factory=list)  # process time of each verdict
 
     @property
     def accuracy(self) -> float:
@@ -155,9 +234,14 @@ def judge(matcher: DeckMatcher, img: Image) -> Match:
 
 
 def measure(matcher: DeckMatcher, shots: Sequence[Shot], size: tuple[int, int]) -> RealScore:
+    import time
+
     out = RealScore()
     for s in shots:
-        m = judge(matcher, read(s, size))
+        img = read(s, size)
+        t0 = time.process_time()
+        m = judge(matcher, img)
+        out.cpu_ms.append(1000 * (time.process_time() - t0))
         out.shots += 1
         if m.card_id is None:
             out.unknown += 1
@@ -169,10 +253,43 @@ def measure(matcher: DeckMatcher, shots: Sequence[Shot], size: tuple[int, int]) 
     return out
 
 
-def set_matcher(ids: Sequence[str], templates: Sequence[Image], size: tuple[int, int],
-                params: MatchParams | None = None) -> DeckMatcher:
-    """A matcher of real SET cards (compared in colour: colour is one of SET's features)."""
+def set_matcher(ids: Sequence[str], templates: Sequence[Image | Sequence[Image]],
+                size: tuple[int, int], params: MatchParams | None = None) -> DeckMatcher:
+    """A matcher of real SET cards (compared in colour: colour is one of SET's features);
+    ``templates``: each card's template, or its several templates."""
     return DeckMatcher(list(ids), list(templates), size, use_colour=True, params=params)
+
+
+@dataclass
+class ForeignScore:
+    """A deck enrolled for part of a family, measured on photos of the family's cards."""
+
+    enrolled: int  # cards in the deck
+    others: int  # cards of the family not in it
+    own: RealScore  # photos of the deck's cards
+    foreign_shots: int = 0  # photos of the other cards
+    foreign_accepted: int = 0  # ... taken for a card of the deck (a wrong card)
+
+
+def foreign(ids: Sequence[str], templates: Sequence[Image | Sequence[Image]],
+            size: tuple[int, int], params: MatchParams, shots: Sequence[Shot],
+            every: int = 2) -> ForeignScore:
+    """Issue 16's item 4 on a real family: a deck of every ``every``-th card of ``ids``
+    (41 of SET's 81 with 2: all colours, shapes, counts and shadings still in it, and every
+    card left out has near-twins in the deck), ``shots`` of the others must come back
+    unknown."""
+    keep = [k for k in range(len(ids)) if k % every == 0]
+    part = {ids[k] for k in keep}
+    m = set_matcher([ids[k] for k in keep], [templates[k] for k in keep], size, params)
+    out = ForeignScore(len(keep), len(ids) - len(keep),
+                       measure(m, [s for s in shots if s.card in part], size))
+    for s in shots:
+        if s.card in part:
+            continue
+        out.foreign_shots += 1
+        if judge(m, read(s, size)).card_id is not None:
+            out.foreign_accepted += 1
+    return out
 
 
 #: The grid :func:`tune` searches (each threshold of ``MatchParams`` it sets).
@@ -204,19 +321,42 @@ class _Seen:
         return self.id
 
 
-def tune(ids: Sequence[str], templates: Sequence[Image], size: tuple[int, int],
-         shots: Sequence[Shot], base: MatchParams | None = None
+def tune(ids: Sequence[str], templates: Sequence[Image | Sequence[Image]],
+         size: tuple[int, int], shots: Sequence[Shot], base: MatchParams | None = None
          ) -> tuple[MatchParams, int, int]:
     """Thresholds for a real set, measured on ``shots`` (the tuning half, without the shots
     the templates were made from): of the :data:`GRID`, those with the fewest wrong ids (none
     where any do), then accepting the most cards, then the strictest (highest thresholds).
     (params, right, shots)."""
-    from vision.align import Aligner
-
     base = base or MatchParams()
+    return _choose(_observe(ids, templates, size, shots, base), base)
+
+
+def tune_folds(shots: Sequence[Shot], size: tuple[int, int], how: str,
+               base: MatchParams | None = None) -> tuple[MatchParams, int, int]:
+    """Thresholds for a deck enrolled ``how`` from all of ``shots`` (the tuning half), where
+    no shot of it is left to tune on (several templates per card: the shots left over are the
+    ones most like the chosen ones, and would tune too strictly): two folds, each card's
+    shots 1, 3, 5 ... and 2, 4, 6 ...; enrolled ``how`` from one, observed on the other, the
+    thresholds chosen (as :func:`tune`) on both observations together."""
+    base = base or MatchParams()
+    per: dict[str, list[Shot]] = {}
+    for sh in shots:
+        per.setdefault(sh.card, []).append(sh)
+    seen: list[_Seen] = []
+    for fold in (0, 1):
+        a = [sh for v in per.values() for k, sh in enumerate(v) if k % 2 == fold]
+        b = [sh for v in per.values() for k, sh in enumerate(v) if k % 2 != fold]
+        ids, templates, _ = enrol_from(a, size, how)
+        seen.extend(_observe(ids, templates, size, b, base))
+    return _choose(seen, base)
+
+
+def _observe(ids: Sequence[str], templates: Sequence[Image | Sequence[Image]],
+             size: tuple[int, int], shots: Sequence[Shot], base: MatchParams) -> list[_Seen]:
+    """What a matcher with every threshold :func:`tune` sets turned off says of each shot."""
     loose = replace(base, min_score=0.0, min_twin_margin=0.0, min_colour=-1.0, min_aligned=0.0)
     m = set_matcher(ids, templates, size, loose)
-    aligner = Aligner(templates, size)
     seen: list[_Seen] = []
     for s in shots:
         img = read(s, size)
@@ -227,11 +367,14 @@ def tune(ids: Sequence[str], templates: Sequence[Image], size: tuple[int, int],
             quad = np.array([[-0.5, -0.5], [w - 0.5, -0.5], [w - 0.5, h - 0.5],
                              [-0.5, h - 0.5]], dtype=np.float32)
             grey = np.asarray(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), dtype=np.uint8)
-            q = aligner.align(grey, quad, m.ids.index(x.card_id), x.rotation)
-            if q is not None:
-                (y,) = m.match_quads(img, [order_corners(q)])
-                a_id, a_score = y.card_id, y.score
+            got = m.realign(img, grey, quad, x)  # (to the template that gave x)
+            if got is not None:
+                a_id, a_score = got[1].card_id, got[1].score
         seen.append(_Seen(s.card, x.card_id, x.score, x.twin_margin, x.colour, a_id, a_score))
+    return seen
+
+
+def _choose(seen: Sequence[_Seen], base: MatchParams) -> tuple[MatchParams, int, int]:
     best: tuple[tuple[int, int, float, float, float, float], MatchParams] | None = None
     for lo in GRID["min_score"]:
         for mt in GRID["min_twin_margin"]:

@@ -211,7 +211,7 @@ def _drop(key: str) -> Edit:
 BAD_MANIFESTS: list[tuple[str, Edit, str]] = [
     ("no-schema", _drop("schema"), "schema must be 'tablekeeper.deck', found None"),
     ("schema", _set("schema", "other.deck"), "schema must be 'tablekeeper.deck'"),
-    ("version-2", _set("version", 2), "unknown deck schema version 2"),
+    ("version-3", _set("version", 3), "unknown deck schema version 3"),
     ("version-str", _set("version", "1"), "version must be an integer"),
     ("no-id", _drop("id"), "id must be a non-empty string"),
     ("bad-id", _set("id", "a b/c"), "id 'a b/c' must be"),

@@ -81,3 +81,25 @@ def test_a_deck_may_set_its_own_alignment_and_twin_thresholds() -> None:
         VisionConfig.from_dict({"match": {"decks": {"set-real": {"min_aligned": 2}}}})
     with pytest.raises(ValueError, match=r"vision\.match\.twin_trigger"):
         VisionConfig.from_dict({"match": {"twin_trigger": -1}})
+
+
+def test_per_deck_mean_and_twin_size() -> None:
+    raw = {"match": {"decks": {"mine": {"min_score": 0.7, "subtract_mean": False,
+                                        "twin_side": 200}}}}
+    c = VisionConfig.from_dict(raw)
+    p = c.match_params("mine")
+    assert p.subtract_mean is False and p.twin_side == 200 and p.min_score == 0.7
+    assert c.match_params("other").subtract_mean is True
+    assert VisionConfig.from_dict(c.to_dict()) == c
+    with pytest.raises(ValueError, match="subtract_mean"):
+        VisionConfig.from_dict({"match": {"decks": {"mine": {"subtract_mean": "no"}}}})
+    with pytest.raises(ValueError, match="twin_side"):
+        VisionConfig.from_dict({"match": {"decks": {"mine": {"twin_side": 8}}}})
+
+
+def test_colour_only_style_is_compared_without_the_deck_mean() -> None:
+    from vision.config import STYLE_THRESHOLDS
+
+    c = VisionConfig(deck_thresholds=dict(STYLE_THRESHOLDS))
+    assert c.match_params("style-colour-only").subtract_mean is False
+    assert c.match_params("style-suits").subtract_mean is True

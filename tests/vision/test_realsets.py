@@ -49,3 +49,28 @@ def test_real_set_cards_recognised_and_never_wrong() -> None:
     got = realsets.measure(m, shots, realsets.SET_SIZE)
     assert got.wrong == 0, got.wrong_examples
     assert got.correct >= 0.75 * len(shots)
+
+
+def test_medoids_pick_one_shot_of_each_look(tmp_path: Path) -> None:
+    import cv2
+    import numpy as np
+
+    rng = np.random.default_rng(5)
+    sharp = np.zeros((268, 172, 3), np.uint8)
+    cv2.rectangle(sharp, (30, 40), (140, 220), (200, 60, 60), -1)
+    soft = np.asarray(cv2.GaussianBlur(np.roll(sharp, 60, axis=0), (0, 0), 6), np.uint8)
+    shots = []
+    for k, img in enumerate([sharp, sharp, soft, sharp, soft, soft]):
+        noisy = np.clip(img + rng.normal(0, 3, img.shape), 0, 255).astype(np.uint8)
+        p = tmp_path / f"{k}.png"
+        cv2.imwrite(str(p), noisy)
+        shots.append(realsets.Shot("card", p))
+    imgs = [realsets.read(s, realsets.SET_SIZE) for s in shots]
+    pick = realsets.medoids(imgs, 2)
+    assert len(pick) == 2 and {0, 1, 3} & set(pick) and {2, 4, 5} & set(pick)
+    ids, templates, used = realsets.enrol_from(shots, realsets.SET_SIZE, "medoids-2")
+    assert ids == ["card"] and len(templates[0]) == 2 and len(used) == 2
+    _, clusters, _ = realsets.enrol_from(shots, realsets.SET_SIZE, "clusters-2")
+    assert len(clusters[0]) == 2
+    with pytest.raises(ValueError, match="medoids-K"):
+        realsets.enrol_from(shots, realsets.SET_SIZE, "medoids-x")
