@@ -32,6 +32,7 @@ import cv2
 import numpy as np
 
 from vision.find import Image
+from vision.imagefile import read_image_file
 from vision.match import DeckMatcher, Match, MatchParams
 
 #: Where the sets are looked for: ``$TABLEKEEPER_REAL_SETS`` first, then ``../shared/data``
@@ -100,9 +101,7 @@ def load_set(root: Path, name: str | None = None) -> RealSet:
 
 
 def read(shot: Shot, size: tuple[int, int]) -> Image:
-    img = cv2.imread(str(shot.path), cv2.IMREAD_COLOR)
-    if img is None:
-        raise ValueError(f"{shot.path}: not an image")
+    img = read_image_file(shot.path)  # (its size read from the header before decoding)
     if img.shape[0] < img.shape[1]:  # lying on its side: stood up
         img = np.ascontiguousarray(np.rot90(img))
     return np.asarray(cv2.resize(img, size, interpolation=cv2.INTER_AREA), dtype=np.uint8)

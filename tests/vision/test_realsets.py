@@ -74,3 +74,23 @@ def test_medoids_pick_one_shot_of_each_look(tmp_path: Path) -> None:
     assert len(clusters[0]) == 2
     with pytest.raises(ValueError, match="medoids-K"):
         realsets.enrol_from(shots, realsets.SET_SIZE, "medoids-x")
+
+
+def test_a_photo_claiming_a_huge_size_is_refused_from_its_header(tmp_path: Path) -> None:
+    """The real-set bench reads photos we did not make: one whose header declares 20000 x 20000
+    is refused before it is decoded (as everywhere else an image file is read)."""
+    import struct
+    import zlib
+
+    from vision.imagefile import ImageFileError
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return (struct.pack(">I", len(body)) + kind + body
+                + struct.pack(">I", zlib.crc32(kind + body)))
+
+    ihdr = struct.pack(">IIBBBBB", 20_000, 20_000, 8, 2, 0, 0, 0)
+    path = tmp_path / "bomb.png"
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr)
+                     + chunk(b"IDAT", zlib.compress(b"\0" * 64)) + chunk(b"IEND", b""))
+    with pytest.raises(ImageFileError, match="20000"):
+        realsets.read(realsets.Shot("1-red-oval-solid", path), (96, 144))
