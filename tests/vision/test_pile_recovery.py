@@ -210,9 +210,13 @@ def test_paper_left_over_beside_well_found_cards_is_unexplained() -> None:
 
 def test_straight_edges_are_searched_for_a_pile_beside_cards_of_little_paper() -> None:
     # Three cards with big dark pictures (paper only in part) and a pile: the top card's
-    # outline runs into the card below, so only its straight edges give it. The paper the
-    # three cards leave over is the pile, though the three cards' areas add up to more than
-    # all the paper in the frame: the straight edges must still be searched.
+    # outline runs into the card below, so often only its straight edges give it. The paper
+    # the three cards leave over is the pile, though the three cards' areas add up to more
+    # than all the paper in the frame: the straight edges must still be searched.
+    # Over shaken frames (``_shaken``): which path gives the top card is a knife edge (as drawn,
+    # the straight edges on amd64, neither on arm64's OpenCV 4.11; shaken, the outline about
+    # half the time), so the test holds the outcome in nearly every frame, and the straight
+    # edges giving it in some.
     img = _table((40, 40, 100, 140), (200, 40, 100, 140), (360, 40, 100, 140))
     for x in (40, 200, 360):
         cv2.rectangle(img, (x + 10, 55), (x + 90, 165), 60, -1)
@@ -220,13 +224,17 @@ def test_straight_edges_are_searched_for_a_pile_beside_cards_of_little_paper() -
     top = cv2.boxPoints(((500.0, 340.0), (100.0, 140.0), 25.0))
     cv2.fillPoly(img, [np.rint(top).astype(np.int32)], 245)
     cv2.circle(img, (500, 340), 28, 90, -1)  # its picture
-    finder = CardFinder((100, 140))
-    cards = finder.find(img)
-    assert len(cards) == 4
-    pile = next(c for c in cards if c.centre[1] > 250)
-    assert pile.straight
-    assert abs(pile.centre[0] - 500) < 3 and abs(pile.centre[1] - 340) < 3
-    assert finder.unexplained == []
+    found = straight = 0
+    for k in range(_SHAKEN):
+        finder = CardFinder((100, 140))
+        cards = finder.find(_shaken(img, k))
+        piles = [c for c in cards if c.centre[1] > 250]
+        if (len(cards) == 4 and len(piles) == 1 and finder.unexplained == []
+                and abs(piles[0].centre[0] - 500) < 3 and abs(piles[0].centre[1] - 340) < 3):
+            found += 1
+            straight += piles[0].straight
+    assert found >= _SHAKEN - _MAY_LOSE, f"the pile's top card found in {found} of {_SHAKEN}"
+    assert straight >= 3, f"the straight edges gave it in {straight} of {found}"
 
 
 def test_a_pile_top_card_beside_three_cards_is_found(demo_decks: DemoDecks) -> None:
