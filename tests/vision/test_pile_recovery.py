@@ -15,7 +15,7 @@ import pytest
 from vision import tracker
 from vision.bench import BenchFrame, generate_frames
 from vision.deck import Deck
-from vision.find import CardFinder, Image, contains
+from vision.find import CardFinder, FoundCard, Image, contains
 from vision.match import DeckMatcher
 from vision.simtable import Conditions, Pose, SimulatedTable
 from vision.tracker import CardWatcher, recognise
@@ -208,6 +208,12 @@ def test_paper_left_over_beside_well_found_cards_is_unexplained() -> None:
     assert box[:, 0].min() <= 101 and box[:, 0].max() >= 299
 
 
+def _at(cards: list[FoundCard], centre: tuple[float, float]) -> FoundCard | None:
+    """The card of ``cards`` centred within 3 px of ``centre``, if any."""
+    return next((c for c in cards if abs(c.centre[0] - centre[0]) < 3
+                 and abs(c.centre[1] - centre[1]) < 3), None)
+
+
 def test_straight_edges_are_searched_for_a_pile_beside_cards_of_little_paper() -> None:
     # Three cards with big dark pictures (paper only in part) and a pile: the top card's
     # outline runs into the card below, so often only its straight edges give it. The paper
@@ -226,13 +232,19 @@ def test_straight_edges_are_searched_for_a_pile_beside_cards_of_little_paper() -
     cv2.circle(img, (500, 340), 28, 90, -1)  # its picture
     found = straight = 0
     for k in range(_SHAKEN):
+        frame = _shaken(img, k)
         finder = CardFinder((100, 140))
-        cards = finder.find(_shaken(img, k))
-        piles = [c for c in cards if c.centre[1] > 250]
-        if (len(cards) == 4 and len(piles) == 1 and finder.unexplained == []
-                and abs(piles[0].centre[0] - 500) < 3 and abs(piles[0].centre[1] - 340) < 3):
+        cards = finder.find(frame)
+        assert sum(c.centre[1] < 250 for c in cards) == 3  # the three cards, every time
+        card = _at(cards, (500, 340))
+        # what the tracker does where ``find`` leaves paper unexplained: the straight edges
+        # around it (``find_near``; on arm64's OpenCV 4.11 the top card came that way in
+        # about half the shaken frames)
+        for box in ([] if card is not None else finder.unexplained):
+            card = card or _at(finder.find_near(frame, box), (500, 340))
+        if card is not None:
             found += 1
-            straight += piles[0].straight
+            straight += card.straight or not any(card is c for c in cards)
     assert found >= _SHAKEN - _MAY_LOSE, f"the pile's top card found in {found} of {_SHAKEN}"
     assert straight >= 3, f"the straight edges gave it in {straight} of {found}"
 
