@@ -187,6 +187,9 @@ class Table:
     def decision(self, decision: Decision) -> None:
         """The arbiter's verdict on a buzz for the card it was armed for."""
         referee = self.referee
+        if decision.locked_out:  # pressed before the buzzers were armed: the table's history
+            referee.note("early_press", referee.at_ms(decision.t_ns),
+                         seats=[s - 1 for s in decision.locked_out])
         if self.state.phase is Phase.BUZZ and self._armed_for == len(self.state.pile):
             at = referee.at_ms(decision.t_ns)
             result = referee.submit(BuzzWon(at_ms=at, seat=decision.winner - 1,
