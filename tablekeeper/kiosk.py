@@ -14,6 +14,10 @@ game; ``tablekeeper replay`` prints any of them.
 
 Faults the kiosk lives through (tests/kiosk/test_faults_*.py):
 
+- one kiosk per games folder: the folder's lock (:mod:`tablekeeper.folderlock`, a kernel
+  ``flock`` that dies with its process) is taken before the buttons, the camera or any file;
+  a second kiosk says who holds it (pid, since when, command) and exits 78, writing nothing;
+
 - a journal that cannot be read, whatever the damage, is set aside as
   ``damaged-<n>-<date>.jsonl`` (a counter: never overwriting one kept before) and a new game
   starts; the reason is on the screen (a problem banner) and in the log;
@@ -39,6 +43,7 @@ Interpretations:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import logging
 import os
@@ -57,6 +62,7 @@ from tablekeeper.app import Loop
 from tablekeeper.atomic import fsync_directory
 from tablekeeper.clock import MonotonicClock
 from tablekeeper.config import Config, ConfigReport, check_config
+from tablekeeper.folderlock import FolderLock, FolderLocked
 from tablekeeper.journal import (
     Contents,
     Header,
@@ -153,7 +159,25 @@ def run_kiosk(args: argparse.Namespace) -> int:
         return stop_for(report.fatal, args, notifier)
     config = report.config
     config_problem: str | None = config_summary(report.problems, config_path)
+    # One kiosk per games folder, decided before anything else is opened (a second kiosk
+    # must not hold the buttons or the camera either): exit 78, which systemd does not retry.
+    folder = games_dir(config)
+    try:
+        lock = lock_folder(folder)
+    except FolderLocked as exc:
+        text = f"tablekeeper kiosk not started / 未啟動: {exc}"
+        log.critical("%s", text)
+        print(text, file=sys.stderr)
+        notifier.status(text[:200])
+        return EXIT_CONFIG
+    try:
+        return _run_kiosk(args, config, config_path, config_problem, notifier, folder)
+    finally:
+        lock.release()
 
+
+def _run_kiosk(args: argparse.Namespace, config: Config, config_path: Path | None,
+               config_problem: str | None, notifier: Any, folder: Path) -> int:
     from firmware.box import build
     from firmware.config import FirmwareConfig
 
@@ -173,11 +197,28 @@ def run_kiosk(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
 
+    clock = MonotonicClock()
+    return _run_locked(args, config, config_path, config_problem, firmware, notifier, clock,
+                       folder)
+
+
+def lock_folder(folder: Path) -> FolderLock:
+    """The games folder's lock (:mod:`tablekeeper.folderlock`), taken before anything is
+    written there; raises :class:`FolderLocked` (who holds it) when another kiosk does."""
+    with contextlib.suppress(OSError, ValueError):  # open_game says why it cannot be made
+        folder.mkdir(parents=True, exist_ok=True)
+    lock = FolderLock.acquire(folder)
+    if lock.problem:
+        log.warning("%s", lock.problem)
+    return lock
+
+
+def _run_locked(args: argparse.Namespace, config: Config, config_path: Path | None,
+                config_problem: str | None, firmware: Any, notifier: Any, clock: MonotonicClock,
+                folder: Path) -> int:
     from tablekeeper import games
     from tablekeeper.vision_link import camera_pipeline
 
-    clock = MonotonicClock()
-    folder = games_dir(config)
     game, journal_problem = open_game(folder, games.load(config.table.game).engine.name)
     kit = games.kit_for(game.journal.header.game)
     resumed = kit.engine.started(game.state)
