@@ -74,6 +74,8 @@ class FolderLock:
         A folder where no lock file can be made (it cannot be written) gives an unheld lock:
         nothing can be written there either (the kiosk pauses its game until it can)."""
         path = folder / LOCK_NAME
+        if "\0" in str(path):  # no file can be there (the config refuses such a name)
+            return cls(path, None, f"no lock taken in {printable(folder)}: a NUL in its name")
         problem = None
         kind = kind_of(path)
         if kind is not None or (os.path.islink(path)):
