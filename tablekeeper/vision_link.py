@@ -550,7 +550,9 @@ def camera_pipeline(config: Config, clock: Clock, *, simulate: bool = False,
         camera_section["source"] = "sim"
     camera_config = CameraConfig.from_dict(camera_section)
     vision_config = VisionConfig.from_dict(config.sections.get("vision", {}))
-    camera = resilient_camera(camera_config, deck=deck, clock=clock.now_ns, on_status=on_status)
+    # threaded (the kiosk): a read that hangs is a camera fault after read_timeout_s
+    camera = resilient_camera(camera_config, deck=deck, clock=clock.now_ns, on_status=on_status,
+                              bounded=threaded)
     calibrated = {z.name for z in vision_config.zones}
     wanted = frozenset(z for z in zones or () if z in calibrated)
     # every calibrated zone of the game (The Game's four rows, Wink's 36 cells)
