@@ -19,6 +19,7 @@ NOTE_WORDS = {
     "refused": "refused",
     "early_press": "pressed too early",
     "mismatch": "camera and host disagree",
+    "host_decision": "the host decided",
 }
 
 

@@ -117,3 +117,21 @@ def test_old_journals_still_replay_and_are_told(name: str) -> None:
     replay(contents)
     lines = history(contents)
     assert len(lines) == len(contents.records) + 1
+
+
+def test_an_early_press_in_something_missing_is_journalled(started_referee: object,
+                                                           clock: object) -> None:
+    """Seats the arbiter locked out (pressed before the buzzers were armed) are history."""
+    from firmware.arbiter import Decision
+    from tablekeeper.referee import Referee
+
+    referee = started_referee
+    assert isinstance(referee, Referee)
+    now = referee.ns_at(referee.state.now_ms)
+    referee.table.decision(Decision(winner=1, t_ns=now, armed_ns=now, decided_ns=now,
+                                    runner_up=None, runner_up_t_ns=None, margin_us=None,
+                                    tie=False, tied=(), locked_out=(2, 3), held=()))
+    notes = referee.game.journal.contents().notes()
+    assert notes and notes[-1].note is not None
+    assert notes[-1].note.kind == "early_press" and notes[-1].note.fields == {"seats": [1, 2]}
+    assert "pressed too early: seats [1, 2]" in history(read(referee.game.journal.path))[-1]
