@@ -135,3 +135,21 @@ def test_an_early_press_in_something_missing_is_journalled(started_referee: obje
     assert notes and notes[-1].note is not None
     assert notes[-1].note.kind == "early_press" and notes[-1].note.fields == {"seats": [1, 2]}
     assert "pressed too early: seats [1, 2]" in history(read(referee.game.journal.path))[-1]
+
+
+def test_docs_journal_names_every_games_events_and_undo() -> None:
+    from tablekeeper import games
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "journal.md").read_text(
+        encoding="utf-8")
+    for name in games.names():
+        engine = games.load(name).engine
+        part = doc.split(f"### {name} ", 1)
+        assert len(part) == 2, f"docs/journal.md has no section for {name}"
+        section = part[1].split("\n### ", 1)[0]
+        assert "**Undo**" in section
+        for source in engine.undoable:
+            assert source.value in section.split("**Undo**", 1)[1].split(")")[0]
+        for type_name in engine.events.types:
+            assert f"`{type_name}`" in section, f"{name}: {type_name} is not in docs/journal.md"
+
