@@ -91,7 +91,7 @@ def default_state_dir(environ: Mapping[str, str] | None = None) -> tuple[str, st
     env = os.environ if environ is None else environ
     service = env.get(SERVICE_STATE_ENV, "").split(":")[0].strip()
     if service:
-        return service, f"the service's StateDirectory= (${SERVICE_STATE_ENV})"
+        return service, f"the service's folder, ${SERVICE_STATE_ENV}"
     own = env.get(STATE_ENV, "").strip()
     if own:
         return own, f"${STATE_ENV}"

@@ -129,8 +129,10 @@ def open_game(folder: Path, new: str | None = None) -> tuple[JournaledGame, str 
                        f"aside: {describe(exc)}")
             log.error("%s", problem)
             return paused_game(path, exc, new), problem
-        problem = f"{printable(path)} was {kind}, not a journal — kept as {aside.name}"
-        log.error("%s", problem)
+        log.error("%s was %s, not a journal: kept as %s; a new game starts", printable(path),
+                  kind, aside.name)
+        problem = (f"games/{CURRENT} was {kind}, not a journal — kept as {aside.name} / "
+                   "遊戲記錄檔不是一般檔案，已保留並開新局")
     if path.exists():
         try:
             game = GuardedGame.open(path)

@@ -204,7 +204,7 @@ def test_a_config_that_says_nothing_is_said_and_the_games_stay_in_the_services_f
     assert (service / "games" / "current.jsonl").is_file()  # the service's folder
     assert not (tmp_path / "home" / ".local").exists()  # never a new one in silence
     said = [e for e in _errors(caplog) if "nothing is set" in e]
-    assert said and str(service) in said[0] and "StateDirectory" in said[0]
+    assert said and str(service) in said[0] and "STATE_DIRECTORY" in said[0]
     assert any("config" in p for p in shown), shown  # on the screen too
     assert config.read_bytes() == SAYS_NOTHING[name]  # left as it is
 
