@@ -61,6 +61,7 @@ class Verdict(Enum):
     PASS = "PASS"
     FAIL = "FAIL"
     SKIP = "SKIP"
+    WARN = "WARN"  # works, but not as the box should run (exit code 0)
 
 
 @dataclass(frozen=True)
@@ -539,8 +540,10 @@ def report(results: Sequence[Result]) -> str:
     failed = sum(r.outcome is Verdict.FAIL for r in results)
     passed = sum(r.outcome is Verdict.PASS for r in results)
     skipped = sum(r.outcome is Verdict.SKIP for r in results)
+    warned = sum(r.outcome is Verdict.WARN for r in results)
     lines = ["tablekeeper self-test 自我檢測", *[r.line() for r in results],
-             f"{passed} passed, {failed} failed, {skipped} skipped"]
+             f"{passed} passed, {failed} failed, {skipped} skipped"
+             + (f", {warned} warning(s)" if warned else "")]
     return "\n".join(lines)
 
 
@@ -621,6 +624,11 @@ def _selftest(args: argparse.Namespace) -> int:
                         deck, VisionConfig.from_dict(config.sections.get("vision", {})))
             except Exception as exc:
                 results.append(Result("camera", Verdict.FAIL, f"could not open: {exc}"))
+        if "camera" in only:
+            try:
+                results.append(game_deck_result(config))
+            except Exception as exc:
+                results.append(Result("deck", Verdict.FAIL, f"could not check: {exc}"))
         if "screen" in only:
             test.screen = SelftestScreen(None if config.screen.fullscreen
                                        else config.screen.size)
@@ -635,6 +643,28 @@ def _selftest(args: argparse.Namespace) -> int:
     else:
         print(report(results))
     return 1 if any(r.outcome is Verdict.FAIL for r in results) else 0
+
+
+def game_deck_result(config: Any) -> Result:
+    """The configured game's deck as the kiosk would load it (``[table.decks]``): FAIL when
+    the enrolled deck cannot be read (a missing folder, a file the service user may not
+    read), WARN when a real camera would watch the demo deck, PASS otherwise."""
+    from tablekeeper import games
+    from tablekeeper.vision_link import demo_deck_warning
+    from vision.camera import CameraConfig
+
+    kit = games.load(config.table.game)
+    folder = config.table.deck_for(kit.name)
+    try:
+        deck = kit.deck(folder)
+    except (ValueError, OSError) as exc:
+        return Result("deck", Verdict.FAIL, f"{kit.name}: {folder}: {exc}")
+    source = CameraConfig.from_dict(config.sections.get("camera", {})).source
+    warning = demo_deck_warning(deck, source, kit.name)
+    if warning:
+        return Result("deck", Verdict.WARN, warning)
+    what = "the demo deck" if deck.demo else f"deck {deck.id} from {folder}"
+    return Result("deck", Verdict.PASS, f"{kit.name}: {what}, {len(deck.ids)} cards")
 
 
 def _load_deck(name_or_path: str) -> Any:

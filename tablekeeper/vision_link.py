@@ -442,6 +442,26 @@ def load_game_deck(path: str | None, demo: str) -> Any:
     return load_deck(Path(os.path.expanduser(path)) if path else demo_deck(demo))
 
 
+#: camera sources that are not a real table (a demo deck is what they are for)
+STAND_IN_SOURCES = ("sim", "folder")
+
+
+def demo_deck_warning(deck: Any, source: str, game: str) -> str | None:
+    """The warning when a real camera (``[camera] source``) watches a demo deck: the game's
+    ``[table.decks]`` entry is missing, so the published cards on the table will not be
+    recognised. None when the deck is enrolled or the camera is a stand-in.
+
+    The kiosk logs it at start and ``tablekeeper selftest`` prints it; it is also the hook for
+    the set-up screen's own notice (issue 28): call it with the kit's deck and the camera
+    source and show the text."""
+    if source in STAND_IN_SOURCES or not getattr(deck, "demo", False):
+        return None
+    return (f"{game}: a real camera ({source}) but the demo deck: cards printed for the game "
+            f"will not be recognised. Enrol the deck (hardware.md section 5) and name its "
+            f"folder in the config: [table.decks] {game} = \"/var/lib/tablekeeper/decks/"
+            f"{game}\"")
+
+
 def load_items_deck(path: str | None) -> Any:
     """The enrolled item deck at ``path``, or the generated demo deck."""
     return load_game_deck(path, ITEMS_DECK)
@@ -551,6 +571,9 @@ def camera_pipeline(config: Config, clock: Clock, *, simulate: bool = False,
     camera_config = CameraConfig.from_dict(camera_section)
     vision_config = VisionConfig.from_dict(config.sections.get("vision", {}))
     camera = resilient_camera(camera_config, deck=deck, clock=clock.now_ns, on_status=on_status)
+    warning = demo_deck_warning(deck, camera_config.source, str(getattr(deck, "game", "")))
+    if warning:
+        log.warning("%s", warning)
     calibrated = {z.name for z in vision_config.zones}
     wanted = frozenset(z for z in zones or () if z in calibrated)
     # every calibrated zone of the game (The Game's four rows, Wink's 36 cells)

@@ -297,6 +297,20 @@ def _camera_frames(cam: Any) -> Iterator[Any]:
         cam.close()
 
 
+def _may_write(folder: Path, tool: str) -> bool:
+    """Say (and refuse) when ``folder`` cannot be written by this user, or (a warning) when
+    the kiosk could not read it; see :func:`vision.deck.write_problem`."""
+    from vision.deck import write_problem
+
+    refusal, warning = write_problem(folder, ["tablekeeper", *sys.argv[1:]])
+    if warning:
+        print(warning, file=sys.stderr)
+    if refusal:
+        print(f"tablekeeper vision {tool}: {refusal}", file=sys.stderr)
+        return False
+    return True
+
+
 def _enroll(args: argparse.Namespace) -> int:
     from vision.deck import DeckError, load_deck
     from vision.enroll import (
@@ -320,6 +334,8 @@ def _enroll(args: argparse.Namespace) -> int:
             size = (200, 200) if args.shape == "square" else (200, 300)
         new = NewDeck(id=args.id or deck_id_from_folder(args.deck), game=args.game,
                       shape=args.shape, size=size, use_colour=not args.grey)
+    if not _may_write(Path(args.deck), "enroll"):
+        return 2
     if args.from_images is not None:
         try:
             report = enroll_from_images(args.deck, args.from_images, new=new, add_new=args.add)
@@ -379,6 +395,8 @@ def _calibrate(args: argparse.Namespace) -> int:
     print(f"{len(zones)} zone(s) from {len(found)} card(s): "
           + ", ".join(z.name for z in zones), file=sys.stderr)
     if args.out is not None:
+        if not _may_write(Path(args.out).parent, "calibrate"):
+            return 2
         atomic_write(args.out, text.encode("utf-8"))
         print(f"written to {args.out}", file=sys.stderr)
     return 0
@@ -506,6 +524,8 @@ def _calibrate_markers(args: argparse.Namespace) -> int:
         out = args.out if args.out is not None else markers_path(
             str(table.get("markers", "")), args.config,
             str(table.get("state_dir", "~/.local/state/tablekeeper")))
+        if not _may_write(Path(out).parent, "calibrate-markers"):
+            return 2
         layout = ", ".join(f"{c} on {z}" for c, z in placed.items())
         first = ("1/2 Lay the 36 cards face up on the grid, no marker on them / "
                  "將 36 張牌正面朝上排成方格，不放指示物")
