@@ -406,17 +406,33 @@ class SelfTest:
         if kind == "pygame":
             import pygame
 
+            device = self.firmware.config.sound.device
             if pygame.mixer.get_init() is None:
+                named = (f"[firmware.sound] device = {device!r} could not be opened (`aplay "
+                         "-L` lists ALSA's devices)" if device else
+                         "no sound device (a USB adapter is not ALSA's default: name it in "
+                         "[firmware.sound] device)")
                 return [Result("sound", Verdict.FAIL,
-                               "the audio mixer did not start: no sound device, or the user "
-                               "is not in the audio group")]
+                               f"the audio mixer did not start: {named}, or the user is not "
+                               "in the audio group")]
+            from firmware.sound import opened, output_names
+
+            how = opened[0] if opened else "an output opened elsewhere"
+            names = output_names()
+            results = [Result("sound device", Verdict.PASS,
+                              f"plays on {how}; outputs: {', '.join(names) or 'none listed'}"
+                              " ([firmware.sound] device names one)")]
+        else:
+            results = []
         where = "the audio output" if kind == "pygame" else "the piezo"
         if self.person is None:
-            return [Result("sound", Verdict.PASS,
-                           f"played on {where} without error (hearing it needs a person)")]
+            return [*results, Result("sound", Verdict.PASS,
+                                     f"played on {where} without error (hearing it needs a "
+                                     "person)")]
         heard = self.person.ask("聽到提示音了嗎？ / did you hear the tone?")
-        return [self._answer("sound", heard, f"heard on {where}",
-                             "not heard: speaker, volume, or the HDMI/USB audio device")]
+        return [*results, self._answer("sound", heard, f"heard on {where}",
+                                       "not heard: speaker, volume, or the HDMI/USB audio "
+                                       "device ([firmware.sound] device)")]
 
     # --- camera ----------------------------------------------------------------------------
 
