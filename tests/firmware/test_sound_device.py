@@ -52,3 +52,24 @@ def test_the_default_an_sdl_output_and_an_alsa_device() -> None:
     alsa = _open("plughw:CARD=Device,DEV=0")  # not an SDL output: ALSA's, via AUDIODEV
     assert alsa["how"] == "ALSA device 'plughw:CARD=Device,DEV=0' (AUDIODEV)"
     assert alsa["audiodev"] == "plughw:CARD=Device,DEV=0" and alsa["init"]
+
+
+def test_lgpio_gets_a_writable_folder_when_the_current_one_is_not(
+        tmp_path: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``sudo -u tablekeeper tablekeeper buzzer calibrate`` from an admin's home: lgpio
+    could not make its pipes there (issue 31); LG_WD is set for it, never overridden."""
+    from pathlib import Path
+
+    from firmware.devices import lgpio_work_dir
+
+    here = Path(str(tmp_path))
+    monkeypatch.chdir(here)
+    assert lgpio_work_dir({}) is None  # writable: lgpio's own default is fine
+    assert lgpio_work_dir({"LG_WD": "/somewhere"}) is None
+    monkeypatch.setattr(os, "access", lambda path, mode: str(path) != str(here))
+    env: dict[str, str] = {"RUNTIME_DIRECTORY": "/run/tablekeeper"}
+    assert lgpio_work_dir(env) == "/run/tablekeeper" == env["LG_WD"]
+    env = {}
+    import tempfile
+
+    assert lgpio_work_dir(env) == tempfile.gettempdir() == env["LG_WD"]
