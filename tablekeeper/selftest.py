@@ -586,6 +586,9 @@ def register(commands: Any, benches: Any) -> None:
     p.add_argument("--test-card", help="the id of the card laid down as the test card "
                                        "(default: any card of the deck)")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
+    p.add_argument("--boot-config", default="/boot/firmware/config.txt", metavar="FILE",
+                   help="the Pi's config.txt, checked for interfaces (I2S, SPI, 1-wire ...) "
+                        "that take the configured pins (default /boot/firmware/config.txt)")
     p.set_defaults(func=_selftest)
 
 
@@ -616,6 +619,11 @@ def _selftest(args: argparse.Namespace) -> int:
     results: list[Result] = []
     try:
         if "buttons" in only or "host" in only or "sound" in only:
+            try:
+                results.append(boot_config_result(config, args.boot_config))
+            except Exception as exc:
+                results.append(Result("pins vs config.txt", Verdict.FAIL,
+                                      f"could not check: {exc}"))
             try:
                 from firmware.box import build
                 from firmware.config import FirmwareConfig
@@ -659,6 +667,31 @@ def _selftest(args: argparse.Namespace) -> int:
     else:
         print(report(results))
     return 1 if any(r.outcome is Verdict.FAIL for r in results) else 0
+
+
+def boot_config_result(config: Any, path: Any) -> Result:
+    """``[firmware.pins]`` against the interfaces ``path`` (the Pi's config.txt) enables:
+    FAIL naming each clash (:mod:`firmware.bootconfig`), PASS, or SKIP without the file."""
+    from pathlib import Path
+
+    from firmware.bootconfig import clashes, configured_pins
+    from firmware.config import FirmwareConfig
+
+    file = Path(path)
+    try:
+        text = file.read_text(encoding="utf-8", errors="replace")
+    except FileNotFoundError:
+        return Result("pins vs config.txt", Verdict.SKIP, f"no {file} (not a Pi?)")
+    except OSError as exc:
+        return Result("pins vs config.txt", Verdict.FAIL, f"{file}: {exc.strerror or exc}")
+    fw = FirmwareConfig.from_dict(config.sections.get("firmware", {}))
+    used = configured_pins(fw.pins.to_dict(), fw.seats, fw.sound.kind == "piezo")
+    found = clashes(text, used)
+    if found:
+        return Result("pins vs config.txt", Verdict.FAIL,
+                      "; ".join(c.text() for c in found))
+    return Result("pins vs config.txt", Verdict.PASS,
+                  f"no interface in {file} takes the {len(used)} configured pins")
 
 
 def game_deck_result(config: Any) -> Result:
