@@ -203,12 +203,12 @@ def main(decks: Sequence[str] | None = None, frames: int = 12, seed: int = 5,
                   f"{base.share(base.matched):>6.1%} {base.match_wrong:>7}")
             rows = []
             for w in widths:
-                r = real_row(w)
-                assert r is not None
-                rows.append(r)
-                print(f"{r.deck:<26} {w:>4} {r.cards:>5} {'-':>6} {r.share(r.matched):>6.1%} "
-                      f"{r.match_wrong:>7} {'-':>6} {'-':>5} {float(np.median(r.ms)):>8.1f}",
-                      flush=True)
+                got = real_row(w)
+                assert got is not None
+                rows.append(got)
+                print(f"{got.deck:<26} {w:>4} {got.cards:>5} {'-':>6} "
+                      f"{got.share(got.matched):>6.1%} {got.match_wrong:>7} {'-':>6} {'-':>5} "
+                      f"{float(np.median(got.ms)):>8.1f}", flush=True)
             floors.append(("set-crops (real)", floor(rows, baseline=base), None))
     print(f"floor: the smallest width from which every width measured has >= {GOOD:.0%} "
           f"named right and none wrong (real photos: within {REAL_SLACK:.0%} of their "
