@@ -650,7 +650,7 @@ def _selftest(args: argparse.Namespace) -> int:
                 results.append(Result("camera", Verdict.FAIL, f"could not open: {exc}"))
         if "camera" in only:
             try:
-                results.append(game_deck_result(config))
+                results.extend(game_deck_results(config))
             except Exception as exc:
                 results.append(Result("deck", Verdict.FAIL, f"could not check: {exc}"))
         if "screen" in only:
@@ -694,26 +694,33 @@ def boot_config_result(config: Any, path: Any) -> Result:
                   f"no interface in {file} takes the {len(used)} configured pins")
 
 
-def game_deck_result(config: Any) -> Result:
-    """The configured game's deck as the kiosk would load it (``[table.decks]``): FAIL when
-    the enrolled deck cannot be read (a missing folder, a file the service user may not
-    read), WARN when a real camera would watch the demo deck, PASS otherwise."""
+def game_deck_results(config: Any) -> list[Result]:
+    """:func:`game_deck_result` for the config's game and every game in ``[table.decks]``."""
+    wanted = [config.table.game, *config.table.decks]
+    return [game_deck_result(config, g) for g in dict.fromkeys(wanted)]
+
+
+def game_deck_result(config: Any, game: str | None = None) -> Result:
+    """The deck of ``game`` (default: the config's game) as the kiosk would load it
+    (``[table.decks]``): FAIL when the enrolled deck cannot be read (a missing folder, a file
+    the service user may not read), WARN when a real camera would watch the demo deck, PASS
+    otherwise."""
     from tablekeeper import games
     from tablekeeper.vision_link import demo_deck_warning
     from vision.camera import CameraConfig
 
-    kit = games.load(config.table.game)
+    kit = games.load(game or config.table.game)
     folder = config.table.deck_for(kit.name)
     try:
         deck = kit.deck(folder)
     except (ValueError, OSError) as exc:
-        return Result("deck", Verdict.FAIL, f"{kit.name}: {folder}: {exc}")
+        return Result(f"deck {kit.name}", Verdict.FAIL, f"{folder}: {exc}")
     source = CameraConfig.from_dict(config.sections.get("camera", {})).source
     warning = demo_deck_warning(deck, source, kit.name)
     if warning:
-        return Result("deck", Verdict.WARN, warning)
-    what = "the demo deck" if deck.demo else f"deck {deck.id} from {folder}"
-    return Result("deck", Verdict.PASS, f"{kit.name}: {what}, {len(deck.ids)} cards")
+        return Result(f"deck {kit.name}", Verdict.WARN, warning)
+    what = "the demo deck" if deck.demo else f"{deck.id} from {folder}"
+    return Result(f"deck {kit.name}", Verdict.PASS, f"{what}, {len(deck.ids)} cards")
 
 
 def _load_deck(name_or_path: str) -> Any:

@@ -200,7 +200,7 @@ def test_new_deck_files_are_group_readable_whatever_the_umask(
 def test_a_real_camera_on_a_demo_deck_is_a_warning_at_start_and_in_the_selftest(
         tmp_path: Path, demo_decks: Callable[[str], Deck]) -> None:
     from tablekeeper.config import load_config
-    from tablekeeper.selftest import Verdict, game_deck_result, report
+    from tablekeeper.selftest import Verdict, game_deck_result, game_deck_results, report
     from tablekeeper.vision_link import demo_deck_warning
 
     demo = demo_decks("the-game")
@@ -228,3 +228,9 @@ def test_a_real_camera_on_a_demo_deck_is_a_warning_at_start_and_in_the_selftest(
     assert game_deck_result(config('[camera]\nsource = "sim"\n')).outcome is Verdict.PASS
     missing = game_deck_result(config(f'[table.decks]\nthe-game = "{tmp_path / "nowhere"}"\n'))
     assert missing.outcome is Verdict.FAIL and "nowhere" in missing.detail
+    assert missing.item == "deck the-game"
+    # every game of [table.decks] gets its line, the config's own game first
+    lines = game_deck_results(config(f'[camera]\nsource = "opencv"\n'
+                                     f'[table.decks]\neselsbruecke = "{tmp_path / "no"}"\n'))
+    assert [(r.item, r.outcome) for r in lines] == [("deck the-game", Verdict.WARN),
+                                                   ("deck eselsbruecke", Verdict.FAIL)]
