@@ -234,3 +234,18 @@ def test_a_real_camera_on_a_demo_deck_is_a_warning_at_start_and_in_the_selftest(
                                      f'[table.decks]\neselsbruecke = "{tmp_path / "no"}"\n'))
     assert [(r.item, r.outcome) for r in lines] == [("deck the-game", Verdict.WARN),
                                                    ("deck eselsbruecke", Verdict.FAIL)]
+
+
+@needs_root
+def test_a_config_written_as_root_into_the_state_folder_is_the_services(
+        box: Path, service_user: pwd.struct_passwd) -> None:
+    from tablekeeper.config import Config, save_config
+
+    path = box / "state" / "config.toml"
+    save_config(Config(), path)
+    st = path.stat()
+    assert (st.st_uid, st.st_gid) == (service_user.pw_uid, service_user.pw_gid)
+    os.chmod(path, 0o640)
+    save_config(Config(), path)  # rewritten: owner and mode kept
+    st = path.stat()
+    assert (st.st_uid, st.st_mode & 0o777) == (service_user.pw_uid, 0o640)
