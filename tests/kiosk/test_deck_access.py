@@ -29,7 +29,9 @@ import pytest
 from tablekeeper.cli import main
 from vision.deck import Deck, load_deck
 
-USER = "tk-i31-deckread"  # a system user made for these tests, like install.sh's tablekeeper
+#: a system user made for these tests, like install.sh's tablekeeper (one per xdist worker:
+#: the workers make and remove their own)
+USER = f"tk-deckread-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}"
 ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
 needs_root = pytest.mark.skipif(
     not ROOT or shutil.which("useradd") is None or shutil.which("runuser") is None,
