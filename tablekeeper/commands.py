@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import Any
 
@@ -42,7 +43,10 @@ def _replay(args: argparse.Namespace) -> int:
     if args.history:
         from tablekeeper.history import history
 
-        print("\n".join(history(contents)))
+        try:
+            print("\n".join(history(contents)), flush=True)
+        except BrokenPipeError:  # `| head`: the reader has what it wanted
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     out = contents.spec.summary(state)
     out["events"] = len(contents.active())
