@@ -3,8 +3,9 @@
 Web framework: Starlette served by uvicorn. Why: the board is a JSON API plus a few static files
 and an SVG per game; Starlette does exactly that, is small (a Pi Zero 2 serves it), well kept
 (the base of FastAPI), and needs no template engine or ORM; uvicorn is its standard server.
-Everything the page needs (HTML, JS, CSS, the charts) is served by the board itself: no CDN,
-since a café may have no internet. The page polls ``/api/board`` every second (works on every
+Everything the page needs (HTML, JS, CSS, the charts, and the box's own Traditional Chinese
+font subset, for screens without a CJK font) is served by the board itself: no CDN, since a
+café may have no internet. The page polls ``/api/board`` every second (works on every
 phone and through any proxy; SSE would save little at this size).
 
 Routes: ``/`` (the page), ``/static/*``, ``/api/board`` (tables now, tonight's and the season's
@@ -192,7 +193,16 @@ def make_app(store: Store, evening_hour: int = 12) -> Any:
         return _download(export.csv_text(store.results()), "tablekeeper-results.csv",
                          "text/csv; charset=utf-8")
 
-    routes = [Route("/", index), Route("/api/board", api_board),
+    async def font(request: Request) -> Response:
+        from display.fonts import BUNDLED_DIR, BUNDLED_FILES
+
+        name = BUNDLED_FILES.get(request.path_params["weight"])  # type: ignore[call-overload]
+        if name is None:
+            return JSONResponse({"error": "no such font"}, status_code=404)
+        return FileResponse(BUNDLED_DIR / name, media_type="font/otf",
+                            headers={"Cache-Control": "public, max-age=604800"})
+
+    routes = [Route("/", index), Route("/fonts/{weight}.otf", font), Route("/api/board", api_board),
               Route("/games/{game_id}/chart.svg", chart),
               Route("/games/{game_id}/bgstats.json", game_bgstats),
               Route("/export/bgstats.json", all_bgstats),
