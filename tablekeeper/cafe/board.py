@@ -110,7 +110,7 @@ def chart_svg(result: dict[str, Any], width: int = 480, height: int = 240) -> st
     players = result.get("players") or []
     left, right, top, bottom = 36, 12, 12, 24
     plot_w, plot_h = width - left - right, height - top - bottom
-    max_t = max([p[1] for p in points] + [1])
+    max_t = float(max([int(p[1]) for p in points] + [1]))
     scores = [s for p in points for s in p[2] if isinstance(s, int)]
     lo, hi = min([0, *scores]), max([1, *scores])
     esc = html.escape
@@ -119,7 +119,7 @@ def chart_svg(result: dict[str, Any], width: int = 480, height: int = 240) -> st
         return left + plot_w * t / max_t
 
     def y(v: float) -> float:
-        return top + plot_h * (1 - (v - lo) / (hi - lo))
+        return float(top + plot_h * (1 - (v - lo) / (hi - lo)))
 
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
              f'width="{width}" height="{height}" role="img" '
@@ -196,7 +196,7 @@ def make_app(store: Store, evening_hour: int = 12) -> Any:
     async def font(request: Request) -> Response:
         from display.fonts import BUNDLED_DIR, BUNDLED_FILES
 
-        name = BUNDLED_FILES.get(request.path_params["weight"])  # type: ignore[call-overload]
+        name = BUNDLED_FILES.get(request.path_params["weight"])
         if name is None:
             return JSONResponse({"error": "no such font"}, status_code=404)
         return FileResponse(BUNDLED_DIR / name, media_type="font/otf",

@@ -182,7 +182,7 @@ def encode(message: dict[str, Any]) -> bytes:
 
 def _need(d: dict[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:
     value = d.get(key)
-    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
         raise BadMessage(f"{key}: expected {getattr(kind, '__name__', kind)}, got {value!r:.60}")
     return value
 

@@ -150,8 +150,9 @@ def make_client(broker: BrokerSettings, client_id: str, clean: bool = True) -> A
     """A paho-mqtt 2.x client for ``broker`` (TLS, user, password), not yet connected.
     ``clean=False``: a persistent session, so the broker keeps QoS 1 messages while away."""
     import paho.mqtt.client as mqtt
+    from paho.mqtt.enums import CallbackAPIVersion
 
-    client = mqtt.Client(callback_api_version=mqtt.CallbackAPIVersion.VERSION2,
+    client = mqtt.Client(callback_api_version=CallbackAPIVersion.VERSION2,
                          client_id=client_id, clean_session=clean,
                          protocol=mqtt.MQTTv311)
     if broker.tls:

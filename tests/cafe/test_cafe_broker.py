@@ -180,6 +180,7 @@ def test_a_table_publishes_over_tls_and_the_board_shows_it(
 
 def test_a_wrong_password_and_plain_tcp_are_refused(broker: LocalBroker) -> None:
     import paho.mqtt.client as mqtt
+    from paho.mqtt.enums import CallbackAPIVersion
 
     wrong = broker.settings_for("t1")
     pw = Path(wrong.password_file or "")
@@ -202,7 +203,7 @@ def test_a_wrong_password_and_plain_tcp_are_refused(broker: LocalBroker) -> None
         assert reasons[0].is_failure
     finally:
         client.loop_stop()
-    plain = mqtt.Client(callback_api_version=mqtt.CallbackAPIVersion.VERSION2,
+    plain = mqtt.Client(callback_api_version=CallbackAPIVersion.VERSION2,
                         client_id="plain")
     plain.username_pw_set("t1", broker.passwords["t1"])
     with pytest.raises((OSError, ConnectionError)):
@@ -227,9 +228,10 @@ def test_a_table_cannot_publish_under_another_tables_prefix(broker: LocalBroker)
         observer.close()
     # With MQTT 5 the broker says so: the PUBACK's reason is "Not authorized".
     import paho.mqtt.client as mqtt
+    from paho.mqtt.enums import CallbackAPIVersion
 
     b = broker.settings_for("t2")
-    v5 = mqtt.Client(callback_api_version=mqtt.CallbackAPIVersion.VERSION2,
+    v5 = mqtt.Client(callback_api_version=CallbackAPIVersion.VERSION2,
                      client_id="t2-rogue-v5", protocol=mqtt.MQTTv5)
     v5.tls_set(ca_certs=b.ca_file)
     v5.username_pw_set("t2", b.password())

@@ -78,7 +78,8 @@ def test_four_tables_and_the_final_league_in_a_real_browser(tmp_path: Path) -> N
         assert proc.stdout is not None
         first = proc.stdout.readline()
         match = re.match(r"board: (http://127\.0\.0\.1:\d+/)$", first.strip())
-        assert match, first + (proc.stderr.read() if proc.poll() is not None else "")
+        assert match, first + (proc.stderr.read() if proc.stderr and proc.poll() is not None
+                               else "")
         url = match.group(1)
         deadline = time.monotonic() + 180
         data: dict[str, Any] = {}
