@@ -77,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="comma-separated GAME:SEED, played one after another")
     parser.add_argument("--pace-ms", type=float, default=30.0)
     parser.add_argument("--publisher", type=Path, help="publisher settings: run it in-process")
-    parser.add_argument("--drain-s", type=float, default=30.0,
+    parser.add_argument("--drain-s", type=float, default=120.0,
                         help="after the last game, wait at most this long for the publisher")
     args = parser.parse_args(argv)
     args.journals.mkdir(parents=True, exist_ok=True)
@@ -101,6 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     for i, source in enumerate(sources, start=1):
         records += play(source, args.journals, args.pace_ms / 1000, f"game-{i:03d}.jsonl")
     drained = True
+    acked = 0
     if publisher is not None:
         deadline = time.monotonic() + args.drain_s
         drained = False
@@ -112,8 +113,10 @@ def main(argv: list[str] | None = None) -> int:
         stop.set()
         assert thread is not None
         thread.join(15)
+        acked = sum(publisher.state.result_done(gid) for gid in _game_ids(args))
     print(json.dumps({"table": args.table, "games_finished": len(sources), "records": records,
                       "messages_sent": publisher.sent if publisher else 0,
+                      "results_acknowledged": acked,
                       "drained": drained}))
     return 0 if drained else 1
 
