@@ -105,15 +105,28 @@ def _who(value: Any, players: list[dict[str, Any]]) -> str | None:
     return None
 
 
+def _first_line(path: str | os.PathLike[str]) -> bytes:
+    from tablekeeper.journal import JournalError
+
+    try:
+        with open(path, "rb") as f:
+            return f.readline()
+    except OSError as exc:
+        raise JournalError(str(path), 0, f"cannot read: {exc.strerror or exc}") from exc
+
+
 def read_view(table: str, path: str | os.PathLike[str], timeline: bool = False) -> GameView:
     """The game in journal ``path`` (read with :func:`tablekeeper.journal.read`; its
     ``JournalError`` passes through). ``timeline``: also fold the score after every event."""
     from engine.core import Rejection
     from tablekeeper.journal import JournalError, read
 
+    # The kiosk may rename current.jsonl and start another game under that name between two
+    # opens: the header read before and after the journal must be the same file's.
+    header_line = _first_line(path)
     contents = read(path)
-    with open(path, "rb") as f:
-        header_line = f.readline()
+    if _first_line(path) != header_line:
+        raise JournalError(str(path), 0, "replaced by another game while being read")
     spec = contents.spec
     state = spec.initial_state(contents.rules)
     points: list[list[Any]] = []

@@ -147,7 +147,13 @@ class Publisher:
                 else:
                     done = False
             if view.over and not self.state.result_done(view.game_id):
-                full = messages.read_view(self.settings.table, path, timeline=True)
+                try:
+                    full = messages.read_view(self.settings.table, path, timeline=True)
+                except JournalError as exc:
+                    log.info("%s changed while being read (%s); next time", path, exc)
+                    continue
+                if full.game_id != view.game_id or not full.over:
+                    continue  # another game under this name now: it is read next time
                 msg = messages.result_message(full, written_ms)
                 if self._publish(messages.result_topic(view.table, view.game_id), msg,
                                  retain=False):

@@ -272,3 +272,24 @@ def test_a_damaged_publisher_state_file_starts_over(tmp_path: Path,
     path.write_text("{torn")
     assert PublisherState(path).state_seq("t1-0123456789ab") == 0
     assert "starting over" in caplog.text
+
+
+def test_a_journal_replaced_while_being_read_is_not_mistaken_for_another_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kiosk renames current.jsonl and starts the next game under that name: a reader
+    caught in between must not pair one game's header with another's records (the bench
+    found this: a result published under the wrong game id)."""
+    import tablekeeper.journal as journal
+
+    path = tmp_path / "current.jsonl"
+    shutil.copy(SM, path)
+    real = journal.read
+
+    def read_then_replace(p: Any) -> Any:
+        contents = real(p)
+        shutil.copy(DATA / "wink_demo.jsonl", path)  # the next game, same name
+        return contents
+
+    monkeypatch.setattr(journal, "read", read_then_replace)
+    with pytest.raises(journal.JournalError, match="replaced by another game"):
+        messages.read_view("t1", path)
