@@ -2,7 +2,8 @@
 
 It only reads the kiosk's journals (the unit mounts them read-only) and never talks to the
 kiosk, so the kiosk never waits for it. Every ``poll_s`` it looks at the journals folder; for
-a journal that changed it reads the game (:func:`tablekeeper.cafe.messages.read_view`) and:
+a journal that changed (the current game's at most every ``state_interval_s``) it reads the
+game (:func:`tablekeeper.cafe.messages.read_view`) and:
 
 - the newest journal (the table's current game): publishes its state, retained, QoS 1, when
   its ``seq`` is past the last one acknowledged;
@@ -72,6 +73,7 @@ class Publisher:
         self.client.on_disconnect = self._on_disconnect
         self._seen: dict[Path, tuple[int, int]] = {}
         self._broken: dict[Path, tuple[int, int]] = {}
+        self._newest_read_at = -1e9
         self.sent = 0
 
     def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any,
@@ -129,6 +131,12 @@ class Publisher:
                 continue
             if self._broken.get(path) == stamp:
                 continue
+            if newest:
+                now = time.monotonic()
+                if now - self._newest_read_at < self.settings.state_interval_s:
+                    all_done = False  # changed; read at the next interval
+                    continue
+                self._newest_read_at = now
             from tablekeeper.journal import JournalError
 
             try:

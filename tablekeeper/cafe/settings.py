@@ -72,6 +72,9 @@ class PublisherSettings:
     broker: BrokerSettings = field(default_factory=BrokerSettings)
     poll_s: float = 0.2
     ack_timeout_s: float = 10.0
+    #: the current game's journal is read again at most this often (its state is live to a
+    #: board polled once a second; reading it at every append would cost a Pi's CPU)
+    state_interval_s: float = 0.5
 
 
 @dataclass
@@ -130,7 +133,8 @@ def load_publisher(path: Path) -> PublisherSettings:
     if broker.username is None:
         broker.username = table
     return PublisherSettings(table=table, journals=journals, state_file=state, broker=broker,
-                             poll_s=float(pub.get("poll_s", 0.2)))
+                             poll_s=float(pub.get("poll_s", 0.2)),
+                             state_interval_s=float(pub.get("state_interval_s", 0.5)))
 
 
 def load_board(path: Path) -> BoardSettings:
