@@ -70,7 +70,10 @@ class Subscriber:
             log.warning("ignored a bad message on %s: %s", msg.topic, exc)
             self.store.count_bad()
             return
-        self.store.add(message)
+        try:
+            self.store.add(message)
+        except Exception:  # a full disk, a locked file: logged; paho's thread must live on
+            log.exception("could not store %s", message.get("id"))
 
     def start(self) -> None:
         b = self.settings.broker

@@ -74,6 +74,7 @@ class Publisher:
         self._seen: dict[Path, tuple[int, int]] = {}
         self._broken: dict[Path, tuple[int, int]] = {}
         self._newest_read_at = -1e9
+        self._lock = threading.Lock()
         self.sent = 0
 
     def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any,
@@ -117,6 +118,10 @@ class Publisher:
 
     def step(self) -> bool:
         """One look at the journals; True when everything known is acknowledged."""
+        with self._lock:
+            return self._step()
+
+    def _step(self) -> bool:
         folder = self.settings.journals
         journals = messages.newest_journals(folder) if folder.is_dir() else []
         all_done = True
