@@ -133,7 +133,8 @@ def read_view(table: str, path: str | os.PathLike[str], timeline: bool = False) 
     last_scores: list[Any] | None = None
     at_ms = 0
     for rec in contents.active():
-        assert rec.event is not None
+        if rec.event is None:  # a record kind that changes no state (e.g. a history note)
+            continue
         result = spec.apply(state, rec.event)
         if isinstance(result, Rejection):
             raise JournalError(contents.path, rec.line, f"the engine rejects this event: {result}")
