@@ -79,6 +79,7 @@ def run_cafe(run: CafeRun, out: Path, echo: Any = print) -> dict[str, Any]:
         finished = 0
         sent = 0
         acked = 0
+        records = 0
         for table, proc in procs:
             try:
                 stdout, _ = proc.communicate(timeout=max(1.0, run.timeout_s
@@ -93,6 +94,7 @@ def run_cafe(run: CafeRun, out: Path, echo: Any = print) -> dict[str, Any]:
                     finished += int(d["games_finished"])
                     sent += int(d["messages_sent"])
                     acked += int(d["results_acknowledged"])
+                    records += int(d["records"])
         # every result the broker acknowledged must reach the board: nothing lost
         wait_until(lambda: len(store.results()) >= acked, 30)
         elapsed = time.monotonic() - started
@@ -105,6 +107,7 @@ def run_cafe(run: CafeRun, out: Path, echo: Any = print) -> dict[str, Any]:
             "duplicates": stats["duplicates"], "bad_messages": stats["bad_messages"],
             "messages_sent": sent, "messages_received": stats["messages"],
             "messages_per_s": round(stats["messages"] / elapsed, 1),
+            "journal_records": records, "records_per_s": round(records / elapsed, 1),
             "seconds": round(elapsed, 1),
             "latency_ms_p50": _round(percentile(lat, 0.5)),
             "latency_ms_p95": _round(percentile(lat, 0.95)),
@@ -161,9 +164,10 @@ def run_bench(args: Any) -> int:
         print(json.dumps(summary), flush=True)
         rows.append(summary)
     print(f"{'tables':>6} {'games':>6} {'on board':>8} {'lost':>5} {'behind':>6} {'dups':>5} "
-          f"{'msg/s':>7} {'p50 ms':>7} {'p95 ms':>7}")
+          f"{'records/s':>9} {'msg/s':>7} {'p50 ms':>7} {'p95 ms':>7}")
     for r in rows:
         print(f"{r['tables']:>6} {r['games_finished']:>6} {r['results_on_board']:>8} "
-              f"{r['lost']:>5} {r['behind']:>6} {r['duplicates']:>5} {r['messages_per_s']:>7} "
+              f"{r['lost']:>5} {r['behind']:>6} {r['duplicates']:>5} {r['records_per_s']:>9} "
+              f"{r['messages_per_s']:>7} "
               f"{r['latency_ms_p50']!s:>7} {r['latency_ms_p95']!s:>7}")
     return 0 if all(r["lost"] == 0 and r["behind"] == 0 for r in rows) else 1
