@@ -340,3 +340,17 @@ def test_a_publisher_killed_mid_publish_loses_nothing_and_counts_nothing_twice(
     assert sum(1 for g in published.values() if g.get("result")) == len(games)
     assert "password" not in (folder / "publisher.log").read_text().lower().replace(
         "password_file", "")
+
+
+@pytest.mark.slow
+def test_the_bench_counts_results_in_and_out() -> None:
+    """``tablekeeper bench cafe`` at a small N: its figures, nothing lost or counted twice."""
+    proc = subprocess.run([sys.executable, "-m", "tablekeeper", "bench", "cafe", "--tables", "2",
+                           "--games-per-table", "1", "--pace-ms", "5"], capture_output=True,
+                          text=True, check=False, timeout=600, cwd=ROOT)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    row = json.loads(proc.stdout.splitlines()[0])
+    assert row["tables"] == 2 and row["games_finished"] == 2
+    assert row["lost"] == 0 and row["behind"] == 0 and row["duplicates"] == 0
+    assert row["messages_received"] == row["messages_sent"] > 0
+    assert row["latency_ms_p50"] is not None and "p95 ms" in proc.stdout
