@@ -103,7 +103,7 @@ def board_data(store: Store, evening_hour: int, now: datetime | None = None) -> 
                                 "created", "duration_ms")} for r in reversed(season[-50:])]
     return {"tables": store.live(), "league_tonight": league(tonight),
             "league_season": league(season), "games": games, "stats": store.stats(),
-            "results": len(season)}
+            "results": len(season), "titles": export.game_titles()}
 
 
 def chart_svg(result: dict[str, Any], width: int = 480, height: int = 240) -> str:

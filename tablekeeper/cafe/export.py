@@ -28,9 +28,19 @@ ABOUT = ("This is a Play file that can be read by Board Game Stats. If you see t
          "try to use a share, export or open-in function to open it with Board Game Stats. "
          "Written by tablekeeper.")
 
-#: journal game name -> the title BG Stats lists it under
-TITLES = {"something_missing": "什麼不見啦 (Something Is Missing)",
-          "the_game": "The Game", "wink": "Wink", "eselsbruecke": "Eselsbrücke"}
+def game_titles() -> dict[str, dict[str, str]]:
+    """Journal game name -> its titles by language (``zh-TW``, ``en``), from the game kits: the
+    one place a game's name is written."""
+    from tablekeeper.games import kits
+
+    return {kit.engine.name: {lang: kit.title_in(lang) for lang in ("zh-TW", "en")}
+            for kit in kits()}
+
+
+def title_of(game: str) -> str:
+    """The title a play-logging app lists ``game`` under: both languages, Chinese first."""
+    titles = game_titles().get(game)
+    return f"{titles['zh-TW']} ({titles['en']})" if titles else game
 
 
 def _uid(*parts: str) -> str:
@@ -64,7 +74,7 @@ def bgstats(results: list[dict[str, Any]], location: str = "tablekeeper café") 
         start = _when(r)
         end = start + timedelta(milliseconds=int(r.get("duration_ms") or 0))
         newest = max(newest, end)
-        title = TITLES.get(r["game"], r["game"])
+        title = title_of(r["game"])
         game = games.setdefault(r["game"], {
             "uuid": _uid("game", r["game"]), "id": len(games) + 1, "name": title,
             "modificationDate": _stamp(end), "cooperative": bool(r.get("cooperative")),

@@ -152,6 +152,10 @@ def test_board_data_and_chart(tmp_path: Path) -> None:
     data = board_data(store, 12)
     assert data["results"] == 1 and "something_missing" in data["league_season"]
     assert data["league_tonight"] == data["league_season"]
+    # the page names each game by its kit's titles, the one place they are written
+    assert data["titles"]["wink"] == {"zh-TW": "眨眨眼", "en": "Wink"}
+    assert data["titles"]["eselsbruecke"] == {"zh-TW": "驢橋", "en": "Eselsbrücke"}
+    assert set(data["titles"]) == {"something_missing", "the_game", "wink", "eselsbruecke"}
     svg = chart_svg(result)
     assert svg.startswith("<svg") and svg.count('class="player"') == 3
     assert "美玲 Mei-Ling" in svg
@@ -171,6 +175,7 @@ def test_bgstats_export_has_the_play_files_fields() -> None:
               for s in play["playerScores"]}
     assert scores["美玲 Mei-Ling"] == ("22", True, 1) and scores["阿明 A-Ming"] == ("9", False, 3)
     assert play["gameRefId"] == out["games"][0]["id"]
+    assert out["games"][0]["name"] == "什麼不見啦 (Something Is Missing)"
     assert export.bgstats([result]) == out  # same game, same uuids: BG Stats sees one play
 
 

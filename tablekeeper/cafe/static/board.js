@@ -1,12 +1,11 @@
 // The café's league board: polls /api/board every second and redraws. No libraries, no CDN.
 "use strict";
-const TITLES = {
-  something_missing: "什麼不見啦 Something Is Missing",
-  the_game: "The Game",
-  wink: "眨眼 Wink",
-  eselsbruecke: "記憶橋 Eselsbrücke",
-};
-function title(game) { return TITLES[game] || game; }
+// game name -> {"zh-TW": ..., "en": ...}: the kits' titles, sent with every /api/board answer
+let TITLES = {};
+function title(game) {
+  const t = TITLES[game];
+  return t ? t["zh-TW"] + " " + t["en"] : game;
+}
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
@@ -55,6 +54,7 @@ async function refresh() {
     const response = await fetch("/api/board", {cache: "no-store"});
     if (!response.ok) throw new Error(response.status);
     const data = await response.json();
+    TITLES = data.titles || {};
     replace("tables", data.tables.length ? data.tables.map(tableCard)
       : [el("p", {class: "empty"}, "還沒有桌子連上 No table has reported yet")]);
     replace("league-tonight", leagueBlock(data.league_tonight));
