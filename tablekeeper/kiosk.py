@@ -384,11 +384,13 @@ def read_config(path: Path | None, *, explicit: bool) -> ConfigReport:
     """The config with every subsystem's section checked key by key (see
     :func:`tablekeeper.config.check_config`)."""
     from firmware.config import FirmwareConfig
+    from tablekeeper.cafe.config import CafeConfig
     from vision.camera import CameraConfig
     from vision.config import VisionConfig
 
     return check_config(path, explicit=explicit,
-                        sections={"firmware": FirmwareConfig.from_dict,
+                        sections={"cafe": CafeConfig.from_dict,
+                                  "firmware": FirmwareConfig.from_dict,
                                   "camera": CameraConfig.from_dict,
                                   "vision": VisionConfig.from_dict})
 
