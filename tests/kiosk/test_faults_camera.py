@@ -86,7 +86,8 @@ def test_a_read_that_hangs_is_a_camera_fault_and_the_camera_is_reopened(
         made.append(cam)
         return cam
 
-    camera = ResilientCamera(open_camera, first_retry_s=0.2, max_retry_s=0.2,
+    # the back-off (1 s) keeps the fault on show long enough to be seen on a loaded machine
+    camera = ResilientCamera(open_camera, first_retry_s=1.0, max_retry_s=1.0,
                              read_timeout_s=0.5)
     watcher = SimpleNamespace(process=lambda frame: [])
     thread = CameraThread(camera, watcher, frame_ns=10_000_000)
@@ -105,8 +106,8 @@ def test_a_read_that_hangs_is_a_camera_fault_and_the_camera_is_reopened(
                 break
             time.sleep(0.02)
         assert any(s and s.startswith("status.camera_") for s in seen_status), seen_status
-        assert camera.timeouts == 1 and "did not return within 0.5 s" in camera.status.error
-        assert thread.frames > 0 and len(made) == 2  # a fresh source, frames again
+        assert camera.timeouts >= 1 and "did not return within 0.5 s" in camera.status.error
+        assert thread.frames > 0 and len(made) >= 2 and made[-1] is not hung  # a fresh source
         _until(lambda: thread.status is None, "the banner goes once frames come")
         assert not hung.closed.is_set()  # never closed under its hung read
         fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
