@@ -4,7 +4,7 @@ A journal is an append-only text file (UTF-8, one JSON object per line, ``\\n`` 
 
 line 1, the header::
 
-    {"schema": "tablekeeper.journal", "version": 2, "game": "something_missing",
+    {"schema": "tablekeeper.journal", "version": 3, "game": "something_missing",
      "rules": {...Rules.to_dict()...}, "created": "2026-11-29T12:00:00+00:00", "crc": "..."}
 
 then one record per line, numbered by ``seq`` (1, 2, 3 ... in file order):
@@ -13,6 +13,9 @@ then one record per line, numbered by ``seq`` (1, 2, 3 ... in file order):
 - an undo: ``{"seq": 9, "undo": 7}`` -- cancels the host-entered event ``seq`` 7 *and every
   event accepted after it* (they happened in a state that the undo takes back). Nothing is ever
   rewritten: undoing is appending. Undo again and the host event before that goes too.
+- a note (version 3+): ``{"seq": 10, "note": {"kind": "refused", "at_ms": 1200, ...}}`` -- the
+  table's history (a refused play, an early press, a camera/host dispute): replay never
+  applies it, ``tablekeeper replay --history`` shows it (:meth:`Journal.note`).
 
 From version 2 every line (the header too) ends with ``"crc"``: the CRC-32 (8 lower-case hex
 digits) of the line's canonical JSON without its ``crc`` (:func:`canonical`: keys sorted, no
