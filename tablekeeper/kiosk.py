@@ -285,6 +285,7 @@ def run_kiosk(args: argparse.Namespace) -> int:
 
     screen.on_new_game = new_game
     screen.on_choose_game = choose_game
+    screen.games = games.home_choices()  # home is reachable even after a resumed game
     if not resumed:
         screen.show_home(games.home_choices(), chosen=kit.name)
 

@@ -28,6 +28,7 @@ STRINGS: Mapping[str, Mapping[str, str]] = {
     "wink.tap_cell": {"zh-TW": "鏡頭沒看到？點牌陣的格子",
                       "en": "Camera missed it? Tap the cell"},
     "wink.accuse": {"zh-TW": "我要抓！", "en": "Accusation!"},
+    "wink.buzz.first": {"zh-TW": "{name} 最先按下", "en": "{name} pressed first"},
     "wink.accuser": {"zh-TW": "{name} 要抓！", "en": "{name} accuses!"},
     "wink.withdraw": {"zh-TW": "撤回", "en": "Withdraw"},
     "wink.hand": {"zh-TW": "手 {n}", "en": "Hand {n}"},
