@@ -146,7 +146,6 @@ STRINGS: dict[str, Mapping[str, str]] = {
     "menu.volume_up": {"zh-TW": "音量 +（{n}）", "en": "Volume + ({n})"},
     "menu.mute": {"zh-TW": "靜音", "en": "Mute"},
     "menu.unmute": {"zh-TW": "取消靜音", "en": "Sound on"},
-    "menu.lang": {"zh-TW": "English", "en": "中文"},
     "menu.end_q": {"zh-TW": "結束這局？顯示目前的結果。",
                    "en": "End this game? The result so far is shown."},
     "menu.home_q": {"zh-TW": "結束這局並回到主畫面？",

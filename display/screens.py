@@ -71,13 +71,20 @@ class Frame:
         return max(0, deadline - self.now_ms)
 
 
-def header(p: Painter, title: str, right: str = "") -> None:
+def header(p: Painter, title: str, right: str = "", *, menu: bool = True) -> None:
+    """The title at the left, the round (``right``) and the host menu's button at the right
+    (touch; the host buttons open it with a long press of *back*)."""
     p.fill(p.rect(0, 0, 1, HEADER_H), C.BG_TOP)
-    p.text(title, p.rect(0.02, 0.0, 0.62 if right else 0.96, HEADER_H), size=0.065,
-           align="left", pad=0.012)
+    end = 0.88 if menu else 0.98
+    split = 0.58 if menu else 0.64
+    p.text(title, p.rect(0.02, 0.0, split - 0.02 if right else end - 0.02, HEADER_H),
+           size=0.065, align="left", pad=0.012)
     if right:
-        p.text(right, p.rect(0.64, 0.0, 0.34, HEADER_H), size=0.05, colour=C.TEXT_DIM,
+        p.text(right, p.rect(split, 0.0, end - split, HEADER_H), size=0.05, colour=C.TEXT_DIM,
                align="right", pad=0.014)
+    if menu:
+        p.button(p.rect(0.89, 0.012, 0.10, HEADER_H - 0.024), HostAction("menu"),
+                 p.tr("btn.menu"), size=0.04)
 
 
 #: A footer choice: (action, label, shortcut key, colour, enabled[, risky]); a risky one
@@ -86,19 +93,15 @@ FooterChoice = (tuple[HostAction, str, int | None, C.RGB, bool]
                 | tuple[HostAction, str, int | None, C.RGB, bool, bool])
 
 
-def footer(p: Painter, choices: Sequence[FooterChoice] = (), *, undo: bool = True,
-           menu: bool = True) -> None:
-    """Undo at the left, the choices in the middle, the host menu and the language switch at
-    the right."""
+def footer(p: Painter, choices: Sequence[FooterChoice] = (), *, undo: bool = True) -> None:
+    """Undo at the left, the choices in the middle, the language switch at the right."""
     y, h = FOOTER_Y, FOOTER_H
     if undo:
         p.button(p.rect(0.01, y, 0.13, h), HostAction("undo"), p.tr("btn.undo"), size=0.04)
-    if menu:
-        p.button(p.rect(0.75, y, 0.11, h), HostAction("menu"), p.tr("btn.menu"), size=0.04)
-    p.button(p.rect(0.87, y, 0.12, h), HostAction("lang"), p.tr("btn.lang"), size=0.04)
+    p.button(p.rect(0.86, y, 0.13, h), HostAction("lang"), p.tr("btn.lang"), size=0.04)
     if not choices:
         return
-    left, right, gap = 0.15, 0.74 if menu else 0.85, 0.012
+    left, right, gap = 0.16, 0.84, 0.015
     width = min(0.34, (right - left - gap * (len(choices) - 1)) / len(choices))
     total = width * len(choices) + gap * (len(choices) - 1)
     x = left + (right - left - total) / 2
@@ -418,7 +421,7 @@ def draw_menu(p: Painter, f: Frame) -> None:
     assert isinstance(menu, MenuView)
     p.surface.fill(C.BG)
     game = menu.title(p.lang)
-    header(p, p.tr("menu.title"), game)
+    header(p, p.tr("menu.title"), game, menu=False)
     if menu.page == "rules":
         zh, en = menu.rules
         for col, (lines, lang) in enumerate(((zh, "zh-TW"), (en, "en"))):
@@ -431,7 +434,7 @@ def draw_menu(p: Painter, f: Frame) -> None:
                 p.text(line, p.rect(x, BODY_TOP + 0.08 + i * line_h, 0.47, line_h),
                        size=min(0.036, line_h * 0.62), align="left", weight="regular")
         footer(p, [(HostAction("confirm"), p.tr("menu.back"), None, C.ACCENT, True)],
-               undo=False, menu=False)
+               undo=False)
         return
     if menu.page == "confirm":
         p.text(p.tr(menu.question), p.rect(0.05, 0.25, 0.9, 0.2), size=0.07)
@@ -443,7 +446,7 @@ def draw_menu(p: Painter, f: Frame) -> None:
         if yes is not None:
             p.button(p.rect(0.52, 0.5, 0.4, 0.2), HostAction("menu.pick", "yes"),
                      p.tr(yes.label, **dict(yes.params)), colour=C.WARN, size=0.06, risky=True)
-        footer(p, [], undo=False, menu=False)
+        footer(p, [], undo=False)
         return
     items = menu.items
     cols = 2
@@ -457,7 +460,7 @@ def draw_menu(p: Painter, f: Frame) -> None:
         p.button(r, action, p.tr(item.label, **dict(item.params)),
                  colour=C.ACCENT if i == 0 else (C.WARN if item.risky else C.PANEL_HI),
                  size=0.055, risky=item.risky)
-    footer(p, [], undo=False, menu=False)
+    footer(p, [], undo=False)
 
 
 def tr_title(menu: Any, lang: str) -> str:
@@ -486,8 +489,8 @@ def focus_ring(p: Painter, rect: tuple[int, int, int, int]) -> None:
 def sound_sign(p: Painter, sound: str) -> None:
     """A small permanent sign in the header's corner: no sound device, or muted by the host."""
     key = "sound.silent" if sound == "silent" else "sound.muted"
-    r = p.rect(0.64, HEADER_H * 0.62, 0.35, HEADER_H * 0.36)
-    p.text(p.tr(key), r, size=0.028, colour=C.WARN, align="right", pad=0.004)
+    r = p.rect(0.64, 0.0, 0.245, 0.034)
+    p.text(p.tr(key), r, size=0.03, colour=C.WARN, align="right", pad=0.002)
 
 
 def draw_banner(p: Painter, lines: Sequence[str]) -> None:

@@ -95,7 +95,7 @@ ENTRIES: list[Entry] = [
     Entry("volume_up", "menu.volume_up", _volume(+1),
           params=lambda s: {"n": 0 if s.muted else s.volume}),
     Entry("mute", "menu.mute", _mute),
-    Entry("lang", "menu.lang", _lang),
+    Entry("lang", "btn.lang", _lang),
 ]
 
 
