@@ -207,6 +207,13 @@ STRINGS: dict[str, Mapping[str, str]] = {
     "status.button_stuck": {"zh-TW": "{name} 的按鈕卡住了", "en": "{name}'s button is stuck"},
     "status.early_press": {"zh-TW": "{name} 太早按，暫停一下",
                            "en": "{name} pressed too early: locked out"},
+    # problems of the box, for the players (the builder's account: the log, the self-test)
+    "problem.config": {"zh-TW": "有設定無效，已用預設值（見自我檢查）",
+                       "en": "A setting is invalid; its default is used (see the self-test)"},
+    "problem.deck": {"zh-TW": "卡牌資料讀不到，暫用示範卡",
+                     "en": "The card deck cannot be read; the demo deck is used"},
+    "problem.camera": {"zh-TW": "攝影機設定有問題（見自我檢查）",
+                       "en": "A camera setting has a problem (see the self-test)"},
     "status.refused": {"zh-TW": "這一步不行，沒有記錄", "en": "Not allowed; nothing recorded"},
     "status.rejected": {"zh-TW": "不能這樣做：{why}", "en": "Not allowed: {why}"},
 }

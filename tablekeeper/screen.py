@@ -114,6 +114,8 @@ class PygameScreen:
         #: Ctrl+Q quits (the windowed demo; the kiosk has no way out by key)
         self.quit_key = quit_key
         self.problems: list[str] = []
+        #: a problem's players' message (i18n key) and the game it belongs to
+        self.problem_of: dict[str, tuple[str | None, str | None]] = {}
         self._part: Any = None
         self._part_of: Any = None
         #: every game the home screen offers (the kiosk's registry): "home" is always
@@ -260,10 +262,19 @@ class PygameScreen:
         if self.on_choose_game is not None:
             self.on_choose_game(menu.games[index].name)
 
-    def show_problem(self, text: str) -> None:
-        """A problem the host must see until the kiosk restarts (a broken config ...)."""
+    def show_problem(self, text: str, *, key: str | None = None,
+                     game: str | None = None) -> None:
+        """A problem the host must see until the kiosk restarts (a broken config ...).
+
+        ``text`` is the builder's account (the log has it; ``tablekeeper selftest`` finds it
+        again); ``key`` the players' message (an i18n id, both languages, no path, command or
+        config key): the banner shows it instead of ``text``. ``game`` (a kit's name): the
+        problem belongs to that game and is shown only while it is the game set up or
+        played, not on the home screen nor in another game."""
         if text not in self.problems:  # (told again when the host picks the game again)
             self.problems.append(text)
+        if key is not None or game is not None:
+            self.problem_of[text] = (key, game)
 
     # --- input -----------------------------------------------------------------------------
 
@@ -473,7 +484,12 @@ class PygameScreen:
         referee = loop.referee
         state = referee.state
         now_ms = (now_ns - referee.epoch_ns) // NS_PER_MS
-        notices: list[Notice] = [Notice(text=p) for p in self.problems]
+        notices: list[Notice] = []
+        for text in self.problems:
+            key, game = self.problem_of.get(text, (None, None))
+            if game is not None and (game != referee.kit.name or self.home is not None):
+                continue  # another game's, or the home screen: not this table's problem now
+            notices.append(Notice(key=key) if key is not None else Notice(text=text))
         if self.notice is not None and now_ns < self._notice_until:
             notices.append(self.notice)
         status = referee.firmware.arbiter.status(now_ns)
