@@ -62,7 +62,7 @@ def test_a_games_problem_is_its_own_and_says_no_path(loop: Loop) -> None:
 
 def test_the_self_test_tells_the_builder_what_the_screen_sums_up(tmp_path: Path) -> None:
     config = tmp_path / "tablekeeper.toml"
-    config.write_text('[table]\nlanguage = "english"\nstate_dir = "%s"\n' % tmp_path)
+    config.write_text(f'[table]\nlanguage = "english"\nstate_dir = "{tmp_path}"\n')
     results = check_config(config)
     failed = [r.detail for r in results if r.outcome is Verdict.FAIL]
     assert any("language" in d and str(config) in d for d in failed), failed
