@@ -88,6 +88,8 @@ class Painter:
         #: the game's own words for the shared screens: shared key -> the game's key
         #: (:attr:`display.games.GameDisplay.phrases`)
         self.phrases: Mapping[str, str] = phrases or {}
+        #: the box's sound ("", "silent", "muted"): the header shows a small sign
+        self.sound = ""
         self.w, self.h = surface.get_size()
         self.texts: list[TextRecord] = []
         self.buttons: list[Button] = []

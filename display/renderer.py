@@ -31,7 +31,6 @@ from display.screens import (
     Frame,
     draw_banner,
     focus_ring,
-    sound_sign,
 )
 from display.setup import SetupForm
 
@@ -359,6 +358,7 @@ class Renderer:
         if base_key != self._base_key:
             # The static layer: everything that does not move while this snapshot is shown.
             painter = Painter(self._base, self.cache, snap.lang, self._phrases())
+            painter.sound = snap.sound
             if banner:
                 painter.reserve(HEADER_H, body_to)
             self._paint(static, painter, frame, screen)
@@ -378,8 +378,6 @@ class Renderer:
                             if banner else None)
         self.banner_texts = tuple(painter.texts[banner_texts:])
         self.buttons = tuple(self._base_buttons + painter.buttons)
-        if snap.sound:
-            sound_sign(painter, snap.sound)
         self.focused = None
         if snap.focus is not None:
             order = focus_order(self.buttons)

@@ -80,10 +80,10 @@ def game_shared(display: Any, lang: str) -> list[tuple[str, Snapshot]]:
                      variants=variants, variant=variants[0] if variants else "",
                      titles=titles, can_go_home=True)
     items = (MenuItem("resume", "menu.resume"), MenuItem("rules", "menu.rules"),
-             MenuItem("end", "menu.end", risky=True), MenuItem("home", "menu.home", risky=True),
              MenuItem("volume_down", "menu.volume_down", (("n", 7),)),
              MenuItem("volume_up", "menu.volume_up", (("n", 7),)),
-             MenuItem("mute", "menu.mute"), MenuItem("lang", "btn.lang"))
+             MenuItem("mute", "menu.mute"), MenuItem("lang", "btn.lang"),
+             MenuItem("end", "menu.end", risky=True), MenuItem("home", "menu.home", risky=True))
     rules = (tuple(display.rules.get("zh-TW", ())), tuple(display.rules.get("en", ())))
     tag = display.game + "-"
     players = SEVEN[:n]

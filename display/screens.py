@@ -77,6 +77,9 @@ def header(p: Painter, title: str, right: str = "", *, menu: bool = True) -> Non
     p.fill(p.rect(0, 0, 1, HEADER_H), C.BG_TOP)
     end = 0.88 if menu else 0.98
     split = 0.58 if menu else 0.64
+    if p.sound:  # the box's sound sign, small and permanent, left of the menu button
+        end -= 0.17
+        sound_sign(p, p.sound, p.rect(end + 0.005, 0.0, 0.165, HEADER_H))
     p.text(title, p.rect(0.02, 0.0, split - 0.02 if right else end - 0.02, HEADER_H),
            size=0.065, align="left", pad=0.012)
     if right:
@@ -486,11 +489,10 @@ def focus_ring(p: Painter, rect: tuple[int, int, int, int]) -> None:
                                                h + 2 * width), width, border_radius=8)
 
 
-def sound_sign(p: Painter, sound: str) -> None:
-    """A small permanent sign in the header's corner: no sound device, or muted by the host."""
+def sound_sign(p: Painter, sound: str, box: pygame.Rect) -> None:
+    """A small permanent sign in the header: no sound device, or muted by the host."""
     key = "sound.silent" if sound == "silent" else "sound.muted"
-    r = p.rect(0.64, 0.0, 0.245, 0.034)
-    p.text(p.tr(key), r, size=0.03, colour=C.WARN, align="right", pad=0.002)
+    p.text(p.tr(key), box, size=0.03, colour=C.WARN, align="right", pad=0.004)
 
 
 def draw_banner(p: Painter, lines: Sequence[str]) -> None:

@@ -84,22 +84,24 @@ def _lang(screen: PygameScreen, loop: Loop, now_ns: int) -> None:
     screen.renderer.invalidate(layers=True)
 
 
+#: The entries in the order they are drawn and walked (the risky ones last, so the focus
+#: walks them in the order the host sees them).
 ENTRIES: list[Entry] = [
     Entry("resume", "menu.resume", _resume),
     Entry("rules", "menu.rules", _rules),
-    Entry("end", "menu.end", _end, shown=_playing, confirm="menu.end_q", risky=True),
-    Entry("home", "menu.home", _home, shown=lambda s, lp: s.can_go_home(),
-          confirm="menu.home_q", risky=True),
     Entry("volume_down", "menu.volume_down", _volume(-1),
           params=lambda s: {"n": 0 if s.muted else s.volume}),
     Entry("volume_up", "menu.volume_up", _volume(+1),
           params=lambda s: {"n": 0 if s.muted else s.volume}),
     Entry("mute", "menu.mute", _mute),
     Entry("lang", "btn.lang", _lang),
+    Entry("end", "menu.end", _end, shown=_playing, confirm="menu.end_q", risky=True),
+    Entry("home", "menu.home", _home, shown=lambda s, lp: s.can_go_home() and s.home is None,
+          confirm="menu.home_q", risky=True),
 ]
 
 
-def add_entry(entries: list[Entry], entry: Entry, *, before: str = "volume_down") -> None:
+def add_entry(entries: list[Entry], entry: Entry, *, before: str = "end") -> None:
     """Put ``entry`` into ``entries`` before the entry ``before`` (at the end if absent)."""
     index = next((i for i, e in enumerate(entries) if e.key == before), len(entries))
     entries.insert(index, entry)
