@@ -152,7 +152,7 @@ STRINGS: dict[str, Mapping[str, str]] = {
                     "en": "End this game and go home?"},
     "menu.yes_end": {"zh-TW": "是，結束", "en": "Yes, end it"},
     "menu.no_keep": {"zh-TW": "不，繼續玩", "en": "No, keep playing"},
-    "sound.silent": {"zh-TW": "沒有聲音裝置", "en": "No sound device"},
+    "sound.silent": {"zh-TW": "沒有聲音", "en": "No sound"},
     "sound.muted": {"zh-TW": "已靜音", "en": "Muted"},
     "buzz.margin": {"zh-TW": "領先 {ms} 毫秒", "en": "by {ms} ms"},
     "buzz.alone": {"zh-TW": "唯一按下", "en": "the only press"},

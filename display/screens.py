@@ -78,8 +78,9 @@ def header(p: Painter, title: str, right: str = "", *, menu: bool = True) -> Non
     end = 0.88 if menu else 0.98
     split = 0.58 if menu else 0.64
     if p.sound:  # the box's sound sign, small and permanent, left of the menu button
-        end -= 0.17
-        sound_sign(p, p.sound, p.rect(end + 0.005, 0.0, 0.165, HEADER_H))
+        end -= 0.12
+        split -= 0.06
+        sound_sign(p, p.sound, p.rect(end + 0.005, 0.0, 0.115, HEADER_H))
     p.text(title, p.rect(0.02, 0.0, split - 0.02 if right else end - 0.02, HEADER_H),
            size=0.065, align="left", pad=0.012)
     if right:
