@@ -499,6 +499,8 @@ class PygameScreen:
         early = tuple((seat - 1, 0) for seat in sorted(status.locked_out - status.stuck))
         if status.phase is ArbiterPhase.ARMED:
             notices.extend(Notice("status.early_press", seat=seat) for seat, _ in early)
+        elif referee.last_buzz is not None:  # the race's screen: who was locked out in it
+            early = tuple((seat - 1, 0) for seat in referee.last_buzz.decision.locked_out)
         sound = "muted" if self.muted else ("silent" if self.silent
                                             or referee.firmware.silent else "")
         extra = {"sound": sound, "early": early, "focus": self.focus}

@@ -67,3 +67,23 @@ def test_the_self_test_tells_the_builder_what_the_screen_sums_up(tmp_path: Path)
     failed = [r.detail for r in results if r.outcome is Verdict.FAIL]
     assert any("language" in d and str(config) in d for d in failed), failed
     assert any("calibrate --layout grid:6x6" in d for d in failed), failed
+
+
+def test_an_early_press_is_shown_while_the_race_is_on(loop: Loop) -> None:
+    """Pressed before the card appeared: locked out (the lamp blinks); the screen says so."""
+    from firmware.devices import SeatEdge
+
+    screen = loop.screen
+    assert isinstance(screen, PygameScreen)
+    now = loop.clock.now_ns()
+    firmware = loop.referee.firmware
+    firmware.hub(SeatEdge(2, True, now - 50_000_000))  # seat 2, 50 ms before the card
+    firmware.hub(SeatEdge(2, False, now - 20_000_000))
+    firmware.arbiter.arm(now)
+    snap = screen.snapshot(loop, now + 1_000_000)
+    assert snap.early == ((1, 0),)
+    assert any(n.key == "status.early_press" and n.seat == 1 for n in snap.notices)
+    from firmware.lamps import LampMode
+
+    firmware.update(now + 1_000_000)
+    assert firmware.lamp_modes[1] is not LampMode.ON  # its lamp tells it too
