@@ -182,7 +182,7 @@ def run_kiosk(args: argparse.Namespace) -> int:
     kit = games.kit_for(game.journal.header.game)
     resumed = kit.engine.started(game.state)
 
-    shown: list[Callable[[str], None]] = []  # the screen's show_problem, once it exists
+    shown: list[Callable[..., None]] = []  # the screen's show_problem, once it exists
     early: list[str] = []  # problems told before the screen exists
     early_keys: dict[str, tuple[str | None, str | None]] = {}
 
@@ -239,8 +239,8 @@ def run_kiosk(args: argparse.Namespace) -> int:
         screen.show_problem(config_problem, key="problem.config")
     for problem in (journal_problem, *early):
         if problem:
-            key, game = early_keys.get(problem, (None, None))
-            screen.show_problem(problem, key=key, game=game)
+            key, owner = early_keys.get(problem, (None, None))
+            screen.show_problem(problem, key=key, game=owner)
     shown.append(screen.show_problem)
     loop = Loop(referee, clock, cards=cards_source, screen=screen)
 

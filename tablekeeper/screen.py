@@ -130,8 +130,8 @@ class PygameScreen:
         self._focus_before_menu = 0
         #: when *back* went down (a long press opens the menu), None: not held
         self._back_down: int | None = None
-        self.volume = MAX_VOLUME * 7 // 10
-        self.muted = False
+        self.volume: int = MAX_VOLUME * 7 // 10
+        self.muted: bool = False
         from display.sound import Sounds
         #: no audio device: a small permanent sign says so
         self.silent = not Sounds().available()
@@ -503,7 +503,7 @@ class PygameScreen:
             early = tuple((seat - 1, 0) for seat in referee.last_buzz.decision.locked_out)
         sound = "muted" if self.muted else ("silent" if self.silent
                                             or referee.firmware.silent else "")
-        extra = {"sound": sound, "early": early, "focus": self.focus}
+        extra: dict[str, Any] = {"sound": sound, "early": early, "focus": self.focus}
         camera_status = loop.cards.status if loop.cards is not None else None
         game = referee.kit.display()
         if self.menu_open:
