@@ -97,7 +97,7 @@ def test_the_race_and_the_setup_speak_the_games_own_words() -> None:
 
 #: what only the builder needs: a path, a file, a command, a config key
 BUILDER = re.compile(r"(/\w|\.(json|toml|jsonl|py)\b|\btablekeeper \w|--\w|journalctl|"
-                     r"\[\w+\]|\b\w+\.\w+\s*=|calibrate)")
+                     r"\[\w+\]|\b\w+\.\w+\s*=|\bcalibrate\b|calibrate-)")
 
 
 def test_every_message_has_both_languages_and_nothing_for_the_builder() -> None:
