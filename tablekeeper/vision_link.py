@@ -592,7 +592,9 @@ def camera_pipeline(config: Config, clock: Clock, *, simulate: bool = False,
     vision_config = VisionConfig.from_dict(vision_section)
     vision_config = with_search_width(vision_config, vision_section, search_width,
                                       camera_config.size[0])
-    camera = resilient_camera(camera_config, deck=deck, clock=clock.now_ns, on_status=on_status)
+    # threaded (the kiosk): a read that hangs is a camera fault after read_timeout_s
+    camera = resilient_camera(camera_config, deck=deck, clock=clock.now_ns, on_status=on_status,
+                              bounded=threaded)
     warning = demo_deck_warning(deck, camera_config.source, str(getattr(deck, "game", "")))
     if warning:
         log.warning("%s", warning)
