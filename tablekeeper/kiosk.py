@@ -254,36 +254,45 @@ def _run_locked(args: argparse.Namespace, config: Config, config_path: Path | No
     kit = games.kit_for(game.journal.header.game)
     resumed = kit.engine.started(game.state)
 
-    shown: list[Callable[[str], None]] = []  # the screen's show_problem, once it exists
+    shown: list[Callable[..., None]] = []  # the screen's show_problem, once it exists
     early: list[str] = []  # problems told before the screen exists
+    early_keys: dict[str, tuple[str | None, str | None]] = {}
 
-    def tell(problem: str) -> None:
+    def tell(problem: str, key: str | None = None, game: str | None = None) -> None:
+        """A problem: the builder's account to the log, the players' message (``key``) to
+        the screen, shown while ``game`` (None: any) is the table's."""
         log.error("%s", problem)
         if shown:
-            shown[0](problem)
+            shown[0](problem, key=key, game=game)
         elif problem not in early:
             early.append(problem)
+            early_keys[problem] = (key, game)
 
     def camera_for(kit: games.Kit) -> tuple[Any, Any]:
         """The camera watching ``kit``'s deck (``[table.decks]``) in its zones, through the
         kit's own watcher if it has one (眨眨眼: cells and markers, ``[table] markers``)."""
         zones = kit.zones
         folder = config.table.deck_for(kit.name)
+
+        def tell_game(problem: str, key: str | None = None) -> None:
+            tell(problem, key or "problem.camera", kit.name)
+
         try:
             deck = kit.deck(folder)
         except ValueError as exc:  # the enrolled deck is missing or damaged
-            tell(f"deck {folder}: {exc}; the demo deck is used")
+            tell(f"deck {folder}: {exc}; the demo deck is used", "problem.deck", kit.name)
             deck = kit.deck(None)
         try:
             return camera_pipeline(config, clock, simulate=args.simulate_camera,
                                    threaded=True, deck=deck, zones=zones, watcher=kit.watcher,
-                                   config_path=config_path, tell=tell,
+                                   config_path=config_path, tell=tell_game,
                                    search_width=kit.search_width)
         except ValueError as exc:  # a bad [camera]/[vision] section or an unusable deck
-            tell(f"camera/vision: {exc}; the defaults are used")
+            tell(f"camera/vision: {exc}; the defaults are used", "problem.config", None)
             return camera_pipeline(Config(), clock, simulate=args.simulate_camera,
                                    threaded=True, deck=kit.deck(None), zones=zones,
-                                   watcher=kit.watcher, config_path=config_path, tell=tell)
+                                   watcher=kit.watcher, config_path=config_path,
+                                   tell=tell_game)
 
     cards_source, deck = camera_for(kit)
     pause_banner: list[str] = []
@@ -299,9 +308,12 @@ def _run_locked(args: argparse.Namespace, config: Config, config_path: Path | No
                           roster=config.table.names)
     if config.table.variant:
         screen.variants[config.table.game] = config.table.variant
-    for problem in (config_problem, journal_problem, *early):
+    if config_problem:  # the lines are in the log and in ``tablekeeper selftest``
+        screen.show_problem(config_problem, key="problem.config")
+    for problem in (journal_problem, *early):
         if problem:
-            screen.show_problem(problem)
+            key, owner = early_keys.get(problem, (None, None))
+            screen.show_problem(problem, key=key, game=owner)
     shown.append(screen.show_problem)
     loop = Loop(referee, clock, cards=cards_source, screen=screen)
 
@@ -358,6 +370,7 @@ def _run_locked(args: argparse.Namespace, config: Config, config_path: Path | No
 
     screen.on_new_game = new_game
     screen.on_choose_game = choose_game
+    screen.games = games.home_choices()  # home is reachable even after a resumed game
     if not resumed:
         screen.show_home(games.home_choices(), chosen=kit.name)
 

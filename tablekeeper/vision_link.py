@@ -551,10 +551,12 @@ class CameraContext:
     config_path: Path | None
     simulate: bool
     zones: tuple[str, ...]
-    tell: Callable[[str], None]
+    #: ``tell(problem, key=None)``: the builder's account, and the players' message (an
+    #: i18n id) if the caller has one
+    tell: Callable[..., None]
 
 
-def _log_problem(problem: str) -> None:
+def _log_problem(problem: str, key: str | None = None) -> None:
     log.error("%s", problem)
 
 
@@ -564,7 +566,7 @@ def camera_pipeline(config: Config, clock: Clock, *, simulate: bool = False,
                     zones: tuple[str, ...] | None = ("centre",),
                     watcher: Callable[[CameraContext], Any] | None = None,
                     config_path: Path | None = None,
-                    tell: Callable[[str], None] | None = None,
+                    tell: Callable[..., None] | None = None,
                     search_width: int | None = None) -> tuple[VisionSource, Any]:
     """The kiosk's camera from the config's ``[camera]`` and ``[vision]`` sections
     (``threaded``: read by a :class:`CameraThread`; real clocks only), watching ``deck``

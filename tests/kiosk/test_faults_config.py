@@ -192,9 +192,9 @@ def test_a_config_that_says_nothing_is_said_and_the_games_stay_in_the_services_f
     shown: list[str] = []
     real = screen_module.PygameScreen.show_problem
 
-    def show_problem(self: object, problem: str) -> None:
+    def show_problem(self: object, problem: str, **told: str | None) -> None:
         shown.append(problem)
-        real(self, problem)  # type: ignore[arg-type]
+        real(self, problem, **told)  # type: ignore[arg-type]
 
     monkeypatch.setattr(screen_module.PygameScreen, "show_problem", show_problem)
     config = tmp_path / "config.toml"
