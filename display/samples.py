@@ -44,6 +44,13 @@ def shared(lang: str = "zh-TW") -> list[tuple[str, Snapshot]]:
                                                       focus=2))),
         ("setup-name-entry", replace(s, setup=SetupForm(
             players=SEVEN[:4], focus=3, roster=ROSTER))),
+        ("setup-name-zhuyin-spelling", replace(s, setup=SetupForm(
+            players=(*SEVEN[:3], PlayerInfo("王", "green")), focus=3, syllable="ㄇㄟ"))),
+        ("setup-name-zhuyin-candidates", replace(s, setup=SetupForm(
+            players=(*SEVEN[:3], PlayerInfo("王", "green")), focus=3, syllable="ㄇㄟˇ",
+            roster=ROSTER))),
+        ("setup-name-latin", replace(s, setup=SetupForm(
+            players=(*SEVEN[:3], PlayerInfo("Bart", "green")), focus=3, keyboard="latin"))),
         ("setup-name-roster-typed", replace(s, setup=SetupForm(
             players=(*SEVEN[:3], PlayerInfo("Bart", "green")), focus=3, roster=ROSTER))),
         ("setup-problem", replace(s, setup=SetupForm(

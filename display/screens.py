@@ -261,46 +261,111 @@ def draw_title(p: Painter, f: Frame) -> None:
 
 
 KEY_ROWS: tuple[str, ...] = ("1234567890", "QWERTYUIOP", "ASDFGHJKL-", "ZXCVBNM.'")
+#: candidates shown at once (a page); more pages with the arrows
+CANDS_PER_PAGE = 9
 
 
 def draw_name_entry(p: Painter, form: SetupForm) -> None:
-    """The name of one seat: the roster's names to pick with a touch, and an on-screen keyboard
-    for Latin letters (the Pi's touchscreen has no keyboard; a real one types as well)."""
+    """The name of one seat: the roster's names to pick with a touch, and an on-screen keyboard:
+    注音 (Bopomofo, the way Taiwan types: symbols, tone, then the character from a list, through
+    libchewing; :mod:`display.zhuyin`) or Latin letters. A real keyboard types as well.
+
+    Buttons are drawn in the order the three host buttons walk them: the candidates first (they
+    are what the host wants right after a tone), then the keys, then erase / done."""
+    from display import zhuyin
+
     seat = form.focus
     assert seat is not None
     info = form.players[seat]
+    chinese = form.keyboard == "zhuyin" and zhuyin.available()
     p.surface.fill(C.BG)
     header(p, p.tr("setup.name_of", n=seat + 1), p.tr(f"colour.{info.colour}"))
-    field = p.rect(0.02, BODY_TOP, 0.96, 0.1)
+    field = p.rect(0.02, BODY_TOP, 0.96, 0.09)
     p.fill(field, C.PANEL_HI, 0.012)
     p.outline(field, player_rgb(info.colour), 0.006, 0.012)
-    shown = info.name + "▏" if info.name else form.display_name(seat, p.lang)
-    p.text(shown, field, size=0.065, colour=C.TEXT if info.name else C.TEXT_DIM,
-           align="left", pad=0.02)
-    top = BODY_TOP + 0.115
+    if info.name or form.syllable:
+        name_r = p.text(info.name, field, size=0.06, colour=C.TEXT, align="left", pad=0.02)
+        if form.syllable:
+            pre = pygame.Rect(name_r.right + p.px(0.01), field.y,
+                              field.right - name_r.right - p.px(0.03), field.height)
+            p.text(form.syllable.replace(zhuyin.FIRST_TONE, ""), pre, size=0.06, colour=C.ACCENT, align="left", pad=0.012)
+    else:
+        p.text(form.display_name(seat, p.lang), field, size=0.06, colour=C.TEXT_DIM,
+               align="left", pad=0.02)
+    top = BODY_TOP + 0.10
+    # The candidate row: the characters of the syllable spelt, or what to do.
+    row = p.rect(0.02, top, 0.96, 0.085)
+    missing = p.cache.fonts.missing_glyphs(info.name) if info.name else ""
+    if chinese and zhuyin.complete(form.syllable):
+        cands = zhuyin.candidates(form.syllable)
+        pages = max(1, -(-len(cands) // CANDS_PER_PAGE))
+        page = min(form.cand_page, pages - 1)
+        shown = cands[page * CANDS_PER_PAGE:(page + 1) * CANDS_PER_PAGE]
+        if not cands:
+            p.text(p.tr("zhuyin.none", syllable=form.syllable), row, size=0.045,
+                   colour=C.WARN, align="left")
+        w = 0.96 / (CANDS_PER_PAGE + 2)
+        for i, ch in enumerate(shown):
+            r = p.rect(0.02 + i * w, top, w - 0.006, 0.085)
+            if p.cache.fonts.missing_glyphs(ch):
+                # not in the screen's font: show its code rather than a silent box
+                p.button(r, HostAction("setup.cand", ch), f"U+{ord(ch):04X}", colour=C.WARN,
+                         size=0.03)
+            else:
+                p.button(r, HostAction("setup.cand", ch), ch, colour=C.PANEL_HI, size=0.06)
+        if pages > 1:
+            x = 0.02 + CANDS_PER_PAGE * w
+            p.button(p.rect(x, top, w - 0.006, 0.085), HostAction("setup.page", page + 1
+                                                                 if page + 1 < pages else 0),
+                     p.tr("zhuyin.more", page=page + 1, pages=pages), size=0.035)
+    elif missing:
+        p.text(p.tr("font.missing", chars=" ".join(f"U+{ord(c):04X}" for c in missing)), row,
+               size=0.04, colour=C.WARN, align="left")
+    elif form.keyboard == "zhuyin" and not zhuyin.available():
+        p.text(p.tr("zhuyin.unavailable"), row, size=0.04, colour=C.WARN, align="left")
+    elif chinese:
+        p.text(p.tr("zhuyin.hint"), row, size=0.04, colour=C.TEXT_DIM, align="left")
+    top += 0.095
     if form.roster:
-        p.text(p.tr("setup.roster"), p.rect(0.02, top, 0.16, 0.08), size=0.04,
+        p.text(p.tr("setup.roster"), p.rect(0.02, top, 0.16, 0.075), size=0.04,
                colour=C.TEXT_DIM, align="left")
         n = min(len(form.roster), 8)
         w = 0.78 / n
         for i, name in enumerate(form.roster[:n]):
-            p.button(p.rect(0.19 + i * w, top, w - 0.008, 0.08), HostAction("setup.roster", i),
+            p.button(p.rect(0.19 + i * w, top, w - 0.008, 0.075), HostAction("setup.roster", i),
                      name, size=0.04)
-        top += 0.095
-    rows = len(KEY_ROWS) + 1
+        top += 0.085
     gap = 0.008
-    key_h = (FOOTER_Y - 0.015 - top - gap * (rows - 1)) / rows
-    for r, row in enumerate(KEY_ROWS):
-        w = (0.96 - gap * 9) / 10
-        x0 = 0.02 + (10 - len(row)) * (w + gap) / 2
-        for i, ch in enumerate(row):
-            p.button(p.rect(x0 + i * (w + gap), top + r * (key_h + gap), w, key_h),
-                     HostAction("setup.key", ch), ch, size=0.05)
-    y = top + len(KEY_ROWS) * (key_h + gap)
-    p.button(p.rect(0.02, y, 0.22, key_h), HostAction("erase"), p.tr("key.erase"), size=0.045)
-    p.button(p.rect(0.26, y, 0.48, key_h), HostAction("setup.key", " "), p.tr("key.space"),
-             size=0.045)
-    p.button(p.rect(0.76, y, 0.22, key_h), HostAction("setup.done"), p.tr("key.done"),
+    if chinese:
+        rows = len(zhuyin.DACHEN_ROWS) + 1
+        key_h = (FOOTER_Y - 0.015 - top - gap * (rows - 1)) / rows
+        cols = max(len(r) for r in zhuyin.DACHEN_ROWS)
+        w = (0.96 - gap * (cols - 1)) / cols
+        for r, keys in enumerate(zhuyin.DACHEN_ROWS):
+            for i, (sym, _key) in enumerate(keys):
+                tone = sym in zhuyin.TONES
+                p.button(p.rect(0.02 + i * (w + gap), top + r * (key_h + gap), w, key_h),
+                         HostAction("setup.zhuyin", sym), sym, size=0.055,
+                         colour=C.PANEL if tone else C.PANEL_HI)
+        space = (HostAction("setup.zhuyin", zhuyin.FIRST_TONE), p.tr("key.first_tone"))
+    else:
+        rows = len(KEY_ROWS) + 1
+        key_h = (FOOTER_Y - 0.015 - top - gap * (rows - 1)) / rows
+        for r, keys_row in enumerate(KEY_ROWS):
+            w = (0.96 - gap * 9) / 10
+            x0 = 0.02 + (10 - len(keys_row)) * (w + gap) / 2
+            for i, ch in enumerate(keys_row):
+                p.button(p.rect(x0 + i * (w + gap), top + r * (key_h + gap), w, key_h),
+                         HostAction("setup.key", ch), ch, size=0.05)
+        space = (HostAction("setup.key", " "), p.tr("key.space"))
+        rows = len(KEY_ROWS) + 1
+    y = top + (rows - 1) * (key_h + gap)
+    p.button(p.rect(0.02, y, 0.18, key_h), HostAction("erase"), p.tr("key.erase"), size=0.045)
+    p.button(p.rect(0.21, y, 0.36, key_h), space[0], space[1], size=0.045)
+    if zhuyin.available():
+        p.button(p.rect(0.58, y, 0.18, key_h), HostAction("setup.keyboard"),
+                 p.tr("key.latin" if chinese else "key.zhuyin"), size=0.045)
+    p.button(p.rect(0.77, y, 0.21, key_h), HostAction("setup.done"), p.tr("key.done"),
              colour=C.ACCENT, size=0.045)
     footer(p, [], undo=False)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Protocol
 
+from display import zhuyin
 from display.colours import COLOUR_KEYS
 from display.i18n import tr
 from display.input import HostAction, TextInput
@@ -68,6 +69,13 @@ class SetupForm:
     #: the table's known names (the config's roster: typed once, picked with a touch, since
     #: Chinese names cannot be typed on the Pi's console)
     roster: tuple[str, ...] = ()
+    #: the name keyboard: "zhuyin" (注音, through libchewing) or "latin"
+    keyboard: str = "zhuyin"
+    #: the 注音 symbols typed of the syllable being spelt ("" none; complete with its tone,
+    #: its characters are offered: :func:`display.zhuyin.candidates`)
+    syllable: str = ""
+    #: which page of the candidates is shown
+    cand_page: int = 0
 
     def title(self, lang: str) -> str:
         return self.titles[1] if lang == "en" else self.titles[0]
@@ -135,9 +143,20 @@ class SetupForm:
             return replace(self, players=self._next_colour(arg), focus=None)
         if name == "setup.focus":
             if arg is None:
-                return replace(self, focus=None)
+                return replace(self, focus=None, syllable="", cand_page=0)
             if isinstance(arg, int) and 0 <= arg < len(self.players):
-                return replace(self, focus=None if arg == self.focus else arg)
+                return replace(self, focus=None if arg == self.focus else arg, syllable="",
+                               cand_page=0)
+        if self.focus is not None:
+            if name == "setup.zhuyin" and isinstance(arg, str):
+                return replace(self, syllable=zhuyin.add(self.syllable, arg), cand_page=0)
+            if name == "setup.cand" and isinstance(arg, str) and arg:
+                return replace(self._type_raw(arg), syllable="", cand_page=0)
+            if name == "setup.page" and isinstance(arg, int):
+                return replace(self, cand_page=max(0, arg))
+            if name == "setup.keyboard":
+                kind = "latin" if self.keyboard == "zhuyin" else "zhuyin"
+                return replace(self, keyboard=kind, syllable="", cand_page=0)
         if name == "setup.variant" and arg in self.variants:
             return replace(self, variant=str(arg), focus=None)
         if name == "setup.key" and isinstance(arg, str):
@@ -146,12 +165,19 @@ class SetupForm:
                 and self.focus is not None:
             return replace(self._set_name(self.focus, self.roster[arg][:MAX_NAME]), focus=None)
         if name == "setup.done":
-            return replace(self, focus=None)
+            return replace(self, focus=None, syllable="", cand_page=0)
         if name == "erase" and self.focus is not None:
+            if self.syllable:
+                return replace(self, syllable=self.syllable[:-1], cand_page=0)
             return self._set_name(self.focus, self.players[self.focus].name[:-1])
         return self
 
     def _type(self, text: str) -> SetupForm:
+        if self.focus is None:
+            return self
+        return replace(self._type_raw(text), syllable="", cand_page=0)
+
+    def _type_raw(self, text: str) -> SetupForm:
         if self.focus is None:
             return self
         printable = "".join(ch for ch in text if ch.isprintable())

@@ -15,6 +15,10 @@ from typing import Any
 #: HostActions the three-button highlight never lands on: they have buttons of their own
 #: (*back* undoes; on the setup screen it goes home, so *confirm* there still starts the game).
 NOT_FOCUSABLE = frozenset({"undo", "lang", "home"})
+#: the setup form's actions the highlight does land on: everything on the name screen (its
+#: keys, the 注音 candidates, done)
+NAME_ENTRY = frozenset({"setup.key", "setup.zhuyin", "setup.cand", "setup.page",
+                        "setup.keyboard", "setup.done", "setup.roster"})
 
 
 @dataclass(frozen=True)
@@ -27,4 +31,4 @@ class Choice:
 
 def focusable(choices: Sequence[Choice]) -> list[Choice]:
     return [c for c in choices if c.name not in NOT_FOCUSABLE
-            and not c.name.startswith("setup.")]
+            and (not c.name.startswith("setup.") or c.name in NAME_ENTRY)]

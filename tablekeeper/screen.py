@@ -98,6 +98,8 @@ class PygameScreen:
         self._menu: HomeMenu | None = None  # the last menu shown (setup's "other game")
         self.setup: SetupForm | None = None
         self.focus = 0
+        #: a button the highlight moves to once the next frame is drawn (None: stays)
+        self._focus_on: HostAction | None = None
         self.saved: list[Path] = []
         self.notice: Notice | None = None
         self._notice_until = 0
@@ -173,6 +175,9 @@ class PygameScreen:
 
     def gpio_button(self, loop: Loop, action: HostButton, t_ns: int) -> None:
         """The three host buttons: next moves the highlight, confirm takes it, back undoes."""
+        if self._naming():
+            self._name_button(loop, action, t_ns)
+            return
         if action is HostButton.BACK:
             self.host_action(loop, HostAction("undo"), t_ns)
             return
@@ -188,6 +193,29 @@ class PygameScreen:
         else:
             self.host_action(loop, HostAction("confirm"), t_ns)
 
+    def _naming(self) -> bool:
+        """The name screen is up (a seat's name has the keyboard)."""
+        return self.home is None and self.setup is not None and self.setup.focus is not None
+
+    def _name_button(self, loop: Loop, action: HostButton, t_ns: int) -> None:
+        """The host buttons on the name screen: next walks the keys (the candidates first),
+        confirm presses the highlighted one, back erases (and leaves an empty name)."""
+        form = self.setup
+        assert form is not None and form.focus is not None
+        if action is HostButton.BACK:
+            empty = not form.syllable and not form.players[form.focus].name
+            self.host_action(loop, HostAction("setup.done" if empty else "erase"), t_ns)
+            return
+        choices = self._choices()
+        if action is HostButton.NEXT:
+            if choices:
+                self.focus = (self.focus + 1) % len(choices)
+                self.renderer.invalidate()
+            return
+        if choices:
+            chosen = choices[self.focus % len(choices)]
+            self.host_action(loop, HostAction(chosen.name, chosen.arg), t_ns)
+
     def _choices(self) -> list[host.Choice]:
         return host.focusable([host.Choice(b.action.name, b.action.arg)
                                for b in self.renderer.buttons if b.enabled])
@@ -200,6 +228,10 @@ class PygameScreen:
                 self.setup = self.setup.apply(action)
             return
         name, arg = action.name, action.arg
+        if self._naming() and name in ("next", "confirm"):
+            self._name_button(loop, HostButton.NEXT if name == "next" else HostButton.CONFIRM,
+                              now_ns)
+            return
         if name == "lang":
             self.lang = "en" if self.lang == "zh-TW" else "zh-TW"
             self.renderer.invalidate(layers=True)
@@ -271,7 +303,28 @@ class PygameScreen:
             event = self.part(loop).start(self, loop, self.setup, now_ns, self.rng)
             self.show_result(loop.referee.submit(event), now_ns)
             return
+        before = self.setup
         self.setup = self.setup.apply(action)
+        self._place_name_focus(before, self.setup)
+
+    def _place_name_focus(self, before: SetupForm, after: SetupForm) -> None:
+        """Where the highlight goes on the name screen: on "done" when it opens (typing on a
+        real keyboard, then Enter, finishes), on the first candidate once a tone completes a
+        syllable, back on the first key once a character is picked."""
+        from display import zhuyin
+
+        if after.focus is None:
+            if before.focus is not None:
+                self.focus = 0
+            return
+        if before.focus != after.focus:
+            self._focus_on = HostAction("setup.done")
+        elif zhuyin.complete(after.syllable) and not zhuyin.complete(before.syllable):
+            self.focus = 0
+        elif after.players[after.focus].name != before.players[after.focus].name and \
+                zhuyin.complete(before.syllable):
+            self.focus = 0
+        self.renderer.invalidate()
 
     def show_result(self, result: Any, now_ns: int) -> None:
         """A rejection is shown for 4 s; anything accepted clears it."""
@@ -321,6 +374,11 @@ class PygameScreen:
         result = self.renderer.render(snap)
         if not result.drawn:
             return False
+        if self._focus_on is not None:
+            wanted, self._focus_on = self._focus_on, None
+            choices = self._choices()
+            self.focus = next((i for i, c in enumerate(choices)
+                               if (c.name, c.arg) == (wanted.name, wanted.arg)), self.focus)
         self._draw_focus()
         if self.png_dir is None:
             pygame.display.flip()
