@@ -288,7 +288,8 @@ def draw_name_entry(p: Painter, form: SetupForm) -> None:
         if form.syllable:
             pre = pygame.Rect(name_r.right + p.px(0.01), field.y,
                               field.right - name_r.right - p.px(0.03), field.height)
-            p.text(form.syllable.replace(zhuyin.FIRST_TONE, ""), pre, size=0.06, colour=C.ACCENT, align="left", pad=0.012)
+            p.text(form.syllable.replace(zhuyin.FIRST_TONE, ""), pre, size=0.06,
+                   colour=C.ACCENT, align="left", pad=0.012)
     else:
         p.text(form.display_name(seat, p.lang), field, size=0.06, colour=C.TEXT_DIM,
                align="left", pad=0.02)

@@ -90,7 +90,8 @@ class _Chewing:
             getattr(lib, name).restype = ctypes.c_char_p
             getattr(lib, name).argtypes = [ctypes.c_void_p]
         for name in ("chewing_handle_Default", "chewing_set_ChiEngMode",
-                     "chewing_set_candPerPage", "chewing_set_escCleanAllBuf", "chewing_cand_choose_by_index"):
+                     "chewing_set_candPerPage", "chewing_set_escCleanAllBuf",
+                     "chewing_cand_choose_by_index"):
             getattr(lib, name).argtypes = [ctypes.c_void_p, ctypes.c_int]
         for name in ("chewing_handle_Space", "chewing_handle_Esc", "chewing_cand_open",
                      "chewing_cand_Enumerate", "chewing_cand_hasNext", "chewing_delete",

@@ -319,11 +319,12 @@ class PygameScreen:
             return
         if before.focus != after.focus:
             self._focus_on = HostAction("setup.done")
-        elif zhuyin.complete(after.syllable) and not zhuyin.complete(before.syllable):
-            self.focus = 0
-        elif after.players[after.focus].name != before.players[after.focus].name and \
-                zhuyin.complete(before.syllable):
-            self.focus = 0
+        else:
+            spelt = zhuyin.complete(after.syllable) and not zhuyin.complete(before.syllable)
+            picked = (zhuyin.complete(before.syllable)
+                      and after.players[after.focus].name != before.players[after.focus].name)
+            if spelt or picked:
+                self.focus = 0
         self.renderer.invalidate()
 
     def show_result(self, result: Any, now_ns: int) -> None:

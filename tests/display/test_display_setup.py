@@ -6,6 +6,7 @@ import pygame
 import pytest
 from display_testing import book
 
+from display import zhuyin
 from display.fonts import FontBook
 from display.input import HostAction, TextInput
 from display.model import PlayerInfo, Snapshot
@@ -98,6 +99,8 @@ def test_the_setup_screen_is_operable_by_touch(fonts: FontBook) -> None:
     tap("setup.colour", 4)
     tap("setup.focus", 2)
     assert renderer.render(Snapshot(state=None, setup=form)) and renderer.text_focus
+    if zhuyin.available():
+        tap("setup.keyboard")  # 注音 first; ABC switches to Latin letters
     for key in ("J", "O"):
         tap("setup.key", key)
     tap("erase")
