@@ -4,6 +4,9 @@ One table, :data:`STRINGS`, maps a key to its two translations. Screens never ho
 text: they call :func:`tr` with a key. The language is a field of the display snapshot, so it
 switches at run time (the host's ``lang`` key flips it with :func:`next_lang`).
 
+A key may have a singular form for ``n`` = 1 (``"en:one": "{n} pt"`` beside
+``"en": "{n} pts"``); Chinese has no plural, so only English needs one.
+
 Placeholders use :meth:`str.format` syntax (``{name}``); both translations of a key must use the
 same placeholders (``tests/display/test_i18n.py`` checks that, and that every key a screen uses
 exists). A key missing at run time never crashes the kiosk: :func:`tr` returns ``〈key〉`` and logs
@@ -39,8 +42,8 @@ STRINGS: dict[str, Mapping[str, str]] = {
     "seat": {"zh-TW": "{n} 號座位", "en": "Seat {n}"},
     "player.default": {"zh-TW": "玩家 {n}", "en": "Player {n}"},
     "player.by_colour": {"zh-TW": "{colour}色", "en": "{colour}"},
-    "points": {"zh-TW": "{n} 分", "en": "{n} pts"},
-    "cards_left": {"zh-TW": "剩 {n} 張", "en": "{n} cards"},
+    "points": {"zh-TW": "{n} 分", "en": "{n} pts", "en:one": "{n} pt"},
+    "cards_left": {"zh-TW": "剩 {n} 張", "en": "{n} cards", "en:one": "{n} card"},
     "no_cards": {"zh-TW": "沒牌了", "en": "no cards"},
     "seconds": {"zh-TW": "{n} 秒", "en": "{n} s"},
     "scene.label": {"zh-TW": "場景 {s}", "en": "Scene {s}"},
@@ -87,7 +90,7 @@ STRINGS: dict[str, Mapping[str, str]] = {
     "key.done": {"zh-TW": "完成", "en": "Done"},
     "key.erase": {"zh-TW": "刪除", "en": "Delete"},
     "key.first_tone": {"zh-TW": "一聲", "en": "1st tone"},
-    "key.latin": {"zh-TW": "ABC", "en": "ABC"},
+    "key.latin": {"zh-TW": "英文 ABC", "en": "ABC"},
     "key.zhuyin": {"zh-TW": "注音", "en": "注音"},
     "zhuyin.hint": {"zh-TW": "打注音，再按聲調，然後選字",
                     "en": "Spell in 注音, press the tone, then pick the character"},
@@ -170,7 +173,8 @@ STRINGS: dict[str, Mapping[str, str]] = {
     "over.winners": {"zh-TW": "共同獲勝！", "en": "Shared win!"},
     "over.chart": {"zh-TW": "每回合分數", "en": "Scores by round"},
     "over.reason.score": {"zh-TW": "有人達到 {n} 分", "en": "Someone reached {n} points"},
-    "over.reason.cards": {"zh-TW": "{n} 位玩家沒牌了", "en": "{n} players ran out of cards"},
+    "over.reason.cards": {"zh-TW": "{n} 位玩家沒牌了", "en": "{n} players ran out of cards",
+                          "en:one": "{n} player ran out of cards"},
     "over.reason.host": {"zh-TW": "主持人結束了遊戲", "en": "Ended by the host"},
     # --- status banner -------------------------------------------------------------------
     "status.camera_disconnected": {"zh-TW": "攝影機已斷線，正在重試",
@@ -219,6 +223,8 @@ def tr(key: str, lang: str, /, **params: object) -> str:
             _log.error("display: no translation for key %r", key)
         return f"〈{key}〉"
     text = entry.get(lang) or entry[DEFAULT_LANG]
+    if params.get("n") == 1:
+        text = entry.get(f"{lang}:one", text)  # "1 pt", not "1 pts"
     if not params:
         return text
     try:

@@ -228,6 +228,7 @@ def claim_panel(p: Painter, f: Frame) -> None:
     assert table.claim_seat is not None
     info = f.player(table.claim_seat)
     box = p.rect(0.12, 0.24, 0.76, 0.5)
+    p.veil()
     p.fill(box, C.PANEL_HI, 0.02)
     p.outline(box, C.WARN, 0.008, 0.02)
     chip = p.rect(0.16, 0.28, 0.68, 0.16)
@@ -245,6 +246,7 @@ def entry_panel(p: Painter, f: Frame) -> None:
     view = _need(f)
     table = _table(f)
     box = p.rect(0.03, BODY_TOP + 0.005, 0.94, FOOTER_Y - BODY_TOP - 0.02)
+    p.veil()
     p.fill(box, C.PANEL, 0.02)
     p.outline(box, C.ACCENT, 0.006, 0.02)
     p.text(p.tr("tg.entry.title"), p.rect(0.05, BODY_TOP + 0.01, 0.5, 0.08), size=0.055,

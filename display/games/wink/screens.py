@@ -93,7 +93,7 @@ def draw_cell(p: Painter, f: Frame, r: pygame.Rect, cell: CellView, *,
         # a mark in the corner, named in words under the grid (never the colour alone)
         side = max(p.px(0.036), r.width * 3 // 8)
         badge = pygame.Rect(r.right - side, r.y, side, side)
-        p.fill(badge, C.WARN, 0.006)
+        p.fill(badge, C.WARN, 0.006, badge=True)
         p.text(PROBLEM_MARKS.get(problem, "!"), badge, size=0.05, colour=text_on(C.WARN))
 
 
