@@ -39,10 +39,12 @@ class Problem:
 
 def problems(texts: Sequence[TextRecord], size: tuple[int, int], screen: str = "",
              fills: Sequence[tuple[int, pygame.Rect]] = (),
-             badges: Sequence[tuple[int, pygame.Rect]] = ()) -> list[Problem]:
+             badges: Sequence[tuple[int, pygame.Rect]] = (),
+             marks: Sequence[tuple[int, pygame.Rect]] = ()) -> list[Problem]:
     """What is wrong with one frame's text layout (empty: nothing). ``fills``: the filled
     rectangles drawn, each with how many texts came before it (``Renderer.fills``): a text
-    covered by a later fill (a dialog's panel) is hidden and overlaps nothing."""
+    covered by a later fill (a dialog's panel) is hidden and overlaps nothing. ``marks``: the
+    player shapes drawn (``Renderer.marks``), which no text may share pixels with either."""
     out: list[Problem] = []
     whole = pygame.Rect((0, 0), size)
     for record in texts:
@@ -80,6 +82,15 @@ def problems(texts: Sequence[TextRecord], size: tuple[int, int], screen: str = "
                 out.append(Problem("covered", (record.text,),
                                    f"a badge {tuple(rect)} hides more than "
                                    f"{BADGE_SHARE:.0%} of it {tuple(record.rect)}"))
+    for n, mark in marks:
+        if any(m > n and rect.contains(mark) for m, rect in fills):
+            continue  # under a dialog
+        for i, record in enumerate(texts):
+            clip = mark.clip(record.rect)
+            if i in hidden or clip.width <= SLACK_PX or clip.height <= SLACK_PX:
+                continue
+            out.append(Problem("overlap", (record.text, "(a player's shape)"),
+                               f"{tuple(record.rect)} and {tuple(mark)} share {tuple(clip)}"))
     shown = [(i, r) for i, r in enumerate(texts) if i not in hidden
              and r.text.strip() and r.rect.width > 0 and r.rect.height > 0]
     for k, (ia, a) in enumerate(shown):

@@ -92,6 +92,7 @@ class Painter:
         #: check (display/layout.py)
         self.fills: list[tuple[int, pygame.Rect]] = []
         self.badges: list[tuple[int, pygame.Rect]] = []  # the same, for badges
+        self.shapes_at: list[int] = []  # for each of ``shapes``: how many texts came before
         # The body band: fractions y >= body_from are laid out in [body_to, 1] instead, so a
         # banner between the header and the body never covers what a screen draws.
         self.body_from = 1.0
@@ -245,6 +246,7 @@ class Painter:
             pygame.draw.polygon(self.surface, colour, ring(6, r, 0.0))
         self.shapes.append((kind, pygame.Rect(round(cx - r), round(cy - r), round(2 * r),
                                               round(2 * r))))
+        self.shapes_at.append(len(self.texts))
 
     def fits_at(self, text: str, box: pygame.Rect, size: float, weight: Weight = "bold",
                 pad: float = 0.0) -> int:

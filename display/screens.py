@@ -299,6 +299,11 @@ def draw_name_entry(p: Painter, form: SetupForm) -> None:
     missing = p.cache.fonts.missing_glyphs(info.name) if info.name else ""
     if chinese and zhuyin.complete(form.syllable):
         cands = zhuyin.candidates(form.syllable)
+        # the characters the screen's font has first; the others after, shown by their code
+        # (U+ hex) on orange rather than as a silent box
+        fonts = p.cache.fonts
+        cands = (tuple(c for c in cands if not fonts.missing_glyphs(c))
+                 + tuple(c for c in cands if fonts.missing_glyphs(c)))
         pages = max(1, -(-len(cands) // CANDS_PER_PAGE))
         page = min(form.cand_page, pages - 1)
         shown = cands[page * CANDS_PER_PAGE:(page + 1) * CANDS_PER_PAGE]
@@ -310,13 +315,13 @@ def draw_name_entry(p: Painter, form: SetupForm) -> None:
             r = p.rect(0.02 + i * w, top, w - 0.006, 0.085)
             if p.cache.fonts.missing_glyphs(ch):
                 # not in the screen's font: show its code rather than a silent box
-                p.button(r, HostAction("setup.cand", ch), f"U+{ord(ch):04X}", colour=C.WARN,
-                         size=0.03)
+                p.button(r, HostAction("setup.cand", ch), f"{ord(ch):04X}", colour=C.WARN,
+                         size=0.04)
             else:
                 p.button(r, HostAction("setup.cand", ch), ch, colour=C.PANEL_HI, size=0.06)
         if pages > 1:
             x = 0.02 + CANDS_PER_PAGE * w
-            p.button(p.rect(x, top, w - 0.006, 0.085), HostAction("setup.page", page + 1
+            p.button(p.rect(x, top, 2 * w - 0.006, 0.085), HostAction("setup.page", page + 1
                                                                  if page + 1 < pages else 0),
                      p.tr("zhuyin.more", page=page + 1, pages=pages), size=0.035)
     elif missing:

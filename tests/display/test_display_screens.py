@@ -50,8 +50,9 @@ def test_every_screen_fits(fonts: FontBook, size: tuple[int, int], lang: str) ->
     for name, snap in snapshots(lang):
         renderer = _render(fonts, size, snap)
         assert renderer.texts, name
-        found.extend(f"{name}: {p}" for p in problems(renderer.texts, size, renderer.screen,
-                                                     renderer.fills, renderer.badges))
+        found.extend(f"{name}: {p}" for p in problems(
+            renderer.texts, size, renderer.screen, renderer.fills, renderer.badges,
+            renderer.marks))
         for record in renderer.texts:
             assert record.box.contains(record.rect), (name, record.text, record.rect, record.box)
             assert screen_rect.contains(record.rect), (name, record.text)

@@ -284,8 +284,12 @@ def rows_chart(p: Painter, f: Frame, box: pygame.Rect) -> None:
     p.text(p.tr("tg.over.chart"), title, size=0.045, colour=C.TEXT_DIM, pad=0.008)
     axis_w = p.px(0.07)
     label_w = p.px(0.08)
-    plot = pygame.Rect(box.x + axis_w, title.bottom + p.px(0.02),
-                       box.width - axis_w - label_w, box.height - title.height - p.px(0.09))
+    # (the plot starts half a marker right of the axis's numbers: a row that ends at the first
+    # play, as after an early stop, puts its marker there)
+    inset = p.px(0.02)
+    plot = pygame.Rect(box.x + axis_w + inset, title.bottom + p.px(0.02),
+                       box.width - axis_w - label_w - inset,
+                       box.height - title.height - p.px(0.09))
     n = max(len(view.plays), 1)
 
     def xy(k: int, v: int) -> tuple[float, float]:
@@ -310,11 +314,14 @@ def rows_chart(p: Painter, f: Frame, box: pygame.Rect) -> None:
     # the end labels, spread so that two rows ending close together stay readable
     label_h = p.px(0.04)
     ends = sorted(range(len(series)), key=lambda i: xy(0, series[i][-1])[1])
-    label_y: dict[int, float] = {}
-    last_y = -1e9
-    for i in ends:
-        y = max(xy(0, series[i][-1])[1], last_y + label_h)
-        label_y[i] = last_y = y
+    ys = [xy(0, series[i][-1])[1] for i in ends]
+    for k in range(1, len(ys)):  # apart, downwards ...
+        ys[k] = max(ys[k], ys[k - 1] + label_h)
+    if ys:  # ... and no lower than the plot's floor (the x axis's numbers are under it)
+        ys[-1] = min(ys[-1], plot.bottom)
+    for k in range(len(ys) - 2, -1, -1):
+        ys[k] = min(ys[k], ys[k + 1] - label_h)
+    label_y = dict(zip(ends, ys, strict=True))
     for i, tops in enumerate(series):
         colour = ROW_LINES[i % len(ROW_LINES)]
         pts: list[tuple[float, float]] = [xy(0, tops[0])]

@@ -70,7 +70,8 @@ STRINGS: Mapping[str, Mapping[str, str]] = {
     "tg.over.reason.host_ended": _pair("主持人結束遊戲", "The host ended the game"),
     "tg.over.chart": _pair("四列的變化", "The rows over the game"),
     "tg.over.plays": {**_pair("出了 {n} 張", "{n} cards played"), "en:one": "{n} card played"},
-    "tg.over.house": _pair("家規 {n} 次", "{n} house-rule plays"),
+    "tg.over.house": {**_pair("家規 {n} 次", "{n} house-rule plays"),
+                      "en:one": "{n} house-rule play"},
     "tg.over.suggest": _pair("下次試試專家規則！", "Next time: the expert rule!"),
     **{f"tg.verdict.{v.value}": _pair(zh, en) for v, (zh, en) in tg.VERDICT_TEXT.items()},
 }
