@@ -30,6 +30,29 @@ def _default_players(n: int, colours: tuple[str, ...] = COLOUR_KEYS) -> tuple[Pl
     return tuple(PlayerInfo("", colours[i]) for i in range(n))
 
 
+def _table_players(table: tuple[PlayerInfo, ...], spec: FormSpec) -> tuple[PlayerInfo, ...]:
+    """The table's players as this game can seat them: the first ``max_players`` (the rest
+    wait for a game that seats more), filled up to ``min_players`` with unnamed seats; each
+    keeps their colour where this game has it and nobody before them took it, else takes the
+    game's next free colour."""
+    seated = list(table[:spec.max_players])
+    while len(seated) < spec.min_players:
+        seated.append(PlayerInfo("", ""))
+    used: set[str] = set()
+    keep = []
+    for p in seated:
+        ok = p.colour in spec.colours and p.colour not in used
+        keep.append(ok)
+        if ok:
+            used.add(p.colour)
+    out = []
+    for p, ok in zip(seated, keep, strict=True):
+        colour = p.colour if ok else next(c for c in spec.colours if c not in used)
+        used.add(colour)
+        out.append(PlayerInfo(p.name[:MAX_NAME], colour))
+    return tuple(out)
+
+
 class FormSpec(Protocol):
     """What the form needs of a game's setup spec (:class:`tablekeeper.games.SetupSpec`)."""
 
@@ -82,9 +105,14 @@ class SetupForm:
 
     @classmethod
     def for_spec(cls, spec: FormSpec, *, titles: tuple[str, str] = ("", ""),
-                 can_go_home: bool = False, roster: tuple[str, ...] = ()) -> SetupForm:
-        """An empty form for a game: its default number of players, in its first colours."""
-        return cls(players=_default_players(spec.default_players, spec.colours),
+                 can_go_home: bool = False, roster: tuple[str, ...] = (),
+                 table: tuple[PlayerInfo, ...] = ()) -> SetupForm:
+        """A form for a game: the table's current players (``table``: who played last, names
+        and colours) within the game's player range and colours; without them, its default
+        number of players in its first colours."""
+        players = (_table_players(table, spec) if table
+                   else _default_players(spec.default_players, spec.colours))
+        return cls(players=players,
                    variant=spec.default_variant, min_players=spec.min_players,
                    max_players=spec.max_players, variants=spec.variants,
                    colours=spec.colours, titles=titles, can_go_home=can_go_home,

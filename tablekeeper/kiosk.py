@@ -217,13 +217,15 @@ def run_kiosk(args: argparse.Namespace) -> int:
     referee = Referee(game, firmware, clock.now_ns(), kit=kit,
                       game_id=Path(game.journal.path).stem, **kit.table_options(deck))
 
+    from tablekeeper import table_players
     from tablekeeper.screen import PygameScreen, run_realtime
 
     screen = PygameScreen(size=config.screen.size,
                           fullscreen=config.screen.fullscreen and not args.window,
                           lang=config.table.language, title="tablekeeper",
                           cards=kit.card_infos(deck), rng=random.Random(secrets.randbits(64)),
-                          roster=config.table.names)
+                          roster=config.table.names,
+                          table_file=folder / table_players.FILE_NAME)
     if config.table.variant:
         screen.variants[config.table.game] = config.table.variant
     for problem in (config_problem, journal_problem, *early):

@@ -26,11 +26,12 @@ import pygame
 
 from display.home import GameChoice, HomeMenu
 from display.input import HostAction, SeatInput, TextInput
-from display.model import CardView, Notice, Snapshot
+from display.model import CardView, Notice, PlayerInfo, Snapshot
 from display.setup import SetupForm
 from engine.core import Rejection
 from firmware.devices import HostButton, HostPress, SeatEdge
 from tablekeeper import choices as host
+from tablekeeper import table_players
 from tablekeeper.clock import Clock
 
 if TYPE_CHECKING:
@@ -63,7 +64,8 @@ class PygameScreen:
                  rng: random.Random | None = None,
                  on_new_game: Callable[[], None] | None = None,
                  on_choose_game: Callable[[str], None] | None = None,
-                 roster: tuple[str, ...] = (), quit_key: bool = False) -> None:
+                 roster: tuple[str, ...] = (), quit_key: bool = False,
+                 table_file: Path | None = None) -> None:
         from display.renderer import Renderer
 
         pygame.display.init()
@@ -91,6 +93,14 @@ class PygameScreen:
         self.on_choose_game = on_choose_game
         #: the table's known names, offered on the setup screen (the config's roster)
         self.roster = tuple(roster)
+        #: who sits at the table (the last game's players): the next setup starts from them;
+        #: kept in ``table_file`` (None: only while the kiosk runs) across restarts
+        self.table: tuple[PlayerInfo, ...] = ()
+        self.table_file = table_file
+        if table_file is not None:
+            self.table, problem = table_players.load(table_file)
+            if problem:
+                log.warning("%s", problem)
         #: the variant a game's setup form starts with (kit name -> variant; the config's)
         self.variants: dict[str, str] = {}
         #: the home screen's game picker while it is shown (None: not shown)
@@ -290,7 +300,8 @@ class PygameScreen:
         """An empty setup form for the game the referee keeps."""
         kit = loop.referee.kit
         form = SetupForm.for_spec(kit.setup, titles=(kit.title_in("zh-TW"), kit.title_in("en")),
-                                  can_go_home=self._menu is not None, roster=self.roster)
+                                  can_go_home=self._menu is not None, roster=self.roster,
+                                  table=self.table)
         variant = self.variants.get(kit.name)
         return form.apply(HostAction("setup.variant", variant)) if variant else form
 
@@ -300,8 +311,12 @@ class PygameScreen:
         if action.name == "confirm" and self.setup.focus is None:
             if not self.setup.ready:
                 return
-            event = self.part(loop).start(self, loop, self.setup, now_ns, self.rng)
-            self.show_result(loop.referee.submit(event), now_ns)
+            form = self.setup
+            event = self.part(loop).start(self, loop, form, now_ns, self.rng)
+            result = loop.referee.submit(event)
+            self.show_result(result, now_ns)
+            if not isinstance(result, Rejection):
+                self.remember_table(form.players)
             return
         before = self.setup
         self.setup = self.setup.apply(action)
@@ -326,6 +341,15 @@ class PygameScreen:
             if spelt or picked:
                 self.focus = 0
         self.renderer.invalidate()
+
+    def remember_table(self, players: tuple[PlayerInfo, ...]) -> None:
+        """These players sit at the table now: the next setup (another game, a replay, after
+        a restart) starts from them."""
+        self.table = tuple(players)
+        if self.table_file is not None:
+            problem = table_players.save(self.table_file, self.table)
+            if problem:
+                log.warning("%s", problem)
 
     def show_result(self, result: Any, now_ns: int) -> None:
         """A rejection is shown for 4 s; anything accepted clears it."""
