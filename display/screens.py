@@ -385,26 +385,29 @@ def draw_setup(p: Painter, f: Frame) -> None:
     title = form.title(p.lang)
     header(p, p.tr("setup.title_of", game=title) if title else p.tr("setup.title"),
            p.tr("setup.players", n=len(form.players)))
-    row_h, gap, top = 0.094, 0.012, BODY_TOP
+    scale = 7 / max(7, form.max_players)  # eight rows fit where seven do
+    row_h, gap, top = 0.094 * scale, 0.012 * scale, BODY_TOP
     for seat, info in enumerate(form.players):
-        y = top + seat * (row_h + gap) * 7 / max(7, form.max_players)
-        colour_box = p.rect(0.02, y, 0.14, row_h)
+        y = top + seat * (row_h + gap)
+        if form.pressed == seat:  # its seat button was just pressed: the row is lit
+            p.fill(p.rect(0.01, y - gap / 2, 0.64, row_h + gap), C.ACCENT, 0.012)
+        colour_box = p.rect(0.02, y, 0.12, row_h)
         bg = player_rgb(info.colour)
         p.fill(colour_box, bg, 0.012)
         p.text(p.tr(f"colour.{info.colour}"), colour_box, size=0.05, colour=text_on(bg),
                pad=0.008)
         p.buttons.append(_plain_button(colour_box, HostAction("setup.colour", seat)))
-        name_box = p.rect(0.17, y, 0.24, row_h)
+        name_box = p.rect(0.15, y, 0.30, row_h)
         p.fill(name_box, C.PANEL, 0.012)
         shown = info.name or form.display_name(seat, p.lang)
         p.text(shown, name_box, size=0.05, colour=C.TEXT if info.name else C.TEXT_DIM,
                align="left", pad=0.014)
         p.buttons.append(_plain_button(name_box, HostAction("setup.focus", seat)))
         first = form.start == seat
-        p.button(p.rect(0.42, y, 0.07, row_h), HostAction("setup.start", seat),
+        p.button(p.rect(0.46, y, 0.06, row_h), HostAction("setup.start", seat),
                  p.tr("setup.start_mark") if first else "", size=0.04,
                  colour=C.ACCENT if first else C.PANEL)
-        p.button(p.rect(0.50, y, 0.12, row_h), HostAction("setup.remove", seat),
+        p.button(p.rect(0.53, y, 0.11, row_h), HostAction("setup.remove", seat),
                  p.tr("btn.remove"), enabled=len(form.players) > form.min_players, size=0.04)
     add_y = top + len(form.players) * (row_h + gap)
     if len(form.players) < form.max_players:
@@ -418,11 +421,20 @@ def draw_setup(p: Painter, f: Frame) -> None:
         chosen = form.variant == variant
         p.button(r, HostAction("setup.variant", variant), p.tr(f"variant.{variant}"),
                  colour=C.ACCENT if chosen else C.PANEL_HI, size=0.045)
-    notes = [p.tr(k, lo=form.min_players, hi=form.max_players) for k in form.problems]
-    notes.append(p.tr("setup.start_hint"))
-    for i, note in enumerate(notes[:2]):
-        p.text(note, p.rect(0.66, 0.64 + i * 0.08, 0.32, 0.07), size=0.04,
-               colour=C.WARN if i < len(form.problems) else C.TEXT_DIM, align="left")
+    notes = [(p.tr(k, lo=form.min_players, hi=form.max_players), C.WARN)
+             for k in form.problems]
+    if form.pressed is not None:
+        # a seat button moves 「先」: said, so that it never moves unseen
+        if form.pressed < len(form.players):
+            notes.insert(0, (p.tr("setup.pressed", n=form.pressed + 1,
+                                  name=form.display_name(form.pressed, p.lang)), C.ACCENT))
+        else:
+            notes.insert(0, (p.tr("setup.pressed_empty", n=form.pressed + 1), C.WARN))
+    notes.append((p.tr("setup.start_hint"), C.TEXT_DIM))
+    notes.append((p.tr("setup.start_hint2"), C.TEXT_DIM))
+    for i, (note, colour) in enumerate(notes[:3]):
+        p.text(note, p.rect(0.66, 0.62 + i * 0.075, 0.32, 0.07), size=0.04, colour=colour,
+               align="left")
     choices: list[tuple[HostAction, str, int | None, C.RGB, bool]] = []
     if form.can_go_home:
         choices.append((HostAction("home"), p.tr("btn.other_game"), None, C.PANEL_HI, True))

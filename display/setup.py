@@ -99,6 +99,9 @@ class SetupForm:
     syllable: str = ""
     #: which page of the candidates is shown
     cand_page: int = 0
+    #: the seat whose button was pressed last on this screen (it marks who starts; shown
+    #: until the host does something else). A seat with no player is shown too.
+    pressed: int | None = None
 
     def title(self, lang: str) -> str:
         return self.titles[1] if lang == "en" else self.titles[0]
@@ -155,6 +158,14 @@ class SetupForm:
         if isinstance(action, TextInput):
             return self._type(action.text)
         name, arg = action.name, action.arg
+        if name == "setup.seat_button" and isinstance(arg, int) and arg >= 0:
+            # A seat's own button: the youngest presses theirs to say they start (the rules:
+            # the youngest starts); it also shows the host which button is which seat.
+            if arg < len(self.players):
+                return replace(self, start=arg, pressed=arg)
+            return replace(self, pressed=arg)
+        if self.pressed is not None:
+            return replace(self, pressed=None).apply(action)
         if name == "setup.add" and len(self.players) < self.max_players:
             used = {p.colour for p in self.players}
             colour = next(c for c in self.colours if c not in used)

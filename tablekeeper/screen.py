@@ -174,12 +174,13 @@ class PygameScreen:
 
     def seat_pressed(self, loop: Loop, seat: int, t_ns: int) -> None:
         """A seat button (1..8) went down: on the setup screen it marks that seat as the
-        youngest player, who starts; in play it may be the runner-up of a buzz."""
+        youngest player, who starts (said on the screen, with the seat's row lit); in play it
+        may be the runner-up of a buzz."""
         if self.home is not None:
             return
         if not loop.referee.engine.started(loop.referee.state):
             form = self.setup if self.setup is not None else self.new_form(loop)
-            self.setup = form.apply(HostAction("setup.start", seat - 1))
+            self.setup = form.apply(HostAction("setup.seat_button", seat - 1))
         else:
             loop.referee.note_press(seat, t_ns)
 
