@@ -59,6 +59,10 @@ def shared(lang: str = "zh-TW") -> list[tuple[str, Snapshot]]:
             roster=ROSTER))),
         ("setup-name-latin", replace(s, setup=SetupForm(
             players=(*SEVEN[:3], PlayerInfo("Bart", "green")), focus=3, keyboard="latin"))),
+        ("setup-name-roster-edit", replace(s, setup=SetupForm(
+            players=(*SEVEN[:3], PlayerInfo("阿德", "green")), focus=3, roster=ROSTER,
+            roster_edit=True, roster_pick=1))),
+        ("setup-name-roster-empty", replace(s, setup=SetupForm(players=SEVEN[:4], focus=0))),
         ("setup-name-roster-typed", replace(s, setup=SetupForm(
             players=(*SEVEN[:3], PlayerInfo("Bart", "green")), focus=3, roster=ROSTER))),
         ("setup-seat-pressed", replace(s, setup=SetupForm(

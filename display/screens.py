@@ -263,6 +263,8 @@ def draw_title(p: Painter, f: Frame) -> None:
 KEY_ROWS: tuple[str, ...] = ("1234567890", "QWERTYUIOP", "ASDFGHJKL-", "ZXCVBNM.'")
 #: candidates shown at once (a page); more pages with the arrows
 CANDS_PER_PAGE = 9
+#: regulars shown on the name screen (the roster keeps no more: the screen is the editor)
+ROSTER_SHOWN = 8
 
 
 def draw_name_entry(p: Painter, form: SetupForm) -> None:
@@ -332,15 +334,27 @@ def draw_name_entry(p: Painter, form: SetupForm) -> None:
     elif chinese:
         p.text(p.tr("zhuyin.hint"), row, size=0.04, colour=C.TEXT_DIM, align="left")
     top += 0.095
-    if form.roster:
-        p.text(p.tr("setup.roster"), p.rect(0.02, top, 0.16, 0.075), size=0.04,
-               colour=C.TEXT_DIM, align="left")
-        n = min(len(form.roster), 8)
-        w = 0.78 / n
+    # The roster: a touch names the seat; "edit" picks a regular to rename or remove, and adds
+    # the typed name (saved to the config file by the app).
+    p.text(p.tr("setup.roster_editing" if form.roster_edit else "setup.roster"),
+           p.rect(0.02, top, 0.16, 0.075), size=0.04,
+           colour=C.ACCENT if form.roster_edit else C.TEXT_DIM, align="left")
+    n = min(len(form.roster), ROSTER_SHOWN)
+    if n:
+        w = 0.66 / n
         for i, name in enumerate(form.roster[:n]):
-            p.button(p.rect(0.19 + i * w, top, w - 0.008, 0.075), HostAction("setup.roster", i),
-                     name, size=0.04)
-        top += 0.085
+            picked = form.roster_edit and form.roster_pick == i
+            action = (HostAction("setup.roster_pick", i) if form.roster_edit
+                      else HostAction("setup.roster", i))
+            p.button(p.rect(0.19 + i * w, top, w - 0.008, 0.075), action, name, size=0.04,
+                     colour=C.ACCENT if picked else C.PANEL_HI)
+    elif not form.roster_edit:
+        p.text(p.tr("setup.roster_empty"), p.rect(0.19, top, 0.64, 0.075), size=0.035,
+               colour=C.TEXT_DIM, weight="regular", align="left")
+    p.button(p.rect(0.86, top, 0.12, 0.075), HostAction("setup.roster_edit"),
+             p.tr("setup.roster_done" if form.roster_edit else "setup.roster_edit"),
+             size=0.035, colour=C.ACCENT if form.roster_edit else C.PANEL)
+    top += 0.085
     gap = 0.008
     if chinese:
         rows = len(zhuyin.DACHEN_ROWS) + 1
@@ -373,7 +387,18 @@ def draw_name_entry(p: Painter, form: SetupForm) -> None:
                  p.tr("key.latin" if chinese else "key.zhuyin"), size=0.045)
     p.button(p.rect(0.77, y, 0.21, key_h), HostAction("setup.done"), p.tr("key.done"),
              colour=C.ACCENT, size=0.045)
-    footer(p, [], undo=False)
+    edits: list[tuple[HostAction, str, int | None, C.RGB, bool]] = []
+    if form.roster_edit:
+        typed = form.typed or "—"
+        edits = [
+            (HostAction("setup.roster_add"), p.tr("setup.roster_add", name=typed), None,
+             C.PANEL_HI, form.can_add_regular() and len(form.roster) < ROSTER_SHOWN),
+            (HostAction("setup.roster_rename"), p.tr("setup.roster_rename", name=typed), None,
+             C.PANEL_HI, form.can_rename_regular()),
+            (HostAction("setup.roster_remove"), p.tr("setup.roster_remove"), None, C.BAD,
+             form.roster_pick is not None),
+        ]
+    footer(p, edits, undo=False)
 
 
 def draw_setup(p: Painter, f: Frame) -> None:

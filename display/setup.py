@@ -102,6 +102,11 @@ class SetupForm:
     #: the seat whose button was pressed last on this screen (it marks who starts; shown
     #: until the host does something else). A seat with no player is shown too.
     pressed: int | None = None
+    #: the roster is being edited (on the name screen): its names are picked to rename or
+    #: remove, and the typed name can be added
+    roster_edit: bool = False
+    #: the regular picked while editing (an index into ``roster``)
+    roster_pick: int | None = None
 
     def title(self, lang: str) -> str:
         return self.titles[1] if lang == "en" else self.titles[0]
@@ -182,10 +187,11 @@ class SetupForm:
             return replace(self, players=self._next_colour(arg), focus=None)
         if name == "setup.focus":
             if arg is None:
-                return replace(self, focus=None, syllable="", cand_page=0)
+                return replace(self, focus=None, syllable="", cand_page=0, roster_edit=False,
+                               roster_pick=None)
             if isinstance(arg, int) and 0 <= arg < len(self.players):
                 return replace(self, focus=None if arg == self.focus else arg, syllable="",
-                               cand_page=0)
+                               cand_page=0, roster_edit=False, roster_pick=None)
         if self.focus is not None:
             if name == "setup.zhuyin" and isinstance(arg, str):
                 return replace(self, syllable=zhuyin.add(self.syllable, arg), cand_page=0)
@@ -193,6 +199,8 @@ class SetupForm:
                 return replace(self._type_raw(arg), syllable="", cand_page=0)
             if name == "setup.page" and isinstance(arg, int):
                 return replace(self, cand_page=max(0, arg))
+            if name.startswith("setup.roster_"):
+                return self._edit_roster(name, arg)
             if name == "setup.keyboard":
                 kind = "latin" if self.keyboard == "zhuyin" else "zhuyin"
                 return replace(self, keyboard=kind, syllable="", cand_page=0)
@@ -204,11 +212,44 @@ class SetupForm:
                 and self.focus is not None:
             return replace(self._set_name(self.focus, self.roster[arg][:MAX_NAME]), focus=None)
         if name == "setup.done":
-            return replace(self, focus=None, syllable="", cand_page=0)
+            return replace(self, focus=None, syllable="", cand_page=0, roster_edit=False,
+                           roster_pick=None)
         if name == "erase" and self.focus is not None:
             if self.syllable:
                 return replace(self, syllable=self.syllable[:-1], cand_page=0)
             return self._set_name(self.focus, self.players[self.focus].name[:-1])
+        return self
+
+    @property
+    def typed(self) -> str:
+        """The name typed in the focused seat (stripped; "" none)."""
+        return self.players[self.focus].name.strip() if self.focus is not None else ""
+
+    def can_add_regular(self) -> bool:
+        return bool(self.typed) and self.typed not in self.roster
+
+    def can_rename_regular(self) -> bool:
+        return self.roster_pick is not None and self.can_add_regular()
+
+    def _edit_roster(self, name: str, arg: object) -> SetupForm:
+        """The roster's editing on the name screen: add the typed name, rename or remove the
+        regular picked."""
+        pick = self.roster_pick
+        if name == "setup.roster_edit":
+            return replace(self, roster_edit=not self.roster_edit, roster_pick=None)
+        if not self.roster_edit:
+            return self
+        if name == "setup.roster_pick" and isinstance(arg, int) and 0 <= arg < len(self.roster):
+            return replace(self, roster_pick=None if arg == pick else arg)
+        if name == "setup.roster_add" and self.can_add_regular():
+            return replace(self, roster=(*self.roster, self.typed), roster_pick=None)
+        if name == "setup.roster_rename" and pick is not None and self.can_rename_regular():
+            roster = list(self.roster)
+            roster[pick] = self.typed
+            return replace(self, roster=tuple(roster))
+        if name == "setup.roster_remove" and pick is not None and pick < len(self.roster):
+            return replace(self, roster=self.roster[:pick] + self.roster[pick + 1:],
+                           roster_pick=None)
         return self
 
     def _type(self, text: str) -> SetupForm:

@@ -18,7 +18,9 @@ NOT_FOCUSABLE = frozenset({"undo", "lang", "home"})
 #: the setup form's actions the highlight does land on: everything on the name screen (its
 #: keys, the 注音 candidates, done)
 NAME_ENTRY = frozenset({"setup.key", "setup.zhuyin", "setup.cand", "setup.page",
-                        "setup.keyboard", "setup.done", "setup.roster"})
+                        "setup.keyboard", "setup.done", "setup.roster",
+                        "setup.roster_edit", "setup.roster_pick", "setup.roster_add",
+                        "setup.roster_rename", "setup.roster_remove"})
 
 
 @dataclass(frozen=True)

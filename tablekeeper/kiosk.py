@@ -225,7 +225,8 @@ def run_kiosk(args: argparse.Namespace) -> int:
                           lang=config.table.language, title="tablekeeper",
                           cards=kit.card_infos(deck), rng=random.Random(secrets.randbits(64)),
                           roster=config.table.names,
-                          table_file=folder / table_players.FILE_NAME)
+                          table_file=folder / table_players.FILE_NAME,
+                          config_path=config_path)
     if config.table.variant:
         screen.variants[config.table.game] = config.table.variant
     for problem in (config_problem, journal_problem, *early):

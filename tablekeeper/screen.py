@@ -65,7 +65,7 @@ class PygameScreen:
                  on_new_game: Callable[[], None] | None = None,
                  on_choose_game: Callable[[str], None] | None = None,
                  roster: tuple[str, ...] = (), quit_key: bool = False,
-                 table_file: Path | None = None) -> None:
+                 table_file: Path | None = None, config_path: Path | None = None) -> None:
         from display.renderer import Renderer
 
         pygame.display.init()
@@ -96,6 +96,8 @@ class PygameScreen:
         #: who sits at the table (the last game's players): the next setup starts from them;
         #: kept in ``table_file`` (None: only while the kiosk runs) across restarts
         self.table: tuple[PlayerInfo, ...] = ()
+        #: the config file the roster edited on the screen is saved to (None: not saved)
+        self.config_path = config_path
         self.table_file = table_file
         if table_file is not None:
             self.table, problem = table_players.load(table_file)
@@ -322,6 +324,30 @@ class PygameScreen:
         before = self.setup
         self.setup = self.setup.apply(action)
         self._place_name_focus(before, self.setup)
+        if self.setup.roster != before.roster:
+            self.save_roster(self.setup.roster, now_ns)
+
+    def save_roster(self, roster: tuple[str, ...], now_ns: int) -> None:
+        """The host edited the regulars: every next form offers them, and they are saved to
+        the config file (keeping its comments and other keys); a failure is said on the
+        screen for a while, and why in the log."""
+        from tablekeeper.config import save_roster
+
+        self.roster = tuple(roster)
+        if self.config_path is None:
+            log.warning("roster: no config file was given (--config); the regulars are kept "
+                        "until the kiosk stops")
+            problem = "no config file"
+        else:
+            try:
+                save_roster(self.config_path, self.roster)
+                log.info("roster: %d regulars saved to %s", len(roster), self.config_path)
+                return
+            except (OSError, ValueError) as exc:
+                log.error("roster: cannot save to %s: %s", self.config_path, exc)
+                problem = str(exc)
+        self.notice = Notice("status.roster_not_saved", text=problem)
+        self._notice_until = now_ns + 6_000 * NS_PER_MS
 
     def _place_name_focus(self, before: SetupForm, after: SetupForm) -> None:
         """Where the highlight goes on the name screen: on "done" when it opens (typing on a
