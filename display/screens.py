@@ -357,17 +357,19 @@ def draw_name_entry(p: Painter, form: SetupForm) -> None:
     top += 0.085
     gap = 0.008
     if chinese:
-        rows = len(zhuyin.DACHEN_ROWS) + 1
+        rows = len(zhuyin.SCREEN_ROWS) + 1
         key_h = (FOOTER_Y - 0.015 - top - gap * (rows - 1)) / rows
-        cols = max(len(r) for r in zhuyin.DACHEN_ROWS)
+        cols = max(len(r) for r in zhuyin.SCREEN_ROWS)
         w = (0.96 - gap * (cols - 1)) / cols
-        for r, keys in enumerate(zhuyin.DACHEN_ROWS):
-            for i, (sym, _key) in enumerate(keys):
+        for r, keys in enumerate(zhuyin.SCREEN_ROWS):
+            for i, sym in enumerate(keys):
                 tone = sym in zhuyin.TONES
+                label = p.tr("key.first_tone") if sym == zhuyin.FIRST_TONE else sym
                 p.button(p.rect(0.02 + i * (w + gap), top + r * (key_h + gap), w, key_h),
-                         HostAction("setup.zhuyin", sym), sym, size=0.055,
+                         HostAction("setup.zhuyin", sym), label,
+                         size=0.04 if sym == zhuyin.FIRST_TONE else 0.055,
                          colour=C.PANEL if tone else C.PANEL_HI)
-        space = (HostAction("setup.zhuyin", zhuyin.FIRST_TONE), p.tr("key.first_tone"))
+        space: tuple[HostAction, str] | None = None  # (the first tone is the space bar)
     else:
         rows = len(KEY_ROWS) + 1
         key_h = (FOOTER_Y - 0.015 - top - gap * (rows - 1)) / rows
@@ -381,7 +383,8 @@ def draw_name_entry(p: Painter, form: SetupForm) -> None:
         rows = len(KEY_ROWS) + 1
     y = top + (rows - 1) * (key_h + gap)
     p.button(p.rect(0.02, y, 0.18, key_h), HostAction("erase"), p.tr("key.erase"), size=0.045)
-    p.button(p.rect(0.21, y, 0.36, key_h), space[0], space[1], size=0.045)
+    if space is not None:
+        p.button(p.rect(0.21, y, 0.36, key_h), space[0], space[1], size=0.045)
     if zhuyin.available():
         p.button(p.rect(0.58, y, 0.18, key_h), HostAction("setup.keyboard"),
                  p.tr("key.latin" if chinese else "key.zhuyin"), size=0.045)

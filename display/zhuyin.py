@@ -40,6 +40,13 @@ DACHEN_ROWS: tuple[tuple[tuple[str, str], ...], ...] = (
      ("ㄝ", ","), ("ㄡ", "."), ("ㄥ", "/")),
 )
 KEY_OF: dict[str, str] = {sym: key for row in DACHEN_ROWS for sym, key in row}
+#: The on-screen keyboard: the symbols in the order every Taiwanese child learns them
+#: (ㄅㄆㄇㄈ …), then the tones. On a touchscreen this order is easier to find than the
+#: keycaps' layout, and with the three host buttons *next* walks the keys in this order, so the
+#: highlight can be put where the next symbol of a syllable must be (initial → medial →
+#: final → tone) and never has far to go.
+SCREEN_ROWS: tuple[str, ...] = (
+    "ㄅㄆㄇㄈㄉㄊㄋㄌㄍㄎㄏ", "ㄐㄑㄒㄓㄔㄕㄖㄗㄘㄙ", "ㄧㄨㄩㄚㄛㄜㄝㄞㄟㄠㄡ", "ㄢㄣㄤㄥㄦˉˊˇˋ˙")
 #: the first tone has no mark; the 注音 keyboard's space bar gives it (shown as ˉ)
 FIRST_TONE = "ˉ"
 TONES = frozenset({FIRST_TONE, "ˊ", "ˇ", "ˋ", "˙"})
@@ -71,6 +78,13 @@ def add(syllable: str, sym: str) -> str:
     parts = {_slot(s): s for s in syllable}
     parts[_slot(sym)] = sym
     return "".join(parts[k] for k in sorted(parts))
+
+
+def next_place(sym: str) -> str:
+    """The key where the next symbol of a syllable is likeliest to be found after ``sym`` was
+    typed: after an initial the medials (ㄧ), after a medial the finals (ㄚ), after a final the
+    tones (ˉ), after a tone the initials (ㄅ)."""
+    return {0: "ㄧ", 1: "ㄚ", 2: FIRST_TONE}.get(_slot(sym), "ㄅ")
 
 
 def complete(syllable: str) -> bool:

@@ -351,8 +351,9 @@ class PygameScreen:
 
     def _place_name_focus(self, before: SetupForm, after: SetupForm) -> None:
         """Where the highlight goes on the name screen: on "done" when it opens (typing on a
-        real keyboard, then Enter, finishes), on the first candidate once a tone completes a
-        syllable, back on the first key once a character is picked."""
+        real keyboard, then Enter, finishes); after a symbol, on the first key of the next
+        group (medials, finals, tones); on the first candidate once a tone completes a
+        syllable; on ㄅ once a character is picked."""
         from display import zhuyin
 
         if after.focus is None:
@@ -361,12 +362,14 @@ class PygameScreen:
             return
         if before.focus != after.focus:
             self._focus_on = HostAction("setup.done")
-        else:
-            spelt = zhuyin.complete(after.syllable) and not zhuyin.complete(before.syllable)
-            picked = (zhuyin.complete(before.syllable)
-                      and after.players[after.focus].name != before.players[after.focus].name)
-            if spelt or picked:
-                self.focus = 0
+        elif zhuyin.complete(after.syllable) and not zhuyin.complete(before.syllable):
+            self.focus = 0  # the candidates, drawn first
+        elif (zhuyin.complete(before.syllable)
+              and after.players[after.focus].name != before.players[after.focus].name):
+            self._focus_on = HostAction("setup.zhuyin", "ㄅ")  # the next character's initial
+        elif after.syllable and after.syllable != before.syllable:
+            # where the syllable's next symbol is: initial → medial → final → tone
+            self._focus_on = HostAction("setup.zhuyin", zhuyin.next_place(after.syllable[-1]))
         self.renderer.invalidate()
 
     def remember_table(self, players: tuple[PlayerInfo, ...]) -> None:

@@ -37,10 +37,14 @@ def test_a_syllable_keeps_one_symbol_per_place_and_ends_with_its_tone() -> None:
     assert zhuyin.add("ㄇ", "x") == "ㄇ"  # not a symbol
 
 
-def test_the_keyboard_has_every_symbol_and_tone_once() -> None:
+def test_the_keyboards_have_every_symbol_and_tone_once() -> None:
     syms = [sym for row in zhuyin.DACHEN_ROWS for sym, _ in row]
     assert len(syms) == len(set(syms)) == 37 + 4
     assert set(zhuyin.INITIALS + zhuyin.MEDIALS + zhuyin.FINALS) <= set(syms)
+    screen = "".join(zhuyin.SCREEN_ROWS)
+    assert len(screen) == len(set(screen)) == 37 + 5
+    assert screen == zhuyin.INITIALS + zhuyin.MEDIALS + zhuyin.FINALS + "ˉˊˇˋ˙"
+    assert [zhuyin.next_place(s) for s in "ㄇㄧㄥˊ"] == ["ㄧ", "ㄚ", "ˉ", "ㄅ"]
 
 
 @needs_chewing
