@@ -361,11 +361,11 @@ def draw_name_entry(p: Painter, form: SetupForm) -> None:
         key_h = (FOOTER_Y - 0.015 - top - gap * (rows - 1)) / rows
         cols = max(len(r) for r in zhuyin.SCREEN_ROWS)
         w = (0.96 - gap * (cols - 1)) / cols
-        for r, keys in enumerate(zhuyin.SCREEN_ROWS):
+        for ri, keys in enumerate(zhuyin.SCREEN_ROWS):
             for i, sym in enumerate(keys):
                 tone = sym in zhuyin.TONES
                 label = p.tr("key.first_tone") if sym == zhuyin.FIRST_TONE else sym
-                p.button(p.rect(0.02 + i * (w + gap), top + r * (key_h + gap), w, key_h),
+                p.button(p.rect(0.02 + i * (w + gap), top + ri * (key_h + gap), w, key_h),
                          HostAction("setup.zhuyin", sym), label,
                          size=0.04 if sym == zhuyin.FIRST_TONE else 0.055,
                          colour=C.PANEL if tone else C.PANEL_HI)
@@ -373,11 +373,11 @@ def draw_name_entry(p: Painter, form: SetupForm) -> None:
     else:
         rows = len(KEY_ROWS) + 1
         key_h = (FOOTER_Y - 0.015 - top - gap * (rows - 1)) / rows
-        for r, keys_row in enumerate(KEY_ROWS):
+        for ri, keys_row in enumerate(KEY_ROWS):
             w = (0.96 - gap * 9) / 10
             x0 = 0.02 + (10 - len(keys_row)) * (w + gap) / 2
             for i, ch in enumerate(keys_row):
-                p.button(p.rect(x0 + i * (w + gap), top + r * (key_h + gap), w, key_h),
+                p.button(p.rect(x0 + i * (w + gap), top + ri * (key_h + gap), w, key_h),
                          HostAction("setup.key", ch), ch, size=0.05)
         space = (HostAction("setup.key", " "), p.tr("key.space"))
         rows = len(KEY_ROWS) + 1

@@ -114,7 +114,8 @@ def test_the_screen_saves_the_roster_and_says_when_it_cannot(
         assert path.read_text(encoding="utf-8") == broken
         snap = screen.snapshot(loop, now)
         screen.renderer.render(snap)
-        assert screen.roster == ("美玲", "德")  # kept while the kiosk runs
+        kept: tuple[str, ...] = screen.roster
+        assert kept == ("美玲", "德")  # kept while the kiosk runs
     finally:
         screen.close()
 
