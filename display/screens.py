@@ -273,7 +273,7 @@ def draw_name_entry(p: Painter, form: SetupForm) -> None:
     libchewing; :mod:`display.zhuyin`) or Latin letters. A real keyboard types as well.
 
     Buttons are drawn in the order the three host buttons walk them: the candidates first (they
-    are what the host wants right after a tone), then the keys, then erase / done."""
+    are what the host wants right after a tone), then done, the regulars, erase, the keys."""
     from display import zhuyin
 
     seat = form.focus
@@ -286,7 +286,9 @@ def draw_name_entry(p: Painter, form: SetupForm) -> None:
     p.fill(field, C.PANEL_HI, 0.012)
     p.outline(field, player_rgb(info.colour), 0.006, 0.012)
     if info.name or form.syllable:
-        name_r = p.text(info.name, field, size=0.06, colour=C.TEXT, align="left", pad=0.02)
+        # the name, then the syllable being spelt or the cursor
+        shown_name = info.name if form.syllable else info.name + "▏"
+        name_r = p.text(shown_name, field, size=0.06, colour=C.TEXT, align="left", pad=0.02)
         if form.syllable:
             pre = pygame.Rect(name_r.right + p.px(0.01), field.y,
                               field.right - name_r.right - p.px(0.03), field.height)
@@ -334,6 +336,16 @@ def draw_name_entry(p: Painter, form: SetupForm) -> None:
     elif chinese:
         p.text(p.tr("zhuyin.hint"), row, size=0.04, colour=C.TEXT_DIM, align="left")
     top += 0.095
+    # Where the keys go (drawn after the roster, but "done" and "erase" are drawn first: the
+    # three host buttons walk the buttons in drawn order, and after a character is picked the
+    # highlight waits on "done", one *next* from "erase", the regulars and the keys).
+    gap = 0.008
+    keys_top = top + 0.085
+    rows = (len(zhuyin.SCREEN_ROWS) if chinese else len(KEY_ROWS)) + 1
+    key_h = (FOOTER_Y - 0.015 - keys_top - gap * (rows - 1)) / rows
+    y = keys_top + (rows - 1) * (key_h + gap)
+    p.button(p.rect(0.77, y, 0.21, key_h), HostAction("setup.done"), p.tr("key.done"),
+             colour=C.ACCENT, size=0.045)
     # The roster: a touch names the seat; "edit" picks a regular to rename or remove, and adds
     # the typed name (saved to the config file by the app).
     p.text(p.tr("setup.roster_editing" if form.roster_edit else "setup.roster"),
@@ -351,14 +363,10 @@ def draw_name_entry(p: Painter, form: SetupForm) -> None:
     elif not form.roster_edit:
         p.text(p.tr("setup.roster_empty"), p.rect(0.19, top, 0.64, 0.075), size=0.035,
                colour=C.TEXT_DIM, weight="regular", align="left")
-    p.button(p.rect(0.86, top, 0.12, 0.075), HostAction("setup.roster_edit"),
-             p.tr("setup.roster_done" if form.roster_edit else "setup.roster_edit"),
-             size=0.035, colour=C.ACCENT if form.roster_edit else C.PANEL)
-    top += 0.085
-    gap = 0.008
+    roster_top = top
+    top = keys_top
+    p.button(p.rect(0.02, y, 0.18, key_h), HostAction("erase"), p.tr("key.erase"), size=0.045)
     if chinese:
-        rows = len(zhuyin.SCREEN_ROWS) + 1
-        key_h = (FOOTER_Y - 0.015 - top - gap * (rows - 1)) / rows
         cols = max(len(r) for r in zhuyin.SCREEN_ROWS)
         w = (0.96 - gap * (cols - 1)) / cols
         for ri, keys in enumerate(zhuyin.SCREEN_ROWS):
@@ -369,27 +377,22 @@ def draw_name_entry(p: Painter, form: SetupForm) -> None:
                          HostAction("setup.zhuyin", sym), label,
                          size=0.04 if sym == zhuyin.FIRST_TONE else 0.055,
                          colour=C.PANEL if tone else C.PANEL_HI)
-        space: tuple[HostAction, str] | None = None  # (the first tone is the space bar)
     else:
-        rows = len(KEY_ROWS) + 1
-        key_h = (FOOTER_Y - 0.015 - top - gap * (rows - 1)) / rows
         for ri, keys_row in enumerate(KEY_ROWS):
             w = (0.96 - gap * 9) / 10
             x0 = 0.02 + (10 - len(keys_row)) * (w + gap) / 2
             for i, ch in enumerate(keys_row):
                 p.button(p.rect(x0 + i * (w + gap), top + ri * (key_h + gap), w, key_h),
                          HostAction("setup.key", ch), ch, size=0.05)
-        space = (HostAction("setup.key", " "), p.tr("key.space"))
-        rows = len(KEY_ROWS) + 1
-    y = top + (rows - 1) * (key_h + gap)
-    p.button(p.rect(0.02, y, 0.18, key_h), HostAction("erase"), p.tr("key.erase"), size=0.045)
-    if space is not None:
-        p.button(p.rect(0.21, y, 0.36, key_h), space[0], space[1], size=0.045)
+        # (in 注音 the space bar is the first tone: a key of its own)
+        p.button(p.rect(0.21, y, 0.36, key_h), HostAction("setup.key", " "),
+                 p.tr("key.space"), size=0.045)
     if zhuyin.available():
         p.button(p.rect(0.58, y, 0.18, key_h), HostAction("setup.keyboard"),
                  p.tr("key.latin" if chinese else "key.zhuyin"), size=0.045)
-    p.button(p.rect(0.77, y, 0.21, key_h), HostAction("setup.done"), p.tr("key.done"),
-             colour=C.ACCENT, size=0.045)
+    p.button(p.rect(0.86, roster_top, 0.12, 0.075), HostAction("setup.roster_edit"),
+             p.tr("setup.roster_done" if form.roster_edit else "setup.roster_edit"),
+             size=0.035, colour=C.ACCENT if form.roster_edit else C.PANEL)
     edits: list[tuple[HostAction, str, int | None, C.RGB, bool]] = []
     if form.roster_edit:
         typed = form.typed or "—"

@@ -353,7 +353,7 @@ class PygameScreen:
         """Where the highlight goes on the name screen: on "done" when it opens (typing on a
         real keyboard, then Enter, finishes); after a symbol, on the first key of the next
         group (medials, finals, tones); on the first candidate once a tone completes a
-        syllable; on ㄅ once a character is picked."""
+        syllable; on "done" once a character is picked."""
         from display import zhuyin
 
         if after.focus is None:
@@ -366,7 +366,8 @@ class PygameScreen:
             self.focus = 0  # the candidates, drawn first
         elif (zhuyin.complete(before.syllable)
               and after.players[after.focus].name != before.players[after.focus].name):
-            self._focus_on = HostAction("setup.zhuyin", "ㄅ")  # the next character's initial
+            # done (confirm), or one *next* on: erase, the regulars, ㄅ (the next character)
+            self._focus_on = HostAction("setup.done")
         elif after.syllable and after.syllable != before.syllable:
             # where the syllable's next symbol is: initial → medial → final → tone
             self._focus_on = HostAction("setup.zhuyin", zhuyin.next_place(after.syllable[-1]))

@@ -72,6 +72,8 @@ def test_three_buttons_type_a_chinese_name(loop: Loop) -> None:
     screen.gpio_button(loop, HostButton.CONFIRM, now)
     presses += 1
     assert screen.setup.players[0].name == "美"
+    screen.render(loop, now)
+    assert screen._choices()[screen.focus].name == "setup.done"  # confirm: done
     # back erases, then leaves the empty name
     screen.gpio_button(loop, HostButton.BACK, now)
     assert screen.setup.players[0].name == "" and screen.setup.focus == 0
