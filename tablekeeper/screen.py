@@ -362,8 +362,9 @@ class PygameScreen:
             return
         if before.focus != after.focus:
             self._focus_on = HostAction("setup.done")
-        elif zhuyin.complete(after.syllable) and not zhuyin.complete(before.syllable):
-            self.focus = 0  # the candidates, drawn first
+        elif ((zhuyin.complete(after.syllable) and not zhuyin.complete(before.syllable))
+              or after.cand_page != before.cand_page):
+            self.focus, self._focus_on = 0, None  # the candidates (of the page), drawn first
         elif (zhuyin.complete(before.syllable)
               and after.players[after.focus].name != before.players[after.focus].name):
             # done (confirm), or one *next* on: erase, the regulars, ㄅ (the next character)

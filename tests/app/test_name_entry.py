@@ -85,6 +85,21 @@ def test_three_buttons_type_a_chinese_name(loop: Loop) -> None:
 
 
 @needs_chewing
+def test_the_next_page_of_candidates_starts_at_its_first(loop: Loop) -> None:
+    screen = loop.screen
+    assert isinstance(screen, PygameScreen)
+    now = loop.clock.now_ns()
+    screen.host_action(loop, HostAction("setup.focus", 0), now)
+    for sym in "ㄌㄧㄥˊ":
+        screen.host_action(loop, HostAction("setup.zhuyin", sym), now)
+    screen.render(loop, now)
+    nexts = _press_to(loop, screen, HostAction("setup.page", 1)) - 1
+    assert nexts == 9  # past the nine candidates of the first page
+    chosen = screen._choices()[screen.focus]
+    assert chosen.name == "setup.cand" and chosen.arg == zhuyin.candidates("ㄌㄧㄥˊ")[9]
+
+
+@needs_chewing
 def test_touch_types_a_chinese_name(loop: Loop) -> None:
     screen = loop.screen
     assert isinstance(screen, PygameScreen)
