@@ -205,7 +205,8 @@ def run_kiosk(args: argparse.Namespace) -> int:
         try:
             return camera_pipeline(config, clock, simulate=args.simulate_camera,
                                    threaded=True, deck=deck, zones=zones, watcher=kit.watcher,
-                                   config_path=config_path, tell=tell)
+                                   config_path=config_path, tell=tell,
+                                   search_width=kit.search_width)
         except ValueError as exc:  # a bad [camera]/[vision] section or an unusable deck
             tell(f"camera/vision: {exc}; the defaults are used")
             return camera_pipeline(Config(), clock, simulate=args.simulate_camera,
@@ -314,11 +315,13 @@ def read_config(path: Path | None, *, explicit: bool) -> ConfigReport:
     """The config with every subsystem's section checked key by key (see
     :func:`tablekeeper.config.check_config`)."""
     from firmware.config import FirmwareConfig
+    from tablekeeper.cafe.config import CafeConfig
     from vision.camera import CameraConfig
     from vision.config import VisionConfig
 
     return check_config(path, explicit=explicit,
-                        sections={"firmware": FirmwareConfig.from_dict,
+                        sections={"cafe": CafeConfig.from_dict,
+                                  "firmware": FirmwareConfig.from_dict,
                                   "camera": CameraConfig.from_dict,
                                   "vision": VisionConfig.from_dict})
 
