@@ -4,6 +4,9 @@ One table, :data:`STRINGS`, maps a key to its two translations. Screens never ho
 text: they call :func:`tr` with a key. The language is a field of the display snapshot, so it
 switches at run time (the host's ``lang`` key flips it with :func:`next_lang`).
 
+A key may have a singular form for ``n`` = 1 (``"en:one": "{n} pt"`` beside
+``"en": "{n} pts"``); Chinese has no plural, so only English needs one.
+
 Placeholders use :meth:`str.format` syntax (``{name}``); both translations of a key must use the
 same placeholders (``tests/display/test_i18n.py`` checks that, and that every key a screen uses
 exists). A key missing at run time never crashes the kiosk: :func:`tr` returns ``〈key〉`` and logs
@@ -39,8 +42,8 @@ STRINGS: dict[str, Mapping[str, str]] = {
     "seat": {"zh-TW": "{n} 號座位", "en": "Seat {n}"},
     "player.default": {"zh-TW": "玩家 {n}", "en": "Player {n}"},
     "player.by_colour": {"zh-TW": "{colour}色", "en": "{colour}"},
-    "points": {"zh-TW": "{n} 分", "en": "{n} pts"},
-    "cards_left": {"zh-TW": "剩 {n} 張", "en": "{n} cards"},
+    "points": {"zh-TW": "{n} 分", "en": "{n} pts", "en:one": "{n} pt"},
+    "cards_left": {"zh-TW": "剩 {n} 張", "en": "{n} cards", "en:one": "{n} card"},
     "no_cards": {"zh-TW": "沒牌了", "en": "no cards"},
     "seconds": {"zh-TW": "{n} 秒", "en": "{n} s"},
     "scene.label": {"zh-TW": "場景 {s}", "en": "Scene {s}"},
@@ -83,11 +86,36 @@ STRINGS: dict[str, Mapping[str, str]] = {
     "setup.typing": {"zh-TW": "輸入名字，按 Enter 完成", "en": "Type a name, Enter when done"},
     "setup.name_of": {"zh-TW": "{n} 號座位的名字", "en": "Name of seat {n}"},
     "setup.roster": {"zh-TW": "常來的人", "en": "Regulars"},
+    "setup.roster_editing": {"zh-TW": "選一位編輯", "en": "Pick one"},
+    "setup.roster_empty": {"zh-TW": "還沒有常來的人：打好名字，按「編輯」加入",
+                           "en": "No regulars yet: type a name, then Edit to add it"},
+    "setup.roster_edit": {"zh-TW": "編輯", "en": "Edit"},
+    "setup.roster_done": {"zh-TW": "編好了", "en": "Close"},
+    "setup.roster_add": {"zh-TW": "加入「{name}」", "en": "Add \u201c{name}\u201d"},
+    "setup.roster_rename": {"zh-TW": "改成「{name}」", "en": "Rename to \u201c{name}\u201d"},
+    "setup.roster_remove": {"zh-TW": "移除這位", "en": "Remove"},
+    "status.roster_not_saved": {"zh-TW": "常來的人沒有存起來（詳見記錄）",
+                                "en": "The regulars were not saved (see the log)"},
     "key.space": {"zh-TW": "空格", "en": "Space"},
     "key.done": {"zh-TW": "完成", "en": "Done"},
     "key.erase": {"zh-TW": "刪除", "en": "Delete"},
+    "key.first_tone": {"zh-TW": "一聲", "en": "1st"},
+    "key.latin": {"zh-TW": "英文 ABC", "en": "ABC"},
+    "key.zhuyin": {"zh-TW": "注音", "en": "注音"},
+    "zhuyin.hint": {"zh-TW": "打注音，再按聲調，然後選字",
+                    "en": "Spell in 注音, press the tone, then pick the character"},
+    "zhuyin.none": {"zh-TW": "沒有「{syllable}」這個音",
+                    "en": "No character sounds \u201c{syllable}\u201d"},
+    "zhuyin.more": {"zh-TW": "更多 {page}/{pages}", "en": "More {page}/{pages}"},
+    "zhuyin.unavailable": {"zh-TW": "這台機器沒有注音輸入，只能打英文字母",
+                           "en": "No 注音 input on this box: Latin letters only"},
+    "font.missing": {"zh-TW": "螢幕字型缺字：{chars}", "en": "Not in the screen's font: {chars}"},
     "setup.start_mark": {"zh-TW": "先", "en": "1st"},
     "setup.start_hint": {"zh-TW": "「先」：最年輕的先開始", "en": "1st: the youngest starts"},
+    "setup.start_hint2": {"zh-TW": "（按自己座位的按鈕）", "en": "(press your seat button)"},
+    "setup.pressed": {"zh-TW": "{n} 號按了按鈕：{name} 先",
+                      "en": "Seat {n} pressed: {name} starts"},
+    "setup.pressed_empty": {"zh-TW": "{n} 號座位沒有玩家", "en": "Nobody at seat {n}"},
     # the shared setup's neutral names of variants; a game names its own through its
     # display's ``phrases`` (什麼不見啦's scenes below, the others' in their strings.py)
     "variant.easy": {"zh-TW": "簡單", "en": "Easy"},
@@ -191,7 +219,8 @@ STRINGS: dict[str, Mapping[str, str]] = {
     "over.winners": {"zh-TW": "共同獲勝！", "en": "Shared win!"},
     "over.chart": {"zh-TW": "每回合分數", "en": "Scores by round"},
     "over.reason.score": {"zh-TW": "有人達到 {n} 分", "en": "Someone reached {n} points"},
-    "over.reason.cards": {"zh-TW": "{n} 位玩家沒牌了", "en": "{n} players ran out of cards"},
+    "over.reason.cards": {"zh-TW": "{n} 位玩家沒牌了", "en": "{n} players ran out of cards",
+                          "en:one": "{n} player ran out of cards"},
     "over.reason.host": {"zh-TW": "主持人結束了遊戲", "en": "Ended by the host"},
     # --- status banner -------------------------------------------------------------------
     "status.camera_disconnected": {"zh-TW": "攝影機已斷線，正在重試",
@@ -248,6 +277,8 @@ def tr(key: str, lang: str, /, **params: object) -> str:
             _log.error("display: no translation for key %r", key)
         return f"〈{key}〉"
     text = entry.get(lang) or entry[DEFAULT_LANG]
+    if params.get("n") == 1:
+        text = entry.get(f"{lang}:one", text)  # "1 pt", not "1 pts"
     if not params:
         return text
     try:

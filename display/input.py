@@ -179,8 +179,14 @@ def _key(
             return HostAction("undo")
         if key == pygame.K_BACKSPACE:
             return HostAction("erase")
-        if key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_ESCAPE, pygame.K_TAB):
+        if key == pygame.K_ESCAPE:
             return HostAction("setup.focus", None)
+        # the host buttons' stand-ins walk the on-screen keyboard: Tab / → move the highlight,
+        # Enter presses the highlighted key (it starts on "done": typing then Enter finishes)
+        if key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            return HostAction("confirm")
+        if key in (pygame.K_TAB, pygame.K_RIGHT):
+            return HostAction("next")
         return None
     if key in SEAT_KEYS and not ctrl:
         return SeatInput(SEAT_KEYS[key], down)

@@ -94,6 +94,12 @@ class Painter:
         self.texts: list[TextRecord] = []
         self.buttons: list[Button] = []
         self.shapes: list[tuple[str, pygame.Rect]] = []  # player shapes drawn (kind, bounds)
+        #: filled rectangles, each with how many texts were drawn before it: a text drawn
+        #: before a fill that covers it is hidden (a dialog over the screen), for the layout
+        #: check (display/layout.py)
+        self.fills: list[tuple[int, pygame.Rect]] = []
+        self.badges: list[tuple[int, pygame.Rect]] = []  # the same, for badges
+        self.shapes_at: list[int] = []  # for each of ``shapes``: how many texts came before
         # The body band: fractions y >= body_from are laid out in [body_to, 1] instead, so a
         # banner between the header and the body never covers what a screen draws.
         self.body_from = 1.0
@@ -129,8 +135,20 @@ class Painter:
         return tr(self.phrases.get(key, key), self.lang, **params)
 
     # --- drawing --------------------------------------------------------------------------
-    def fill(self, rect: pygame.Rect, colour: RGB, radius: float = 0.0) -> None:
+    def fill(self, rect: pygame.Rect, colour: RGB, radius: float = 0.0, *,
+             badge: bool = False) -> None:
+        """A filled (rounded) rectangle. ``badge``: a small mark meant to sit on the corner of
+        what is under it (the layout check allows it over part of a text: display/layout.py)."""
         pygame.draw.rect(self.surface, colour, rect, border_radius=self.px(radius) if radius else 0)
+        (self.badges if badge else self.fills).append((len(self.texts), pygame.Rect(rect)))
+
+    def veil(self, alpha: int = 170) -> None:
+        """Dim everything drawn so far (under a dialog): what is under it is not to be read,
+        and the layout check counts it as covered whole."""
+        shade = pygame.Surface((self.w, self.h), pygame.SRCALPHA)
+        shade.fill((0, 0, 0, alpha))
+        self.surface.blit(shade, (0, 0))
+        self.fills.append((len(self.texts), pygame.Rect(0, 0, self.w, self.h)))
 
     def outline(self, rect: pygame.Rect, colour: RGB, width: float, radius: float = 0.0) -> None:
         pygame.draw.rect(
@@ -237,6 +255,7 @@ class Painter:
             pygame.draw.polygon(self.surface, colour, ring(6, r, 0.0))
         self.shapes.append((kind, pygame.Rect(round(cx - r), round(cy - r), round(2 * r),
                                               round(2 * r))))
+        self.shapes_at.append(len(self.texts))
 
     def fits_at(self, text: str, box: pygame.Rect, size: float, weight: Weight = "bold",
                 pad: float = 0.0) -> int:

@@ -94,6 +94,14 @@ class Renderer:
         self.focused: Button | None = None
         self.texts: tuple[TextRecord, ...] = ()
         self.shapes: tuple[tuple[str, pygame.Rect], ...] = ()  # player shapes drawn
+        #: the frame's filled rectangles, each after how many of :attr:`texts` (layout check)
+        self.fills: tuple[tuple[int, pygame.Rect], ...] = ()
+        self._base_fills: list[tuple[int, pygame.Rect]] = []
+        self.badges: tuple[tuple[int, pygame.Rect], ...] = ()
+        self._base_badges: list[tuple[int, pygame.Rect]] = []
+        #: the player shapes drawn, each with how many of :attr:`texts` came before it
+        self.marks: tuple[tuple[int, pygame.Rect], ...] = ()
+        self._base_marks: list[tuple[int, pygame.Rect]] = []
         self._base_shapes: list[tuple[str, pygame.Rect]] = []
         self.banner_rect: pygame.Rect | None = None  # the red banner's band, if one is shown
         self.banner_texts: tuple[TextRecord, ...] = ()  # the banner's own lines
@@ -365,6 +373,10 @@ class Renderer:
             self._base_key = base_key
             self._base_texts, self._base_buttons = painter.texts, painter.buttons
             self._base_shapes = painter.shapes
+            self._base_fills = painter.fills
+            self._base_badges = painter.badges
+            self._base_marks = [(n, r) for n, (_, r) in zip(painter.shapes_at, painter.shapes,
+                                                            strict=True)]
         self.surface.blit(self._base, (0, 0))
         painter = Painter(self.surface, self.cache, snap.lang, self._phrases())
         if banner:
@@ -385,6 +397,11 @@ class Renderer:
                 self.focused = order[snap.focus % len(order)]
                 focus_ring(painter, self.focused.rect)
         self.texts = tuple(self._base_texts + painter.texts)
+        base_n = len(self._base_texts)
+        self.fills = tuple(self._base_fills + [(base_n + n, r) for n, r in painter.fills])
+        self.badges = tuple(self._base_badges + [(base_n + n, r) for n, r in painter.badges])
+        self.marks = tuple(self._base_marks + [(base_n + n, r) for n, (_, r) in zip(
+            painter.shapes_at, painter.shapes, strict=True)])
         self.shapes = tuple(self._base_shapes + painter.shapes)
         self.screen = screen
         self.frames += 1

@@ -12,6 +12,7 @@ from typing import Any
 
 from display.games import displays
 from display.home import GameChoice, HomeMenu
+from display.input import HostAction
 from display.model import Notice, PlayerInfo, Snapshot
 from display.setup import SetupForm
 
@@ -22,6 +23,13 @@ SEVEN: tuple[PlayerInfo, ...] = (
     PlayerInfo("小明", "red"), PlayerInfo("阿美", "yellow"), PlayerInfo("Alice", "blue"),
     PlayerInfo("志明", "green"), PlayerInfo("春嬌", "orange"), PlayerInfo("大雄", "brown"),
     PlayerInfo("Bartholomew", "purple"),
+)
+#: eight players, the longest names the form keeps (12 characters)
+LONG_EIGHT: tuple[PlayerInfo, ...] = (
+    PlayerInfo("Bartholomew", "red"), PlayerInfo("歐陽娜娜歐陽娜娜歐陽娜娜", "yellow"),
+    PlayerInfo("Maximiliana", "blue"), PlayerInfo("WWWWWWWWWWWW", "green"),
+    PlayerInfo("司馬相如", "black"), PlayerInfo("Christopher", "brown"),
+    PlayerInfo("諸葛孔明先生", "purple"), PlayerInfo("Alexandra", "white"),
 )
 #: the four games of the box, as the home screen lists them once their kits are registered
 HOME = HomeMenu(games=(
@@ -45,8 +53,29 @@ def shared(lang: str = "zh-TW") -> list[tuple[str, Snapshot]]:
                                                       focus=2))),
         ("setup-name-entry", replace(s, setup=SetupForm(
             players=SEVEN[:4], focus=3, roster=ROSTER))),
+        ("setup-name-zhuyin-spelling", replace(s, setup=SetupForm(
+            players=(*SEVEN[:3], PlayerInfo("王", "green")), focus=3, syllable="ㄇㄟ"))),
+        ("setup-name-zhuyin-candidates", replace(s, setup=SetupForm(
+            players=(*SEVEN[:3], PlayerInfo("王", "green")), focus=3, syllable="ㄇㄟˇ",
+            roster=ROSTER))),
+        ("setup-name-latin", replace(s, setup=SetupForm(
+            players=(*SEVEN[:3], PlayerInfo("Bart", "green")), focus=3, keyboard="latin"))),
+        ("setup-name-roster-edit", replace(s, setup=SetupForm(
+            players=(*SEVEN[:3], PlayerInfo("阿德", "green")), focus=3, roster=ROSTER,
+            roster_edit=True, roster_pick=1))),
+        ("setup-name-roster-empty", replace(s, setup=SetupForm(players=SEVEN[:4], focus=0))),
         ("setup-name-roster-typed", replace(s, setup=SetupForm(
             players=(*SEVEN[:3], PlayerInfo("Bart", "green")), focus=3, roster=ROSTER))),
+        ("setup-seat-pressed", replace(s, setup=SetupForm(
+            players=SEVEN[:5], roster=ROSTER).apply(HostAction("setup.seat_button", 2)))),
+        ("setup-seat-pressed-empty", replace(s, setup=SetupForm(
+            players=SEVEN[:5]).apply(HostAction("setup.seat_button", 6)))),
+        # eight players with long names (Wink seats eight)
+        ("setup-8-long-names", replace(s, setup=SetupForm(
+            players=LONG_EIGHT, max_players=8, variants=("basic_deal", "extra_card"),
+            variant="basic_deal", titles=("眨眨眼", "Wink"), can_go_home=True))),
+        ("setup-name-long", replace(s, setup=SetupForm(
+            players=LONG_EIGHT, max_players=8, focus=7, syllable="ㄓㄤ" + "ˉ"))),
         ("setup-problem", replace(s, setup=SetupForm(
             players=(PlayerInfo("A", "red"), PlayerInfo("B", "red"))))),
         ("setup-banner", replace(s, setup=SetupForm(players=SEVEN[:4]),

@@ -278,48 +278,150 @@ def draw_title(p: Painter, f: Frame) -> None:
 
 
 KEY_ROWS: tuple[str, ...] = ("1234567890", "QWERTYUIOP", "ASDFGHJKL-", "ZXCVBNM.'")
+#: candidates shown at once (a page); more pages with the arrows
+CANDS_PER_PAGE = 9
+#: regulars shown on the name screen (the roster keeps no more: the screen is the editor)
+ROSTER_SHOWN = 8
 
 
 def draw_name_entry(p: Painter, form: SetupForm) -> None:
-    """The name of one seat: the roster's names to pick with a touch, and an on-screen keyboard
-    for Latin letters (the Pi's touchscreen has no keyboard; a real one types as well)."""
+    """The name of one seat: the roster's names to pick with a touch, and an on-screen keyboard:
+    注音 (Bopomofo, the way Taiwan types: symbols, tone, then the character from a list, through
+    libchewing; :mod:`display.zhuyin`) or Latin letters. A real keyboard types as well.
+
+    Buttons are drawn in the order the three host buttons walk them: the candidates first (they
+    are what the host wants right after a tone), then done, the regulars, erase, the keys."""
+    from display import zhuyin
+
     seat = form.focus
     assert seat is not None
     info = form.players[seat]
+    chinese = form.keyboard == "zhuyin" and zhuyin.available()
     p.surface.fill(C.BG)
     header(p, p.tr("setup.name_of", n=seat + 1), p.tr(f"colour.{info.colour}"))
-    field = p.rect(0.02, BODY_TOP, 0.96, 0.1)
+    field = p.rect(0.02, BODY_TOP, 0.96, 0.09)
     p.fill(field, C.PANEL_HI, 0.012)
     p.outline(field, player_rgb(info.colour), 0.006, 0.012)
-    shown = info.name + "▏" if info.name else form.display_name(seat, p.lang)
-    p.text(shown, field, size=0.065, colour=C.TEXT if info.name else C.TEXT_DIM,
-           align="left", pad=0.02)
-    top = BODY_TOP + 0.115
-    if form.roster:
-        p.text(p.tr("setup.roster"), p.rect(0.02, top, 0.16, 0.08), size=0.04,
-               colour=C.TEXT_DIM, align="left")
-        n = min(len(form.roster), 8)
-        w = 0.78 / n
-        for i, name in enumerate(form.roster[:n]):
-            p.button(p.rect(0.19 + i * w, top, w - 0.008, 0.08), HostAction("setup.roster", i),
-                     name, size=0.04)
-        top += 0.095
-    rows = len(KEY_ROWS) + 1
+    if info.name or form.syllable:
+        # the name, then the syllable being spelt or the cursor
+        shown_name = info.name if form.syllable else info.name + "▏"
+        name_r = p.text(shown_name, field, size=0.06, colour=C.TEXT, align="left", pad=0.02)
+        if form.syllable:
+            pre = pygame.Rect(name_r.right + p.px(0.01), field.y,
+                              field.right - name_r.right - p.px(0.03), field.height)
+            p.text(form.syllable.replace(zhuyin.FIRST_TONE, ""), pre, size=0.06,
+                   colour=C.ACCENT, align="left", pad=0.012)
+    else:
+        p.text(form.display_name(seat, p.lang), field, size=0.06, colour=C.TEXT_DIM,
+               align="left", pad=0.02)
+    top = BODY_TOP + 0.10
+    # The candidate row: the characters of the syllable spelt, or what to do.
+    row = p.rect(0.02, top, 0.96, 0.085)
+    missing = p.cache.fonts.missing_glyphs(info.name) if info.name else ""
+    if chinese and zhuyin.complete(form.syllable):
+        cands = zhuyin.candidates(form.syllable)
+        # the characters the screen's font has first; the others after, shown by their code
+        # (U+ hex) on orange rather than as a silent box
+        fonts = p.cache.fonts
+        cands = (tuple(c for c in cands if not fonts.missing_glyphs(c))
+                 + tuple(c for c in cands if fonts.missing_glyphs(c)))
+        pages = max(1, -(-len(cands) // CANDS_PER_PAGE))
+        page = min(form.cand_page, pages - 1)
+        shown = cands[page * CANDS_PER_PAGE:(page + 1) * CANDS_PER_PAGE]
+        if not cands:
+            p.text(p.tr("zhuyin.none", syllable=form.syllable), row, size=0.045,
+                   colour=C.WARN, align="left")
+        w = 0.96 / (CANDS_PER_PAGE + 2)
+        for i, ch in enumerate(shown):
+            r = p.rect(0.02 + i * w, top, w - 0.006, 0.085)
+            if p.cache.fonts.missing_glyphs(ch):
+                # not in the screen's font: show its code rather than a silent box
+                p.button(r, HostAction("setup.cand", ch), f"{ord(ch):04X}", colour=C.WARN,
+                         size=0.04)
+            else:
+                p.button(r, HostAction("setup.cand", ch), ch, colour=C.PANEL_HI, size=0.06)
+        if pages > 1:
+            x = 0.02 + CANDS_PER_PAGE * w
+            p.button(p.rect(x, top, 2 * w - 0.006, 0.085), HostAction("setup.page", page + 1
+                                                                 if page + 1 < pages else 0),
+                     p.tr("zhuyin.more", page=page + 1, pages=pages), size=0.035)
+    elif missing:
+        p.text(p.tr("font.missing", chars=" ".join(f"U+{ord(c):04X}" for c in missing)), row,
+               size=0.04, colour=C.WARN, align="left")
+    elif form.keyboard == "zhuyin" and not zhuyin.available():
+        p.text(p.tr("zhuyin.unavailable"), row, size=0.04, colour=C.WARN, align="left")
+    elif chinese:
+        p.text(p.tr("zhuyin.hint"), row, size=0.04, colour=C.TEXT_DIM, align="left")
+    top += 0.095
+    # Where the keys go (drawn after the roster, but "done" and "erase" are drawn first: the
+    # three host buttons walk the buttons in drawn order, and after a character is picked the
+    # highlight waits on "done", one *next* from "erase", the regulars and the keys).
     gap = 0.008
-    key_h = (FOOTER_Y - 0.015 - top - gap * (rows - 1)) / rows
-    for r, row in enumerate(KEY_ROWS):
-        w = (0.96 - gap * 9) / 10
-        x0 = 0.02 + (10 - len(row)) * (w + gap) / 2
-        for i, ch in enumerate(row):
-            p.button(p.rect(x0 + i * (w + gap), top + r * (key_h + gap), w, key_h),
-                     HostAction("setup.key", ch), ch, size=0.05)
-    y = top + len(KEY_ROWS) * (key_h + gap)
-    p.button(p.rect(0.02, y, 0.22, key_h), HostAction("erase"), p.tr("key.erase"), size=0.045)
-    p.button(p.rect(0.26, y, 0.48, key_h), HostAction("setup.key", " "), p.tr("key.space"),
-             size=0.045)
-    p.button(p.rect(0.76, y, 0.22, key_h), HostAction("setup.done"), p.tr("key.done"),
+    keys_top = top + 0.085
+    rows = (len(zhuyin.SCREEN_ROWS) if chinese else len(KEY_ROWS)) + 1
+    key_h = (FOOTER_Y - 0.015 - keys_top - gap * (rows - 1)) / rows
+    y = keys_top + (rows - 1) * (key_h + gap)
+    p.button(p.rect(0.77, y, 0.21, key_h), HostAction("setup.done"), p.tr("key.done"),
              colour=C.ACCENT, size=0.045)
-    footer(p, [], undo=False)
+    # The roster: a touch names the seat; "edit" picks a regular to rename or remove, and adds
+    # the typed name (saved to the config file by the app).
+    p.text(p.tr("setup.roster_editing" if form.roster_edit else "setup.roster"),
+           p.rect(0.02, top, 0.16, 0.075), size=0.04,
+           colour=C.ACCENT if form.roster_edit else C.TEXT_DIM, align="left")
+    n = min(len(form.roster), ROSTER_SHOWN)
+    if n:
+        w = 0.66 / n
+        for i, name in enumerate(form.roster[:n]):
+            picked = form.roster_edit and form.roster_pick == i
+            action = (HostAction("setup.roster_pick", i) if form.roster_edit
+                      else HostAction("setup.roster", i))
+            p.button(p.rect(0.19 + i * w, top, w - 0.008, 0.075), action, name, size=0.04,
+                     colour=C.ACCENT if picked else C.PANEL_HI)
+    elif not form.roster_edit:
+        p.text(p.tr("setup.roster_empty"), p.rect(0.19, top, 0.64, 0.075), size=0.035,
+               colour=C.TEXT_DIM, weight="regular", align="left")
+    roster_top = top
+    top = keys_top
+    p.button(p.rect(0.02, y, 0.18, key_h), HostAction("erase"), p.tr("key.erase"), size=0.045)
+    if chinese:
+        cols = max(len(r) for r in zhuyin.SCREEN_ROWS)
+        w = (0.96 - gap * (cols - 1)) / cols
+        for ri, keys in enumerate(zhuyin.SCREEN_ROWS):
+            for i, sym in enumerate(keys):
+                tone = sym in zhuyin.TONES
+                label = p.tr("key.first_tone") if sym == zhuyin.FIRST_TONE else sym
+                p.button(p.rect(0.02 + i * (w + gap), top + ri * (key_h + gap), w, key_h),
+                         HostAction("setup.zhuyin", sym), label,
+                         size=0.04 if sym == zhuyin.FIRST_TONE else 0.055,
+                         colour=C.PANEL if tone else C.PANEL_HI)
+    else:
+        for ri, keys_row in enumerate(KEY_ROWS):
+            w = (0.96 - gap * 9) / 10
+            x0 = 0.02 + (10 - len(keys_row)) * (w + gap) / 2
+            for i, ch in enumerate(keys_row):
+                p.button(p.rect(x0 + i * (w + gap), top + ri * (key_h + gap), w, key_h),
+                         HostAction("setup.key", ch), ch, size=0.05)
+        # (in 注音 the space bar is the first tone: a key of its own)
+        p.button(p.rect(0.21, y, 0.36, key_h), HostAction("setup.key", " "),
+                 p.tr("key.space"), size=0.045)
+    if zhuyin.available():
+        p.button(p.rect(0.58, y, 0.18, key_h), HostAction("setup.keyboard"),
+                 p.tr("key.latin" if chinese else "key.zhuyin"), size=0.045)
+    p.button(p.rect(0.86, roster_top, 0.12, 0.075), HostAction("setup.roster_edit"),
+             p.tr("setup.roster_done" if form.roster_edit else "setup.roster_edit"),
+             size=0.035, colour=C.ACCENT if form.roster_edit else C.PANEL)
+    edits: list[tuple[HostAction, str, int | None, C.RGB, bool]] = []
+    if form.roster_edit:
+        typed = form.typed or "—"
+        edits = [
+            (HostAction("setup.roster_add"), p.tr("setup.roster_add", name=typed), None,
+             C.PANEL_HI, form.can_add_regular() and len(form.roster) < ROSTER_SHOWN),
+            (HostAction("setup.roster_rename"), p.tr("setup.roster_rename", name=typed), None,
+             C.PANEL_HI, form.can_rename_regular()),
+            (HostAction("setup.roster_remove"), p.tr("setup.roster_remove"), None, C.BAD,
+             form.roster_pick is not None),
+        ]
+    footer(p, edits, undo=False)
 
 
 def draw_setup(p: Painter, f: Frame) -> None:
@@ -331,26 +433,29 @@ def draw_setup(p: Painter, f: Frame) -> None:
     title = form.title(p.lang)
     header(p, p.tr("setup.title_of", game=title) if title else p.tr("setup.title"),
            p.tr("setup.players", n=len(form.players)))
-    row_h, gap, top = 0.094, 0.012, BODY_TOP
+    scale = 7 / max(7, form.max_players)  # eight rows fit where seven do
+    row_h, gap, top = 0.094 * scale, 0.012 * scale, BODY_TOP
     for seat, info in enumerate(form.players):
-        y = top + seat * (row_h + gap) * 7 / max(7, form.max_players)
-        colour_box = p.rect(0.02, y, 0.14, row_h)
+        y = top + seat * (row_h + gap)
+        if form.pressed == seat:  # its seat button was just pressed: the row is lit
+            p.fill(p.rect(0.01, y - gap / 2, 0.64, row_h + gap), C.ACCENT, 0.012)
+        colour_box = p.rect(0.02, y, 0.12, row_h)
         bg = player_rgb(info.colour)
         p.fill(colour_box, bg, 0.012)
         p.text(p.tr(f"colour.{info.colour}"), colour_box, size=0.05, colour=text_on(bg),
                pad=0.008)
         p.buttons.append(_plain_button(colour_box, HostAction("setup.colour", seat)))
-        name_box = p.rect(0.17, y, 0.24, row_h)
+        name_box = p.rect(0.15, y, 0.30, row_h)
         p.fill(name_box, C.PANEL, 0.012)
         shown = info.name or form.display_name(seat, p.lang)
         p.text(shown, name_box, size=0.05, colour=C.TEXT if info.name else C.TEXT_DIM,
                align="left", pad=0.014)
         p.buttons.append(_plain_button(name_box, HostAction("setup.focus", seat)))
         first = form.start == seat
-        p.button(p.rect(0.42, y, 0.07, row_h), HostAction("setup.start", seat),
+        p.button(p.rect(0.46, y, 0.06, row_h), HostAction("setup.start", seat),
                  p.tr("setup.start_mark") if first else "", size=0.04,
                  colour=C.ACCENT if first else C.PANEL)
-        p.button(p.rect(0.50, y, 0.12, row_h), HostAction("setup.remove", seat),
+        p.button(p.rect(0.53, y, 0.11, row_h), HostAction("setup.remove", seat),
                  p.tr("btn.remove"), enabled=len(form.players) > form.min_players, size=0.04)
     add_y = top + len(form.players) * (row_h + gap)
     if len(form.players) < form.max_players:
@@ -364,11 +469,20 @@ def draw_setup(p: Painter, f: Frame) -> None:
         chosen = form.variant == variant
         p.button(r, HostAction("setup.variant", variant), p.tr(f"variant.{variant}"),
                  colour=C.ACCENT if chosen else C.PANEL_HI, size=0.045)
-    notes = [p.tr(k, lo=form.min_players, hi=form.max_players) for k in form.problems]
-    notes.append(p.tr("setup.start_hint"))
-    for i, note in enumerate(notes[:2]):
-        p.text(note, p.rect(0.66, 0.64 + i * 0.08, 0.32, 0.07), size=0.04,
-               colour=C.WARN if i < len(form.problems) else C.TEXT_DIM, align="left")
+    notes = [(p.tr(k, lo=form.min_players, hi=form.max_players), C.WARN)
+             for k in form.problems]
+    if form.pressed is not None:
+        # a seat button moves 「先」: said, so that it never moves unseen
+        if form.pressed < len(form.players):
+            notes.insert(0, (p.tr("setup.pressed", n=form.pressed + 1,
+                                  name=form.display_name(form.pressed, p.lang)), C.ACCENT))
+        else:
+            notes.insert(0, (p.tr("setup.pressed_empty", n=form.pressed + 1), C.WARN))
+    notes.append((p.tr("setup.start_hint"), C.TEXT_DIM))
+    notes.append((p.tr("setup.start_hint2"), C.TEXT_DIM))
+    for i, (note, colour) in enumerate(notes[:3]):
+        p.text(note, p.rect(0.66, 0.62 + i * 0.075, 0.32, 0.07), size=0.04, colour=colour,
+               align="left")
     choices: list[tuple[HostAction, str, int | None, C.RGB, bool]] = []
     if form.can_go_home:
         choices.append((HostAction("home"), p.tr("btn.other_game"), None, C.PANEL_HI, True))

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Protocol
 
+from display import zhuyin
 from display.colours import COLOUR_KEYS
 from display.i18n import tr
 from display.input import HostAction, TextInput
@@ -27,6 +28,29 @@ SCENES = {"easy": 4, "standard": 5, "advanced": 6}
 
 def _default_players(n: int, colours: tuple[str, ...] = COLOUR_KEYS) -> tuple[PlayerInfo, ...]:
     return tuple(PlayerInfo("", colours[i]) for i in range(n))
+
+
+def _table_players(table: tuple[PlayerInfo, ...], spec: FormSpec) -> tuple[PlayerInfo, ...]:
+    """The table's players as this game can seat them: the first ``max_players`` (the rest
+    wait for a game that seats more), filled up to ``min_players`` with unnamed seats; each
+    keeps their colour where this game has it and nobody before them took it, else takes the
+    game's next free colour."""
+    seated = list(table[:spec.max_players])
+    while len(seated) < spec.min_players:
+        seated.append(PlayerInfo("", ""))
+    used: set[str] = set()
+    keep = []
+    for p in seated:
+        ok = p.colour in spec.colours and p.colour not in used
+        keep.append(ok)
+        if ok:
+            used.add(p.colour)
+    out = []
+    for p, ok in zip(seated, keep, strict=True):
+        colour = p.colour if ok else next(c for c in spec.colours if c not in used)
+        used.add(colour)
+        out.append(PlayerInfo(p.name[:MAX_NAME], colour))
+    return tuple(out)
 
 
 class FormSpec(Protocol):
@@ -68,15 +92,35 @@ class SetupForm:
     #: the table's known names (the config's roster: typed once, picked with a touch, since
     #: Chinese names cannot be typed on the Pi's console)
     roster: tuple[str, ...] = ()
+    #: the name keyboard: "zhuyin" (注音, through libchewing) or "latin"
+    keyboard: str = "zhuyin"
+    #: the 注音 symbols typed of the syllable being spelt ("" none; complete with its tone,
+    #: its characters are offered: :func:`display.zhuyin.candidates`)
+    syllable: str = ""
+    #: which page of the candidates is shown
+    cand_page: int = 0
+    #: the seat whose button was pressed last on this screen (it marks who starts; shown
+    #: until the host does something else). A seat with no player is shown too.
+    pressed: int | None = None
+    #: the roster is being edited (on the name screen): its names are picked to rename or
+    #: remove, and the typed name can be added
+    roster_edit: bool = False
+    #: the regular picked while editing (an index into ``roster``)
+    roster_pick: int | None = None
 
     def title(self, lang: str) -> str:
         return self.titles[1] if lang == "en" else self.titles[0]
 
     @classmethod
     def for_spec(cls, spec: FormSpec, *, titles: tuple[str, str] = ("", ""),
-                 can_go_home: bool = False, roster: tuple[str, ...] = ()) -> SetupForm:
-        """An empty form for a game: its default number of players, in its first colours."""
-        return cls(players=_default_players(spec.default_players, spec.colours),
+                 can_go_home: bool = False, roster: tuple[str, ...] = (),
+                 table: tuple[PlayerInfo, ...] = ()) -> SetupForm:
+        """A form for a game: the table's current players (``table``: who played last, names
+        and colours) within the game's player range and colours; without them, its default
+        number of players in its first colours."""
+        players = (_table_players(table, spec) if table
+                   else _default_players(spec.default_players, spec.colours))
+        return cls(players=players,
                    variant=spec.default_variant, min_players=spec.min_players,
                    max_players=spec.max_players, variants=spec.variants,
                    colours=spec.colours, titles=titles, can_go_home=can_go_home,
@@ -119,6 +163,14 @@ class SetupForm:
         if isinstance(action, TextInput):
             return self._type(action.text)
         name, arg = action.name, action.arg
+        if name == "setup.seat_button" and isinstance(arg, int) and arg >= 0:
+            # A seat's own button: the youngest presses theirs to say they start (the rules:
+            # the youngest starts); it also shows the host which button is which seat.
+            if arg < len(self.players):
+                return replace(self, start=arg, pressed=arg)
+            return replace(self, pressed=arg)
+        if self.pressed is not None:
+            return replace(self, pressed=None).apply(action)
         if name == "setup.add" and len(self.players) < self.max_players:
             used = {p.colour for p in self.players}
             colour = next(c for c in self.colours if c not in used)
@@ -135,9 +187,23 @@ class SetupForm:
             return replace(self, players=self._next_colour(arg), focus=None)
         if name == "setup.focus":
             if arg is None:
-                return replace(self, focus=None)
+                return replace(self, focus=None, syllable="", cand_page=0, roster_edit=False,
+                               roster_pick=None)
             if isinstance(arg, int) and 0 <= arg < len(self.players):
-                return replace(self, focus=None if arg == self.focus else arg)
+                return replace(self, focus=None if arg == self.focus else arg, syllable="",
+                               cand_page=0, roster_edit=False, roster_pick=None)
+        if self.focus is not None:
+            if name == "setup.zhuyin" and isinstance(arg, str):
+                return replace(self, syllable=zhuyin.add(self.syllable, arg), cand_page=0)
+            if name == "setup.cand" and isinstance(arg, str) and arg:
+                return replace(self._type_raw(arg), syllable="", cand_page=0)
+            if name == "setup.page" and isinstance(arg, int):
+                return replace(self, cand_page=max(0, arg))
+            if name.startswith("setup.roster_"):
+                return self._edit_roster(name, arg)
+            if name == "setup.keyboard":
+                kind = "latin" if self.keyboard == "zhuyin" else "zhuyin"
+                return replace(self, keyboard=kind, syllable="", cand_page=0)
         if name == "setup.variant" and arg in self.variants:
             return replace(self, variant=str(arg), focus=None)
         if name == "setup.key" and isinstance(arg, str):
@@ -146,12 +212,52 @@ class SetupForm:
                 and self.focus is not None:
             return replace(self._set_name(self.focus, self.roster[arg][:MAX_NAME]), focus=None)
         if name == "setup.done":
-            return replace(self, focus=None)
+            return replace(self, focus=None, syllable="", cand_page=0, roster_edit=False,
+                           roster_pick=None)
         if name == "erase" and self.focus is not None:
+            if self.syllable:
+                return replace(self, syllable=self.syllable[:-1], cand_page=0)
             return self._set_name(self.focus, self.players[self.focus].name[:-1])
         return self
 
+    @property
+    def typed(self) -> str:
+        """The name typed in the focused seat (stripped; "" none)."""
+        return self.players[self.focus].name.strip() if self.focus is not None else ""
+
+    def can_add_regular(self) -> bool:
+        return bool(self.typed) and self.typed not in self.roster
+
+    def can_rename_regular(self) -> bool:
+        return self.roster_pick is not None and self.can_add_regular()
+
+    def _edit_roster(self, name: str, arg: object) -> SetupForm:
+        """The roster's editing on the name screen: add the typed name, rename or remove the
+        regular picked."""
+        pick = self.roster_pick
+        if name == "setup.roster_edit":
+            return replace(self, roster_edit=not self.roster_edit, roster_pick=None)
+        if not self.roster_edit:
+            return self
+        if name == "setup.roster_pick" and isinstance(arg, int) and 0 <= arg < len(self.roster):
+            return replace(self, roster_pick=None if arg == pick else arg)
+        if name == "setup.roster_add" and self.can_add_regular():
+            return replace(self, roster=(*self.roster, self.typed), roster_pick=None)
+        if name == "setup.roster_rename" and pick is not None and self.can_rename_regular():
+            roster = list(self.roster)
+            roster[pick] = self.typed
+            return replace(self, roster=tuple(roster))
+        if name == "setup.roster_remove" and pick is not None and pick < len(self.roster):
+            return replace(self, roster=self.roster[:pick] + self.roster[pick + 1:],
+                           roster_pick=None)
+        return self
+
     def _type(self, text: str) -> SetupForm:
+        if self.focus is None:
+            return self
+        return replace(self._type_raw(text), syllable="", cand_page=0)
+
+    def _type_raw(self, text: str) -> SetupForm:
         if self.focus is None:
             return self
         printable = "".join(ch for ch in text if ch.isprintable())

@@ -48,6 +48,7 @@ readonly APT_PACKAGES=(
   fonts-noto-cjk                 # Traditional Chinese on screen (NotoSansCJK-*.ttc, face 3)
   libsdl2-2.0-0                  # brings SDL2's KMSDRM runtime: libdrm2, libgbm1, libegl1
   libasound2                     # ALSA for the buzzer sounds
+  libchewing3 libchewing3-data   # 注音 input of names on the touchscreen (display/zhuyin.py)
 )
 readonly GROUPS_WANTED=(gpio video render input audio)
 

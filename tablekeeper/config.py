@@ -321,6 +321,41 @@ def save_config(config: Config, path: Path) -> None:
     write_atomic(path, dumps(config))
 
 
+def save_roster(path: Path, roster: tuple[str, ...]) -> None:
+    """Write ``[table] roster`` into the config file at ``path``, keeping everything else as
+    the host wrote it (comments, order, other keys: tomlkit edits the document, it does not
+    re-dump it), atomically. A missing file is created with just the roster. Raises
+    ``OSError`` (cannot read or write) or ``ValueError`` (the file is not valid TOML, or
+    ``table`` is not a table: then nothing is written)."""
+    import tomlkit
+    from tomlkit.exceptions import TOMLKitError
+
+    names = [name.strip() for name in roster]
+    if any(not n for n in names) or len(set(names)) != len(names):
+        raise ValueError("table.roster: a name is empty or there twice")
+    if any(len(n) > MAX_NAME for n in names):
+        raise ValueError(f"table.roster: a name is longer than {MAX_NAME} characters")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        text = ""
+    try:
+        doc = tomlkit.parse(text)
+        table = doc.get("table")
+        if table is None:
+            table = tomlkit.table()
+            doc["table"] = table
+        if not isinstance(table, dict):
+            raise ValueError(f"{path}: 'table' is not a table; the roster is not saved")
+        array = tomlkit.array()
+        array.extend(names)
+        table["roster"] = array
+        out = tomlkit.dumps(doc)
+    except TOMLKitError as exc:
+        raise ValueError(f"{path}: {exc}; the roster is not saved") from exc
+    write_atomic(path, out)
+
+
 # --- the kiosk's reading: every problem at once, a bad key falls back alone ----------------
 
 #: A subsystem's section parser (``FirmwareConfig.from_dict`` ...): raises ``ValueError``

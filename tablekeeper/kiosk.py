@@ -299,13 +299,16 @@ def _run_locked(args: argparse.Namespace, config: Config, config_path: Path | No
     referee = Referee(game, firmware, clock.now_ns(), kit=kit,
                       game_id=Path(game.journal.path).stem, **kit.table_options(deck))
 
+    from tablekeeper import table_players
     from tablekeeper.screen import PygameScreen, run_realtime
 
     screen = PygameScreen(size=config.screen.size,
                           fullscreen=config.screen.fullscreen and not args.window,
                           lang=config.table.language, title="tablekeeper",
                           cards=kit.card_infos(deck), rng=random.Random(secrets.randbits(64)),
-                          roster=config.table.names)
+                          roster=config.table.names,
+                          table_file=folder / table_players.FILE_NAME,
+                          config_path=config_path)
     if config.table.variant:
         screen.variants[config.table.game] = config.table.variant
     if config_problem:  # the lines are in the log and in ``tablekeeper selftest``

@@ -28,13 +28,13 @@ from display.home import GameChoice, HomeMenu
 from display.hostmenu import MenuItem, MenuView
 from display.i18n import STRINGS
 from display.input import HostAction, SeatInput, TextInput
-from display.model import CardView, Notice, Snapshot
+from display.model import CardView, Notice, PlayerInfo, Snapshot
 from display.setup import SetupForm
 from engine.core import Rejection
 from firmware.arbiter import ArbiterPhase
 from firmware.devices import HOST_KEYS, HostButton, HostPress, SeatEdge
 from tablekeeper import choices as host
-from tablekeeper import hostmenu
+from tablekeeper import hostmenu, table_players
 from tablekeeper.clock import Clock
 
 if TYPE_CHECKING:
@@ -70,7 +70,8 @@ class PygameScreen:
                  rng: random.Random | None = None,
                  on_new_game: Callable[[], None] | None = None,
                  on_choose_game: Callable[[str], None] | None = None,
-                 roster: tuple[str, ...] = (), quit_key: bool = False) -> None:
+                 roster: tuple[str, ...] = (), quit_key: bool = False,
+                 table_file: Path | None = None, config_path: Path | None = None) -> None:
         from display.renderer import Renderer
 
         pygame.display.init()
@@ -98,6 +99,16 @@ class PygameScreen:
         self.on_choose_game = on_choose_game
         #: the table's known names, offered on the setup screen (the config's roster)
         self.roster = tuple(roster)
+        #: who sits at the table (the last game's players): the next setup starts from them;
+        #: kept in ``table_file`` (None: only while the kiosk runs) across restarts
+        self.table: tuple[PlayerInfo, ...] = ()
+        #: the config file the roster edited on the screen is saved to (None: not saved)
+        self.config_path = config_path
+        self.table_file = table_file
+        if table_file is not None:
+            self.table, problem = table_players.load(table_file)
+            if problem:
+                log.warning("%s", problem)
         #: the variant a game's setup form starts with (kit name -> variant; the config's)
         self.variants: dict[str, str] = {}
         #: the home screen's game picker while it is shown (None: not shown)
@@ -105,6 +116,8 @@ class PygameScreen:
         self._menu: HomeMenu | None = None  # the last menu shown (setup's "other game")
         self.setup: SetupForm | None = None
         self.focus = 0
+        #: a button the highlight moves to once the next frame is drawn (None: stays)
+        self._focus_on: HostAction | None = None
         self.saved: list[Path] = []
         self.notice: Notice | None = None
         self._notice_until = 0
@@ -341,17 +354,21 @@ class PygameScreen:
 
     def seat_pressed(self, loop: Loop, seat: int, t_ns: int) -> None:
         """A seat button (1..8) went down: on the setup screen it marks that seat as the
-        youngest player, who starts; in play it may be the runner-up of a buzz."""
+        youngest player, who starts (said on the screen, with the seat's row lit); in play it
+        may be the runner-up of a buzz."""
         if self.home is not None:
             return
         if not loop.referee.engine.started(loop.referee.state):
             form = self.setup if self.setup is not None else self.new_form(loop)
-            self.setup = form.apply(HostAction("setup.start", seat - 1))
+            self.setup = form.apply(HostAction("setup.seat_button", seat - 1))
         else:
             loop.referee.note_press(seat, t_ns)
 
     def gpio_button(self, loop: Loop, action: HostButton, t_ns: int) -> None:
         """The three host buttons: next moves the highlight, confirm takes it, back undoes."""
+        if self._naming():
+            self._name_button(loop, action, t_ns)
+            return
         if action is HostButton.BACK:
             self._back_down = t_ns  # short or long: told when it is released or held
             self._back_held(loop, t_ns)
@@ -372,6 +389,29 @@ class PygameScreen:
         else:
             self.host_action(loop, HostAction("confirm"), t_ns)
 
+    def _naming(self) -> bool:
+        """The name screen is up (a seat's name has the keyboard)."""
+        return self.home is None and self.setup is not None and self.setup.focus is not None
+
+    def _name_button(self, loop: Loop, action: HostButton, t_ns: int) -> None:
+        """The host buttons on the name screen: next walks the keys (the candidates first),
+        confirm presses the highlighted one, back erases (and leaves an empty name)."""
+        form = self.setup
+        assert form is not None and form.focus is not None
+        if action is HostButton.BACK:
+            empty = not form.syllable and not form.players[form.focus].name
+            self.host_action(loop, HostAction("setup.done" if empty else "erase"), t_ns)
+            return
+        choices = self._choices()
+        if action is HostButton.NEXT:
+            if choices:
+                self.focus = (self.focus + 1) % len(choices)
+                self.renderer.invalidate()
+            return
+        if choices:
+            chosen = choices[self.focus % len(choices)]
+            self.host_action(loop, HostAction(chosen.name, chosen.arg), t_ns)
+
     def _choices(self) -> list[host.Choice]:
         return host.focusable(self.renderer.buttons)
 
@@ -383,6 +423,10 @@ class PygameScreen:
                 self.setup = self.setup.apply(action)
             return
         name, arg = action.name, action.arg
+        if self._naming() and name in ("next", "confirm"):
+            self._name_button(loop, HostButton.NEXT if name == "next" else HostButton.CONFIRM,
+                              now_ns)
+            return
         if name == "lang":
             self.lang = "en" if self.lang == "zh-TW" else "zh-TW"
             self.renderer.invalidate(layers=True)
@@ -451,7 +495,8 @@ class PygameScreen:
         """An empty setup form for the game the referee keeps."""
         kit = loop.referee.kit
         form = SetupForm.for_spec(kit.setup, titles=(kit.title_in("zh-TW"), kit.title_in("en")),
-                                  can_go_home=self.can_go_home(), roster=self.roster)
+                                  can_go_home=self.can_go_home(), roster=self.roster,
+                                  table=self.table)
         variant = self.variants.get(kit.name)
         return form.apply(HostAction("setup.variant", variant)) if variant else form
 
@@ -461,10 +506,74 @@ class PygameScreen:
         if action.name == "confirm" and self.setup.focus is None:
             if not self.setup.ready:
                 return
-            event = self.part(loop).start(self, loop, self.setup, now_ns, self.rng)
-            self.show_result(loop.referee.submit(event), now_ns)
+            form = self.setup
+            event = self.part(loop).start(self, loop, form, now_ns, self.rng)
+            result = loop.referee.submit(event)
+            self.show_result(result, now_ns)
+            if not isinstance(result, Rejection):
+                self.remember_table(form.players)
             return
+        before = self.setup
         self.setup = self.setup.apply(action)
+        self._place_name_focus(before, self.setup)
+        if self.setup.roster != before.roster:
+            self.save_roster(self.setup.roster, now_ns)
+
+    def save_roster(self, roster: tuple[str, ...], now_ns: int) -> None:
+        """The host edited the regulars: every next form offers them, and they are saved to
+        the config file (keeping its comments and other keys); a failure is said on the
+        screen for a while, and why in the log."""
+        from tablekeeper.config import save_roster
+
+        self.roster = tuple(roster)
+        if self.config_path is None:
+            log.warning("roster: no config file was given (--config); the regulars are kept "
+                        "until the kiosk stops")
+            problem = "no config file"
+        else:
+            try:
+                save_roster(self.config_path, self.roster)
+                log.info("roster: %d regulars saved to %s", len(roster), self.config_path)
+                return
+            except (OSError, ValueError) as exc:
+                log.error("roster: cannot save to %s: %s", self.config_path, exc)
+                problem = str(exc)
+        self.notice = Notice("status.roster_not_saved", text=problem)
+        self._notice_until = now_ns + 6_000 * NS_PER_MS
+
+    def _place_name_focus(self, before: SetupForm, after: SetupForm) -> None:
+        """Where the highlight goes on the name screen: on "done" when it opens (typing on a
+        real keyboard, then Enter, finishes); after a symbol, on the first key of the next
+        group (medials, finals, tones); on the first candidate once a tone completes a
+        syllable; on "done" once a character is picked."""
+        from display import zhuyin
+
+        if after.focus is None:
+            if before.focus is not None:
+                self.focus = 0
+            return
+        if before.focus != after.focus:
+            self._focus_on = HostAction("setup.done")
+        elif ((zhuyin.complete(after.syllable) and not zhuyin.complete(before.syllable))
+              or after.cand_page != before.cand_page):
+            self.focus, self._focus_on = 0, None  # the candidates (of the page), drawn first
+        elif (zhuyin.complete(before.syllable)
+              and after.players[after.focus].name != before.players[after.focus].name):
+            # done (confirm), or one *next* on: erase, the regulars, ㄅ (the next character)
+            self._focus_on = HostAction("setup.done")
+        elif after.syllable and after.syllable != before.syllable:
+            # where the syllable's next symbol is: initial → medial → final → tone
+            self._focus_on = HostAction("setup.zhuyin", zhuyin.next_place(after.syllable[-1]))
+        self.renderer.invalidate()
+
+    def remember_table(self, players: tuple[PlayerInfo, ...]) -> None:
+        """These players sit at the table now: the next setup (another game, a replay, after
+        a restart) starts from them."""
+        self.table = tuple(players)
+        if self.table_file is not None:
+            problem = table_players.save(self.table_file, self.table)
+            if problem:
+                log.warning("%s", problem)
 
     def show_result(self, result: Any, now_ns: int) -> None:
         """A rejection is shown for 4 s; anything accepted clears it."""
@@ -534,6 +643,14 @@ class PygameScreen:
         result = self.renderer.render(snap)
         if not result.drawn:
             return False
+        if self._focus_on is not None:  # the highlight waits where the name goes on
+            wanted, self._focus_on = self._focus_on, None
+            choices = self._choices()
+            focus = next((i for i, c in enumerate(choices)
+                          if (c.name, c.arg) == (wanted.name, wanted.arg)), self.focus)
+            if focus != self.focus:
+                self.focus = focus
+                self.renderer.invalidate()  # the next frame draws the ring there
         if self.png_dir is None:
             pygame.display.flip()
             return True

@@ -100,3 +100,14 @@ def test_a_game_adds_its_own_strings() -> None:
             i18n.add_strings({"test.other": {"zh-TW": "第 {n} 列", "en": "Row"}})
     finally:
         i18n.STRINGS.pop("test.only", None)
+
+
+def test_one_is_singular_in_english() -> None:
+    assert tr("points", "en", n=1) == "1 pt" and tr("points", "en", n=2) == "2 pts"
+    assert tr("points", "zh-TW", n=1) == "1 分"
+    assert tr("cards_left", "en", n=1) == "1 card"
+    for key, entry in STRINGS.items():
+        for form in [k for k in entry if ":" in k]:
+            lang = form.split(":")[0]
+            assert lang in LANGS, (key, form)
+            assert placeholders(entry[form]) == placeholders(entry[lang]), (key, form)

@@ -66,7 +66,11 @@ def test_typing_a_name_takes_the_keys() -> None:
     assert translate(text) is None
     assert translate(key(pygame.K_1), text_focus=True) is None  # digits come as TEXTINPUT
     assert translate(key(pygame.K_BACKSPACE), text_focus=True) == HostAction("erase")
-    assert translate(key(pygame.K_RETURN), text_focus=True) == HostAction("setup.focus", None)
+    assert translate(key(pygame.K_ESCAPE), text_focus=True) == HostAction("setup.focus", None)
+    # the host buttons' stand-ins walk the on-screen keyboard (Enter presses the highlight,
+    # which starts on "done")
+    assert translate(key(pygame.K_RETURN), text_focus=True) == HostAction("confirm")
+    assert translate(key(pygame.K_TAB), text_focus=True) == HostAction("next")
     assert translate(key(pygame.K_z, mod=pygame.KMOD_CTRL), text_focus=True) == HostAction(
         "undo")
 

@@ -14,6 +14,7 @@ from display.fonts import FontBook
 from display.games.something_missing.samples import PLAYERS
 from display.i18n import LANGS
 from display.input import GLOBAL_KEYS
+from display.layout import problems
 from display.model import Snapshot
 from display.renderer import Renderer
 from display.samples import T0, snapshots
@@ -42,10 +43,16 @@ def _share(surface: pygame.Surface, rgb: tuple[int, int, int], tol: int = 8) -> 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_screen_fits(fonts: FontBook, size: tuple[int, int], lang: str) -> None:
+    """And the layout check (display/layout.py): no text cut off, over other text, or across
+    the edge of a panel it does not lie on (its own tests: test_layout.py)."""
     screen_rect = pygame.Rect((0, 0), size)
+    found: list[str] = []
     for name, snap in snapshots(lang):
         renderer = _render(fonts, size, snap)
         assert renderer.texts, name
+        found.extend(f"{name}: {p}" for p in problems(
+            renderer.texts, size, renderer.screen, renderer.fills, renderer.badges,
+            renderer.marks))
         for record in renderer.texts:
             assert record.box.contains(record.rect), (name, record.text, record.rect, record.box)
             assert screen_rect.contains(record.rect), (name, record.text)
@@ -56,6 +63,7 @@ def test_every_screen_fits(fonts: FontBook, size: tuple[int, int], lang: str) ->
         if size == (800, 480):
             for button in renderer.buttons:
                 assert min(button.rect[2:]) >= 30, (name, button)
+    assert not found, "\n".join(found)
 
 
 def test_screens_are_as_named(fonts: FontBook) -> None:

@@ -6,6 +6,7 @@ import pygame
 import pytest
 from display_testing import book
 
+from display import zhuyin
 from display.fonts import FontBook
 from display.input import HostAction, TextInput
 from display.model import PlayerInfo, Snapshot
@@ -98,6 +99,8 @@ def test_the_setup_screen_is_operable_by_touch(fonts: FontBook) -> None:
     tap("setup.colour", 4)
     tap("setup.focus", 2)
     assert renderer.render(Snapshot(state=None, setup=form)) and renderer.text_focus
+    if zhuyin.available():
+        tap("setup.keyboard")  # 注音 first; ABC switches to Latin letters
     for key in ("J", "O"):
         tap("setup.key", key)
     tap("erase")
@@ -121,3 +124,21 @@ def test_start_player_follows_removals() -> None:
     assert form.apply(Act("setup.remove", 2)).start == 0  # they left: back to seat 1
     assert form.apply(Act("setup.remove", 3)).start == 2
     assert form.apply(Act("setup.start", 9)).start == 2  # no such seat: unchanged
+
+
+def test_a_seat_button_marks_who_starts_and_says_so(fonts: FontBook) -> None:
+    form = SetupForm(players=tuple(PlayerInfo(n, c) for n, c in (
+        ("小明", "red"), ("阿美", "yellow"), ("Alice", "blue"))))
+    pressed = form.apply(HostAction("setup.seat_button", 2))
+    assert pressed.start == 2 and pressed.pressed == 2
+    renderer = Renderer(pygame.Surface((800, 480)), fonts=fonts, strict=True)
+    renderer.render(Snapshot(state=None, setup=pressed))
+    assert "3 號按了按鈕：Alice 先" in [t.text for t in renderer.texts]
+    # a seat with nobody: said, and who starts stays
+    empty = form.apply(HostAction("setup.seat_button", 5))
+    assert empty.start == 0 and empty.pressed == 5
+    renderer.render(Snapshot(state=None, setup=empty, lang="en"))
+    assert "Nobody at seat 6" in [t.text for t in renderer.texts]
+    # the next action clears the note, and still happens
+    after = pressed.apply(HostAction("setup.variant", "easy"))
+    assert after.pressed is None and after.variant == "easy" and after.start == 2

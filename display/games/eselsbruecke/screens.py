@@ -370,8 +370,10 @@ def guess_timer(p: Painter, f: Frame) -> None:
         return
     big_timer(p, center, radius, left, view.timer_ms or 15_000, C.ACCENT)
     if left == 0:
-        p.text(p.tr("eb.guess.timeup"), p.rect(0.02, BODY_TOP + 0.5, 0.4, 0.05), size=0.05,
-               colour=C.BAD)
+        # inside the ring, under the 0 (below it, it ran into the first seat's tile)
+        box = pygame.Rect(0, 0, radius, radius // 4)
+        box.midtop = (center[0], center[1] + radius * 2 // 5)
+        p.text(p.tr("eb.guess.timeup"), box, size=0.05, colour=C.BAD)
 
 
 def draw_round_over(p: Painter, f: Frame) -> None:

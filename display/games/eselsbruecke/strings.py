@@ -46,7 +46,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "eb.seat.teller": {"zh-TW": "說書人", "en": "storyteller"},
     "eb.seat.hand": {"zh-TW": "手上 {n}", "en": "holds {n}"},
     "eb.seat.won": {"zh-TW": "猜中 {n}", "en": "won {n}"},
-    "eb.seat.pile": {"zh-TW": "{n} 分", "en": "{n} pts"},
+    "eb.seat.pile": {"zh-TW": "{n} 分", "en": "{n} pts", "en:one": "{n} pt"},
     "eb.seat.stops": {"zh-TW": "停止 {n}", "en": "stop {n}"},
     "eb.pen.title": {"zh-TW": "扣分", "en": "Penalties"},
     "eb.pen.slot": {
@@ -74,5 +74,6 @@ STRINGS: dict[str, dict[str, str]] = {
     "eb.over.tie_none": {"zh-TW": "同分且停止板塊一樣多", "en": "Tied, with as many stop tiles"},
     "eb.over.recap": {"zh-TW": "每個故事的關鍵詞", "en": "Every story's keywords"},
     "eb.over.story": {"zh-TW": "{name} 第 {n} 格", "en": "{name}, slot {n}"},
-    "eb.over.score": {"zh-TW": "{n} 分，停止 {s}", "en": "{n} pts, {s} stop"},
+    "eb.over.score": {"zh-TW": "{n} 分，停止 {s}", "en": "{n} pts, {s} stop",
+                      "en:one": "{n} pt, {s} stop"},
 }

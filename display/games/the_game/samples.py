@@ -91,4 +91,10 @@ def snapshots(lang: str = "zh-TW") -> list[tuple[str, Snapshot]]:
     add("end-super", replace(s, state=sup))
     host = replace(over, verdict="not_judged", end_reason="host_ended")
     add("end-host", replace(s, state=host))
+    # stopped by the host after three plays: the rows' ends bunch at the chart's edges
+    early = replace(host, rows=_rows(SEQ[:3]), plays=_plays(SEQ[:3]), turn=2, cards_left=95,
+                    draw_count=65, hand_counts=(6, 6, 6, 6, 6))
+    add("end-host-early", replace(s, state=early))
+    stopped = replace(early, rows=_rows(()), plays=(), turn=1, cards_left=98, draw_count=68)
+    add("end-host-nothing-played", replace(s, state=stopped))
     return out

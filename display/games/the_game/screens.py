@@ -229,6 +229,7 @@ def claim_panel(p: Painter, f: Frame) -> None:
     assert table.claim_seat is not None
     info = f.player(table.claim_seat)
     box = p.rect(0.12, 0.24, 0.76, 0.5)
+    p.veil()
     p.fill(box, C.PANEL_HI, 0.02)
     p.outline(box, C.WARN, 0.008, 0.02)
     chip = p.rect(0.16, 0.28, 0.68, 0.16)
@@ -248,6 +249,7 @@ def entry_panel(p: Painter, f: Frame) -> None:
     view = _need(f)
     table = _table(f)
     box = p.rect(0.03, BODY_TOP + 0.005, 0.94, FOOTER_Y - BODY_TOP - 0.02)
+    p.veil()
     p.fill(box, C.PANEL, 0.02)
     p.outline(box, C.ACCENT, 0.006, 0.02)
     p.text(p.tr("tg.entry.title"), p.rect(0.05, BODY_TOP + 0.01, 0.5, 0.08), size=0.055,
@@ -285,8 +287,12 @@ def rows_chart(p: Painter, f: Frame, box: pygame.Rect) -> None:
     p.text(p.tr("tg.over.chart"), title, size=0.045, colour=C.TEXT_DIM, pad=0.008)
     axis_w = p.px(0.07)
     label_w = p.px(0.08)
-    plot = pygame.Rect(box.x + axis_w, title.bottom + p.px(0.02),
-                       box.width - axis_w - label_w, box.height - title.height - p.px(0.09))
+    # (the plot starts half a marker right of the axis's numbers: a row that ends at the first
+    # play, as after an early stop, puts its marker there)
+    inset = p.px(0.02)
+    plot = pygame.Rect(box.x + axis_w + inset, title.bottom + p.px(0.02),
+                       box.width - axis_w - label_w - inset,
+                       box.height - title.height - p.px(0.09))
     n = max(len(view.plays), 1)
 
     def xy(k: int, v: int) -> tuple[float, float]:
@@ -311,11 +317,14 @@ def rows_chart(p: Painter, f: Frame, box: pygame.Rect) -> None:
     # the end labels, spread so that two rows ending close together stay readable
     label_h = p.px(0.04)
     ends = sorted(range(len(series)), key=lambda i: xy(0, series[i][-1])[1])
-    label_y: dict[int, float] = {}
-    last_y = -1e9
-    for i in ends:
-        y = max(xy(0, series[i][-1])[1], last_y + label_h)
-        label_y[i] = last_y = y
+    ys = [xy(0, series[i][-1])[1] for i in ends]
+    for k in range(1, len(ys)):  # apart, downwards ...
+        ys[k] = max(ys[k], ys[k - 1] + label_h)
+    if ys:  # ... and no lower than the plot's floor (the x axis's numbers are under it)
+        ys[-1] = min(ys[-1], plot.bottom)
+    for k in range(len(ys) - 2, -1, -1):
+        ys[k] = min(ys[k], ys[k + 1] - label_h)
+    label_y = dict(zip(ends, ys, strict=True))
     for i, tops in enumerate(series):
         colour = ROW_LINES[i % len(ROW_LINES)]
         pts: list[tuple[float, float]] = [xy(0, tops[0])]

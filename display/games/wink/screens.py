@@ -93,7 +93,7 @@ def draw_cell(p: Painter, f: Frame, r: pygame.Rect, cell: CellView, *,
         # a mark in the corner, named in words under the grid (never the colour alone)
         side = max(p.px(0.036), r.width * 3 // 8)
         badge = pygame.Rect(r.right - side, r.y, side, side)
-        p.fill(badge, C.WARN, 0.006)
+        p.fill(badge, C.WARN, 0.006, badge=True)
         p.text(PROBLEM_MARKS.get(problem, "!"), badge, size=0.05, colour=text_on(C.WARN))
 
 
@@ -158,18 +158,41 @@ def strip(p: Painter, f: Frame, view: WinkView, highlight: int | None) -> None:
         # run into each other ("Hand 4Acc 4")
         counts = f"{p.tr('wink.hand', n=hand)}  {p.tr('wink.acc_cards', n=acc)}"
         p.text(counts, low, size=0.036, colour=fg, weight="regular", pad=0.004)
-        num = pygame.Rect(r.right - r.width // 4, r.y + r.height * 38 // 100, r.width // 4,
+        side = r.width * SIDE // 100
+        num = pygame.Rect(r.right - side, r.y + r.height * 38 // 100, side,
                           r.height * 30 // 100)
-        p.text(str(seat + 1), num, size=0.04, colour=fg, pad=0.004)
+        if r.width < r.height * 3 // 2:
+            # a narrow chip (eight players on the small screen): the seat number on a disc
+            # of its own, so that it does not read as part of the score beside it
+            radius = max(6, min(num.width, num.height) // 2)
+            pygame.draw.circle(p.surface, fg, num.center, radius)
+            disc = pygame.Rect(0, 0, radius * 2 - 2, radius * 2 - 2)
+            disc.center = num.center
+            p.text(str(seat + 1), disc, size=0.035, colour=player_rgb(f.player(seat).colour))
+        else:
+            p.text(str(seat + 1), num, size=0.04, colour=fg, pad=0.004)
 
 
 def strip_scores(p: Painter, f: Frame) -> None:
-    from display.screens import strip_scores as shared
+    """The (animated) scores: between the player's shape (left) and seat number (right), so
+    that with eight narrow chips on the small screen the three never run together."""
+    from display.screens import NAME_ROW, SCORE_ROW, _strip_cells
 
     if _table(f).grid_open:
         return  # the strip's place says which cell is lit
+    view = _need(f)
+    for seat, r in enumerate(_strip_cells(p, view.players, p.rect(*STRIP))):
+        fg = text_on(player_rgb(f.player(seat).colour))
+        score = round(f.shown_scores[seat]) if seat < len(f.shown_scores) else view.scores[seat]
+        side = r.width * SIDE // 100
+        mid = pygame.Rect(r.x + side, r.y + r.height * NAME_ROW // 100, r.width - 2 * side,
+                          r.height * SCORE_ROW // 100)
+        p.text(p.tr("points", n=score), mid.inflate(-2 * p.px(0.006), 0), size=0.045,
+               colour=fg)
 
-    shared(p, f, p.rect(*STRIP))
+
+#: the shape's and the seat number's share of a strip chip's width (each, in percent)
+SIDE = 20
 
 
 def draw_layout(p: Painter, f: Frame) -> None:

@@ -1,0 +1,114 @@
+"""注音 input through libchewing: the syllable rules, the candidates, and the name screen.
+
+The candidate tests need libchewing (``apt-get install libchewing3 libchewing3-data``; .ci/run
+installs it); without it they skip, saying so, and the fallback (Latin keyboard and a message)
+is tested with the library hidden.
+"""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+from display_testing import SIZES, book
+
+from display import zhuyin
+from display.input import HostAction
+from display.model import PlayerInfo, Snapshot
+from display.renderer import Renderer
+from display.setup import SetupForm
+
+needs_chewing = pytest.mark.skipif(
+    not zhuyin.available(),
+    reason=f"libchewing is not installed ({zhuyin.why_unavailable()}): "
+           "apt-get install libchewing3 libchewing3-data")
+
+
+def test_a_syllable_keeps_one_symbol_per_place_and_ends_with_its_tone() -> None:
+    s = ""
+    for sym in "ㄓㄨ":
+        s = zhuyin.add(s, sym)
+    assert s == "ㄓㄨ" and not zhuyin.complete(s)
+    assert zhuyin.add(s, "ㄔ") == "ㄔㄨ"  # a second initial replaces the first
+    assert zhuyin.add("ㄨ", "ㄓ") == "ㄓㄨ"  # kept in spelling order
+    s = zhuyin.add(s, "ˇ")
+    assert s == "ㄓㄨˇ" and zhuyin.complete(s)
+    assert zhuyin.add(s, "ㄇ") == "ㄇ"  # after the tone: a new syllable
+    assert zhuyin.add("", "ˋ") == ""  # a tone alone is nothing
+    assert zhuyin.add("ㄇ", "x") == "ㄇ"  # not a symbol
+
+
+def test_the_keyboards_have_every_symbol_and_tone_once() -> None:
+    syms = [sym for row in zhuyin.DACHEN_ROWS for sym, _ in row]
+    assert len(syms) == len(set(syms)) == 37 + 4
+    assert set(zhuyin.INITIALS + zhuyin.MEDIALS + zhuyin.FINALS) <= set(syms)
+    screen = "".join(zhuyin.SCREEN_ROWS)
+    assert len(screen) == len(set(screen)) == 37 + 5
+    assert screen == zhuyin.INITIALS + zhuyin.MEDIALS + zhuyin.FINALS + "ˉˊˇˋ˙"
+    assert [zhuyin.next_place(s) for s in "ㄇㄧㄥˊ"] == ["ㄧ", "ㄚ", "ˉ", "ㄅ"]
+
+
+@needs_chewing
+def test_libchewing_offers_the_characters_of_a_syllable() -> None:
+    assert zhuyin.candidates("ㄇㄟˇ")[0] == "美"
+    assert "玲" in zhuyin.candidates("ㄌㄧㄥˊ")[:5]
+    assert zhuyin.candidates("ㄓㄤ" + zhuyin.FIRST_TONE)[0] == "張"
+    assert zhuyin.candidates("ㄓㄤ") == ()  # no tone yet
+    assert zhuyin.candidates("ㄅㄦˋ") == ()  # not a syllable of Mandarin
+    # the same list every time: nothing is learnt from what is picked
+    assert zhuyin.candidates("ㄇㄟˇ") == zhuyin.candidates.__wrapped__("ㄇㄟˇ")
+
+
+@needs_chewing
+def test_a_chinese_name_is_spelt_on_the_form() -> None:
+    form = SetupForm(players=(PlayerInfo("", "red"),) * 1 + (PlayerInfo("", "blue"),
+                                                               PlayerInfo("", "green")), focus=0)
+    for sym in "ㄇㄟˇ":
+        form = form.apply(HostAction("setup.zhuyin", sym))
+    assert form.syllable == "ㄇㄟˇ"
+    form = form.apply(HostAction("setup.cand", zhuyin.candidates(form.syllable)[0]))
+    assert form.players[0].name == "美" and form.syllable == ""
+    form = form.apply(HostAction("setup.zhuyin", "ㄌ"))
+    form = form.apply(HostAction("erase"))  # erases the symbol, not the character
+    assert form.syllable == "" and form.players[0].name == "美"
+    form = form.apply(HostAction("erase"))
+    assert form.players[0].name == ""
+    form = form.apply(HostAction("setup.done"))
+    assert form.focus is None
+
+
+@needs_chewing
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_name_screen_shows_the_candidates_as_buttons(size: tuple[int, int]) -> None:
+    form = SetupForm(players=(PlayerInfo("王", "red"), PlayerInfo("", "blue"),
+                              PlayerInfo("", "green")), focus=0, syllable="ㄇㄟˇ")
+    renderer = Renderer(pygame.Surface(size), fonts=book(), strict=True)
+    renderer.render(Snapshot(state=None, setup=form))
+    actions = [b.action for b in renderer.buttons]
+    assert actions[0] == HostAction("setup.cand", "美")  # first, for the host buttons
+    assert HostAction("setup.zhuyin", "ㄅ") in actions
+    assert any(a.name == "setup.page" for a in actions)  # more than one page of ㄇㄟˇ
+    page2 = Renderer(pygame.Surface(size), fonts=book(), strict=True)
+    page2.render(Snapshot(state=None, setup=form.apply(HostAction("setup.page", 1))))
+    assert HostAction("setup.cand", "美") not in [b.action for b in page2.buttons]
+
+
+def test_without_libchewing_the_latin_keyboard_stays_and_says_why(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TABLEKEEPER_NO_CHEWING", "1")
+    zhuyin._engine.cache_clear()
+    zhuyin.candidates.cache_clear()
+    try:
+        assert not zhuyin.available() and zhuyin.why_unavailable()
+        form = SetupForm(players=(PlayerInfo("", "red"), PlayerInfo("", "blue"),
+                                  PlayerInfo("", "green")), focus=0)
+        for lang, words in (("zh-TW", "這台機器沒有注音輸入，只能打英文字母"),
+                            ("en", "No 注音 input on this box: Latin letters only")):
+            renderer = Renderer(pygame.Surface((800, 480)), fonts=book(), strict=True)
+            renderer.render(Snapshot(state=None, setup=form, lang=lang))
+            assert words in [t.text for t in renderer.texts]
+            actions = [b.action for b in renderer.buttons]
+            assert HostAction("setup.key", "Q") in actions
+            assert not any(a.name in ("setup.zhuyin", "setup.keyboard") for a in actions)
+    finally:
+        zhuyin._engine.cache_clear()
+        zhuyin.candidates.cache_clear()
