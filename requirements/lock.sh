@@ -22,7 +22,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(dirname "$here")"
 lock="$here/dev.txt"
 python="${PYTHON:-python3}"
-mode=write
+mode="write"
 case "${1:-}" in
   --check) mode=check ;;
   --upgrade) mode=upgrade ;;
