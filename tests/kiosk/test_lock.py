@@ -8,11 +8,13 @@ PyPI is `requirements/lock-pi.sh --check` and `requirements/lock.sh --check`, ru
 from __future__ import annotations
 
 import re
+import shlex
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
 import pytest
-
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 from packaging.version import Version
@@ -137,3 +139,30 @@ def test_tk_on_a_pi_installs_the_lock() -> None:
     assert "--require-hashes" in pi_branch and "--only-binary=:all:" in pi_branch
     assert "$(pi_lock)" in pi_branch and "requirements/pi-$release-aarch64.txt" in tk
     assert '"${TK_PI:-}" = 1' in tk and "/proc/device-tree/model" in tk
+
+
+def _tk_check_deps(tmp_path: Path, pyproject: str) -> subprocess.CompletedProcess[str]:
+    """./tk's check_deps (is the venv what pyproject.toml asks for?) on this test's venv,
+    against ``pyproject`` (the text of a pyproject.toml)."""
+    tk = (ROOT / "tk").read_text(encoding="utf-8")
+    start = tk.index("check_deps() {")
+    function = tk[start:tk.index("\n}\n", start) + 3]
+    (tmp_path / "pyproject.toml").write_text(pyproject, encoding="utf-8")
+    venv = Path(sys.prefix)
+    script = f'here={shlex.quote(str(tmp_path))}\n{function}\ncheck_deps {shlex.quote(str(venv))}\n'
+    return subprocess.run(["bash", "-c", script], capture_output=True, text=True, check=False,
+                          timeout=60)
+
+
+def test_tk_names_what_pyproject_asks_for_that_the_lock_lacks(tmp_path: Path) -> None:
+    if not (Path(sys.prefix) / "bin" / "python").exists():
+        pytest.skip("not run from a venv (./tk's check needs its bin/python)")
+    ours = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert _tk_check_deps(tmp_path, ours).returncode == 0, "this venv is what pyproject asks"
+    added = ours.replace('"pygame-ce>=2.5",', '"pygame-ce>=2.5",\n    "no-such-package-tk>=1",')
+    raised = added.replace('"pytest>=8",', '"pytest>=999",')
+    assert raised != added != ours
+    proc = _tk_check_deps(tmp_path, raised)
+    assert proc.returncode != 0
+    assert "no-such-package-tk>=1 (installed: none)" in proc.stderr
+    assert "pytest>=999 (installed: " in proc.stderr
