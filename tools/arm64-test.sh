@@ -12,6 +12,9 @@
 #   sudo tools/arm64-test.sh --pi-deps       .ci/pi-deps there (lock check, then every tier)
 #   sudo tools/arm64-test.sh -- -k vision    extra arguments for ./tk test (pytest's)
 #   sudo tools/arm64-test.sh --release trixie --as-pi   the same on Debian trixie (Pi OS Trixie)
+#   sudo tools/arm64-test.sh --as-pi --pytest-only -- tests/vision   the venv, then pytest only
+#                                            (no ruff, no mypy: they check the source, not the
+#                                            CPU, and mypy alone takes over 25 min emulated)
 #
 # Options: --release bookworm|trixie (default bookworm), --root DIR (default
 # /var/tmp/tablekeeper-arm64-root for bookworm, /var/tmp/tablekeeper-arm64-trixie-root for
@@ -24,9 +27,10 @@ set -euo pipefail
 root=""
 release=bookworm
 mode="test"
+pytest_only=0
 dry=0
 extra=()
-usage() { sed -n '2,23s/^# \{0,1\}//p' "$0"; }
+usage() { sed -n '2,26s/^# \{0,1\}//p' "$0"; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --root) root="${2:?--root needs a directory}"; shift 2 ;;
@@ -36,6 +40,7 @@ while [ $# -gt 0 ]; do
     --pi-deps) mode=pi-deps; shift ;;
     --as-pi) mode=as-pi; shift ;;
     --setup-only) mode=setup; shift ;;
+    --pytest-only) pytest_only=1; shift ;;
     --dry-run) dry=1; shift ;;
     -h|--help) usage; exit 0 ;;
     --) shift; extra=("$@"); break ;;
@@ -117,9 +122,11 @@ run git clone --quiet --no-local "$repo" "$root/src/tablekeeper"
 
 # (the inner bash expands "$@": the arguments after its script and name)
 # shellcheck disable=SC2016
-case "$mode" in
-  pi-deps) inner='.ci/pi-deps' ;;
-  as-pi) inner='TK_PI=1 TK_VENV=.venv-pi ./tk test "$@"' ;;
+case "$mode:$pytest_only" in
+  pi-deps:*) inner='.ci/pi-deps' ;;
+  as-pi:0) inner='TK_PI=1 TK_VENV=.venv-pi ./tk test "$@"' ;;
+  as-pi:1) inner='TK_PI=1 TK_VENV=.venv-pi ./tk --version && .venv-pi/bin/pytest -p no:cacheprovider "$@"' ;;
+  *:1) inner='./tk --version && .venv/bin/pytest -p no:cacheprovider "$@"' ;;
   *) inner='./tk test "$@"' ;;
 esac
 start=$(date +%s)
