@@ -86,9 +86,12 @@ EMPTY_FONTCONFIG_FILE = hide_system_fonts()
 # (CI=true) the examples are derived from each test, so a landing is not decided by a draw.
 # A failure found locally is kept in .hypothesis/ and replayed first next time.
 
-settings.register_profile("ci", derandomize=True, print_blob=True)
-if os.environ.get("CI"):
-    settings.load_profile("ci")
+# No deadline in either: hypothesis's default (200 ms an example) is a timed assertion, and on
+# a loaded machine a first example (imports, caches) took 949 ms and failed the wink host-entry
+# test on a fresh clone; speed is the benchmarks' to measure (tablekeeper bench), not a test's.
+settings.register_profile("ci", derandomize=True, print_blob=True, deadline=None)
+settings.register_profile("dev", deadline=None)
+settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 
 # --- clock, pins, firmware, referee ---------------------------------------------------------

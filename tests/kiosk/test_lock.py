@@ -157,12 +157,14 @@ def _tk_check_deps(tmp_path: Path, pyproject: str) -> subprocess.CompletedProces
 def test_tk_names_what_pyproject_asks_for_that_the_lock_lacks(tmp_path: Path) -> None:
     if not (Path(sys.prefix) / "bin" / "python").exists():
         pytest.skip("not run from a venv (./tk's check needs its bin/python)")
-    ours = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
-    assert _tk_check_deps(tmp_path, ours).returncode == 0, "this venv is what pyproject asks"
-    added = ours.replace('"pygame-ce>=2.5",', '"pygame-ce>=2.5",\n    "no-such-package-tk>=1",')
-    raised = added.replace('"pytest>=8",', '"pytest>=999",')
-    assert raised != added != ours
-    proc = _tk_check_deps(tmp_path, raised)
+    # (pytest and packaging are in every venv that runs this; the extras' markers count)
+    head = '[project]\nname = "x"\nversion = "1"\ndependencies = ["pytest>=1"]\n'
+    extras = ('[project.optional-dependencies]\ndev = ["packaging>=1", '
+              '"no-such-package-tk>=1; platform_machine == \'no-such-machine\'"]\n')
+    assert _tk_check_deps(tmp_path, head + extras).returncode == 0
+    missing = head.replace('"pytest>=1"]', '"pytest>=1", "no-such-package-tk>=1"]')
+    raised = extras.replace('"packaging>=1"', '"packaging>=999"')
+    proc = _tk_check_deps(tmp_path, missing + raised)
     assert proc.returncode != 0
     assert "no-such-package-tk>=1 (installed: none)" in proc.stderr
-    assert "pytest>=999 (installed: " in proc.stderr
+    assert "packaging>=999 (installed: " in proc.stderr
