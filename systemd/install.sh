@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Install tablekeeper's kiosk on a fresh Raspberry Pi OS (Bookworm, 64-bit, Lite).
+# Install tablekeeper's kiosk on a fresh Raspberry Pi OS, 64-bit (Lite): Bookworm or Trixie.
+# It reads VERSION_CODENAME from /etc/os-release and installs that release's lock
+# (requirements/pi-<release>-aarch64.txt); other releases are refused, saying so.
 #
 #   sudo systemd/install.sh            install (or update) and start the kiosk
 #   systemd/install.sh --dry-run       print every step it would take; change nothing
@@ -12,7 +14,7 @@
 #      groups, and the admin (TK_ADMIN, else the user who ran sudo) in the group tablekeeper,
 #      so the admin can read the config (and run `tablekeeper selftest`)
 #   3. a venv with --system-site-packages under /opt/tablekeeper (picamera2/lgpio come from apt);
-#      into it the locked dependencies (requirements/pi-bookworm-aarch64.txt: exact versions,
+#      into it the locked dependencies (requirements/pi-<release>-aarch64.txt: exact versions,
 #      pip --require-hashes, wheels only) and this checkout (--no-deps); skipped when the same
 #      source and lock are installed; the command /usr/local/bin/tablekeeper (a symlink)
 #   4. the state directory /var/lib/tablekeeper and a default config.toml if there is none
@@ -37,19 +39,24 @@
 #   TK_PIP_OPTS [] extra options for pip install   TK_BIN_DIR [/usr/local/bin]
 #   TK_ADMIN [$SUDO_USER] the admin put in the group tablekeeper (none: nobody)
 #   TK_ETC_DIR [/etc/tablekeeper]  TK_MQTT_PASSWORD_FILE [] the table's broker password
+#   TK_OS_RELEASE [/etc/os-release] the file naming the Pi OS release (VERSION_CODENAME)
 set -euo pipefail
 
 readonly UNIT_NAME=tablekeeper-kiosk.service
-readonly APT_PACKAGES=(
+APT_PACKAGES=(
   python3-venv python3-pip       # the venv and its pip
   python3-picamera2              # the camera (with python3-libcamera); apt only, not on PyPI
   python3-lgpio                  # gpiozero's pin factory on Pi 5 (and Pi 4)
   python3-systemd                # journald fields and sd_notify via libsystemd
   fonts-noto-cjk                 # Traditional Chinese on screen (NotoSansCJK-*.ttc, face 3)
   libsdl2-2.0-0                  # brings SDL2's KMSDRM runtime: libdrm2, libgbm1, libegl1
-  libasound2                     # ALSA for the buzzer sounds
   libchewing3 libchewing3-data   # 注音 input of names on the touchscreen (display/zhuyin.py)
 )
+# ALSA for the buzzer sounds: the package's name per release (Debian 13's 64-bit time_t
+# transition renamed it; trixie's libasound2 is only a virtual package)
+declare -A ALSA=([bookworm]=libasound2 [trixie]=libasound2t64)
+#: The Pi OS releases this installs on (each has its lock, requirements/pi-R-aarch64.txt).
+readonly RELEASES=(bookworm trixie)
 readonly GROUPS_WANTED=(gpio video render input audio)
 
 src="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -64,7 +71,7 @@ stamp="$prefix/installed-source.sha256"
 config="$state_dir/config.toml"
 bin_dir="${TK_BIN_DIR:-/usr/local/bin}"
 admin="${TK_ADMIN-${SUDO_USER:-}}"
-lock="$src/requirements/pi-bookworm-aarch64.txt"
+os_release="${TK_OS_RELEASE:-/etc/os-release}"
 etc_dir="${TK_ETC_DIR:-/etc/tablekeeper}"
 password_src="${TK_MQTT_PASSWORD_FILE:-}"
 
@@ -110,6 +117,25 @@ if ! grep -qs '^name = "tablekeeper"' "$src/pyproject.toml"; then
   die "$src is not a tablekeeper checkout (no pyproject.toml naming tablekeeper)"
 fi
 [ -f "$src/systemd/$UNIT_NAME" ] || die "$src/systemd/$UNIT_NAME is missing"
+
+# --- which Pi OS release: its lock and its package names --------------------------------
+[ -r "$os_release" ] || die "cannot read $os_release (which Pi OS release is this?)"
+release="$(sed -n 's/^VERSION_CODENAME=//p' "$os_release" | tr -d '"' | head -n 1)"
+pretty="$(sed -n 's/^PRETTY_NAME=//p' "$os_release" | tr -d '"' | head -n 1)"
+case " ${RELEASES[*]} " in
+  *" $release "*) ;;
+  *)
+    why="${pretty:-this system} (${release:-no VERSION_CODENAME in $os_release}) is not supported:"
+    why="$why this installs on Raspberry Pi OS Bookworm or Trixie, 64-bit (VERSION_CODENAME"
+    why="$why ${RELEASES[*]// /, }); see hardware.md"
+    why="$why (Pi OS) for where to get a supported image"
+    if skipped deps && skipped apt; then echo "warning: $why"; else die "$why"; fi
+    release=bookworm  # (apt and deps skipped: only the names below, never installed)
+    ;;
+esac
+echo "install.sh: Pi OS release $release ($pretty)"
+lock="$src/requirements/pi-$release-aarch64.txt"
+APT_PACKAGES+=("${ALSA[$release]}")
 [ -f "$lock" ] || die "$lock is missing"
 if ! skipped deps && [ "$(uname -m)" != "aarch64" ]; then
   why="the lock $lock is for a 64-bit Pi (aarch64); this is $(uname -m): use --skip=deps"
@@ -118,10 +144,6 @@ fi
 
 if ! grep -qs "Raspberry Pi" /proc/device-tree/model; then
   echo "warning: this does not look like a Raspberry Pi (no 'Raspberry Pi' in /proc/device-tree/model)"
-fi
-if [ -r /etc/os-release ] && ! grep -qs '^VERSION_CODENAME=bookworm' /etc/os-release; then
-  echo "warning: written for Raspberry Pi OS Bookworm; this is" \
-    "$(sed -n 's/^PRETTY_NAME=//p' /etc/os-release | tr -d '"')"
 fi
 
 # --- 1. packages ------------------------------------------------------------------------
@@ -194,7 +216,8 @@ if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$source_hash" ]; then
 else
   # Exactly the versions CI tests (.ci/pi-deps), each wheel checked against its hash. Pi OS's
   # own numpy-based packages (python3-picamera2's simplejpeg, python3-libcamera) are built
-  # against numpy 1.x: the lock keeps numpy below 2 (and so OpenCV at 4.11).
+  # against its apt numpy: Bookworm's lock keeps numpy 1.26 (and so OpenCV 4.11), Trixie's
+  # has Debian's numpy 2.2.4 (and OpenCV 5.1).
   build_opts=()
   if skipped deps; then
     note "locked dependencies skipped (--skip=deps)"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The test suite on a Raspberry Pi's CPU (aarch64) under emulation, on an amd64 Debian/Ubuntu
-# machine: a Debian bookworm arm64 root made with mmdebstrap, run through qemu-user-static.
+# machine: a Debian arm64 root (bookworm or trixie, the Debian releases under Pi OS Bookworm and
+# Pi OS Trixie) made with mmdebstrap, run through qemu-user-static.
 # Slow (every instruction is emulated: about 10-20 times slower than native), so never part of
 # CI: run it by hand, as root, before a release or after a change of library versions.
 # docs/arm64.md says what to expect.
@@ -10,31 +11,48 @@
 #                                            versions, installed with --require-hashes)
 #   sudo tools/arm64-test.sh --pi-deps       .ci/pi-deps there (lock check, then every tier)
 #   sudo tools/arm64-test.sh -- -k vision    extra arguments for ./tk test (pytest's)
+#   sudo tools/arm64-test.sh --release trixie --as-pi   the same on Debian trixie (Pi OS Trixie)
+#   sudo tools/arm64-test.sh --as-pi --pytest-only -- tests/vision   the venv, then pytest only
+#                                            (no ruff, no mypy: they check the source, not the
+#                                            CPU, and mypy alone takes over 25 min emulated)
 #
-# Options: --root DIR (default /var/tmp/tablekeeper-arm64-root; made on first use, kept for
-# the next run), --setup-only (make the root and stop), --dry-run (say what would be done).
+# Options: --release bookworm|trixie (default bookworm), --root DIR (default
+# /var/tmp/tablekeeper-arm64-root for bookworm, /var/tmp/tablekeeper-arm64-trixie-root for
+# trixie; made on first use, kept for the next run), --setup-only (make the root and stop),
+# --dry-run (say what would be done).
 # The repository is cloned (its committed HEAD, not the work tree's edits) into the root's
 # /src/tablekeeper afresh on each run.
 set -euo pipefail
 
-root=/var/tmp/tablekeeper-arm64-root
+root=""
+release=bookworm
 mode="test"
+pytest_only=0
 dry=0
 extra=()
-usage() { sed -n '2,18s/^# \{0,1\}//p' "$0"; }
+usage() { sed -n '2,26s/^# \{0,1\}//p' "$0"; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --root) root="${2:?--root needs a directory}"; shift 2 ;;
     --root=*) root="${1#--root=}"; shift ;;
+    --release) release="${2:?--release needs bookworm or trixie}"; shift 2 ;;
+    --release=*) release="${1#--release=}"; shift ;;
     --pi-deps) mode=pi-deps; shift ;;
     --as-pi) mode=as-pi; shift ;;
     --setup-only) mode=setup; shift ;;
+    --pytest-only) pytest_only=1; shift ;;
     --dry-run) dry=1; shift ;;
     -h|--help) usage; exit 0 ;;
     --) shift; extra=("$@"); break ;;
     *) echo "arm64-test: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
+
+case "$release" in
+  bookworm) root="${root:-/var/tmp/tablekeeper-arm64-root}" ;;
+  trixie) root="${root:-/var/tmp/tablekeeper-arm64-trixie-root}" ;;
+  *) echo "arm64-test: --release $release: only bookworm and trixie (see --help)" >&2; exit 2 ;;
+esac
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 packages=python3,python3-venv,python3-pip,git,shellcheck,ca-certificates,systemd,procps
@@ -66,10 +84,10 @@ if [ ! -e "$binfmt/qemu-aarch64" ]; then
 fi
 
 if [ ! -x "$root/usr/bin/python3" ]; then
-  run mmdebstrap --arch=arm64 --variant=apt --include="$packages" bookworm "$root" \
-    "deb http://deb.debian.org/debian bookworm main" \
-    "deb http://deb.debian.org/debian bookworm-updates main" \
-    "deb http://deb.debian.org/debian-security bookworm-security main"
+  run mmdebstrap --arch=arm64 --variant=apt --include="$packages" "$release" "$root" \
+    "deb http://deb.debian.org/debian $release main" \
+    "deb http://deb.debian.org/debian $release-updates main" \
+    "deb http://deb.debian.org/debian-security $release-security main"
 fi
 if [ "$mode" = setup ]; then exit 0; fi
 
@@ -104,9 +122,11 @@ run git clone --quiet --no-local "$repo" "$root/src/tablekeeper"
 
 # (the inner bash expands "$@": the arguments after its script and name)
 # shellcheck disable=SC2016
-case "$mode" in
-  pi-deps) inner='.ci/pi-deps' ;;
-  as-pi) inner='TK_PI=1 TK_VENV=.venv-pi ./tk test "$@"' ;;
+case "$mode:$pytest_only" in
+  pi-deps:*) inner='.ci/pi-deps' ;;
+  as-pi:0) inner='TK_PI=1 TK_VENV=.venv-pi ./tk test "$@"' ;;
+  as-pi:1) inner='TK_PI=1 TK_VENV=.venv-pi ./tk --version && .venv-pi/bin/pytest -p no:cacheprovider "$@"' ;;
+  *:1) inner='./tk --version && .venv/bin/pytest -p no:cacheprovider "$@"' ;;
   *) inner='./tk test "$@"' ;;
 esac
 start=$(date +%s)

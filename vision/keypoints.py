@@ -104,11 +104,14 @@ class KeypointParams:
 @dataclass(frozen=True)
 class Hypothesis:
     """Template ``index`` (of the deck's ids) seen at ``corners`` (4x2 frame px, clockwise,
-    the template's own top-left first), supported by ``inliers`` keypoint matches."""
+    the template's own top-left first), supported by ``inliers`` keypoint matches.
+    ``rigid``: the same corners from a similarity (turn, scale, shift) fitted to those
+    inliers by least squares; None if they do not give one."""
 
     index: int
     corners: FloatArray
     inliers: int
+    rigid: FloatArray | None = None
 
 
 def _orb(n: int) -> cv2.ORB:
@@ -213,10 +216,35 @@ class KeypointIndex:
             corners = cv2.perspectiveTransform(self.corners[i].reshape(-1, 1, 2),
                                                homography).reshape(4, 2)
             if np.isfinite(corners).all():
+                inl = mask.ravel().astype(bool)
                 out.append(Hypothesis(i, np.asarray(corners, dtype=np.float32),
-                                      int(mask.sum())))
+                                      int(mask.sum()),
+                                      _rigid(src[inl], dst[inl], self.corners[i])))
         out.sort(key=lambda h: -h.inliers)
         return out
+
+
+def _rigid(src: FloatArray, dst: FloatArray, corners: FloatArray) -> FloatArray | None:
+    """``corners`` mapped by the similarity (rotation, uniform scale, shift) that takes
+    ``src`` nearest to ``dst`` (least squares, closed form: no random sampling). A card on
+    the table seen from above is that, up to a little perspective. The homography's eight
+    degrees of freedom fit its inliers' pixel noise too, and where those lie on a part of the
+    card only (the rest under a hand or another card), they may carry the far corners 10-20
+    px away: one keypoint more or less (ORB's of OpenCV 5.1 against 5.0's, on one test frame)
+    moved a corner by 17 px. The four of a similarity move a pixel or two then."""
+    if len(src) < 3:
+        return None
+    s, d = src.astype(np.float64), dst.astype(np.float64)
+    sc, dc = s - s.mean(axis=0), d - d.mean(axis=0)
+    norm = float((sc ** 2).sum())
+    if norm < 1e-9:
+        return None
+    # (x, y) -> (a x - b y, b x + a y) + t: a, b by least squares over the centred points
+    a = float((sc * dc).sum()) / norm
+    b = float((sc[:, 0] * dc[:, 1] - sc[:, 1] * dc[:, 0]).sum()) / norm
+    rot = np.array([[a, -b], [b, a]])
+    out = (np.asarray(corners, np.float64) - s.mean(axis=0)) @ rot.T + d.mean(axis=0)
+    return out.astype(np.float32) if np.isfinite(out).all() else None
 
 
 def _two_nearest(query: cv2.typing.MatLike, train: cv2.typing.MatLike
@@ -291,6 +319,11 @@ def recover(matcher: DeckMatcher, image: Image, grey: Image, box: FloatArray,
                 c.min() < 0 or c[:, 0].max() > W - 1 or c[:, 1].max() > H - 1):
             # (A card cut by the border of the frame is not reported, as in vision.find.)
             starts.append(c)
+        r = hyp.rigid
+        if r is not None and plausible(r, aspect, typical_area, p) and not (
+                r.min() < 0 or r[:, 0].max() > W - 1 or r[:, 1].max() > H - 1):
+            # (aligned only: the similarity's corners, a pixel or two off, are aligned)
+            starts.append(r)
         if box_card:
             # The box's corners, the one nearest the template's first corner first.
             first = int(np.argmin(((box - c[0]) ** 2).sum(axis=1)))

@@ -166,9 +166,9 @@ def source_collection(weight: str, source_dir: Path | None = None) -> str | None
         given = source_dir / f"NotoSansCJK-{weight}.ttc"
         return str(given) if given.is_file() else None
     for pattern in SYSTEM_CJK_PATTERNS:
-        path = pattern.format(weight=weight)
-        if Path(path).is_file():
-            return path
+        found = pattern.format(weight=weight)
+        if Path(found).is_file():
+            return found
     return None
 
 

@@ -22,7 +22,8 @@ needs_root = pytest.mark.skipif(not IS_ROOT, reason="installing needs root (CI r
 MUTATORS = ("apt-get", "useradd", "usermod", "groupadd", "install", "chown", "chgrp", "chmod",
             "mv", "ln", "pip", "sync")
 #: Every shell script the project ships (all must be shellcheck-clean).
-SCRIPTS = (SCRIPT, ROOT / "requirements" / "lock-pi.sh", ROOT / ".ci" / "pi-deps",
+SCRIPTS = (SCRIPT, ROOT / "requirements" / "lock-pi.sh", ROOT / "requirements" / "lock.sh",
+           ROOT / ".ci" / "pi-deps",
            ROOT / ".ci" / "run", ROOT / "tk", ROOT / "tools" / "arm64-test.sh")
 
 
@@ -275,3 +276,63 @@ def test_second_run_changes_nothing(tmp_path: Path) -> None:
     assert check.returncode == 0, check.stderr
     assert check.stdout.strip() == str(target / "state")
     assert not list((target / "state").glob(".config.toml.*"))  # no temp file left behind
+
+
+def _os_release(tmp_path: Path, codename: str, pretty: str) -> Path:
+    path = tmp_path / "os-release"
+    path.write_text(f'PRETTY_NAME="{pretty}"\nNAME="Debian GNU/Linux"\n'
+                    f"VERSION_CODENAME={codename}\n")
+    return path
+
+
+@pytest.mark.parametrize(("codename", "pretty", "alsa"), [
+    ("bookworm", "Debian GNU/Linux 12 (bookworm)", "libasound2"),
+    ("trixie", "Debian GNU/Linux 13 (trixie)", "libasound2t64"),
+])
+def test_the_dry_run_picks_the_lock_of_the_pi_os_release(
+        tmp_path: Path, shims: tuple[Path, Path], codename: str, pretty: str,
+        alsa: str) -> None:
+    bin_dir, log = shims
+    # (dpkg-query answers "not installed", so the apt step names every package it would add)
+    dpkg = bin_dir / "dpkg-query"
+    dpkg.write_text("#!/bin/sh\nexit 1\n")
+    dpkg.chmod(0o755)
+    env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}",
+           "TK_OS_RELEASE": str(_os_release(tmp_path, codename, pretty)),
+           "TK_PREFIX": str(tmp_path / "opt"), "TK_STATE_DIR": str(tmp_path / "state")}
+    proc = subprocess.run(["bash", str(SCRIPT), "--dry-run"], capture_output=True, text=True,
+                          check=False, env=env, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert f"Pi OS release {codename} ({pretty})" in proc.stdout
+    steps = [line for line in proc.stdout.splitlines() if line.startswith("+ ")]
+    assert any("--require-hashes" in s and f"requirements/pi-{codename}-aarch64.txt" in s
+               for s in steps)
+    (apt,) = [s for s in steps if "apt-get install" in s]
+    assert apt.split()[-1] == alsa
+    others = {"bookworm": "trixie", "trixie": "bookworm"}[codename]
+    assert f"pi-{others}-aarch64.txt" not in proc.stdout
+    changes = [c for c in (log.read_text().splitlines() if log.exists() else [])
+               if not c.startswith(("systemctl is-enabled", "systemctl is-active"))]
+    assert changes == []
+
+
+@pytest.mark.parametrize(("codename", "pretty"), [
+    ("noble", "Ubuntu 24.04 LTS"), ("bullseye", "Raspbian GNU/Linux 11 (bullseye)"),
+    ("", "Some Linux"),
+])
+def test_another_release_is_refused_saying_which_are_supported(
+        tmp_path: Path, codename: str, pretty: str) -> None:
+    env = {**os.environ, "TK_OS_RELEASE": str(_os_release(tmp_path, codename, pretty))}
+    proc = subprocess.run(["bash", str(SCRIPT), "--dry-run"], capture_output=True, text=True,
+                          check=False, env=env, timeout=120)
+    assert proc.returncode == 1
+    assert f"{pretty} (" in proc.stderr and "is not supported" in proc.stderr
+    assert "Bookworm or Trixie" in proc.stderr and "hardware.md" in proc.stderr
+    assert "== 1." not in proc.stdout  # refused before any step
+
+
+def test_an_unreadable_os_release_is_refused(tmp_path: Path) -> None:
+    env = {**os.environ, "TK_OS_RELEASE": str(tmp_path / "missing")}
+    proc = subprocess.run(["bash", str(SCRIPT), "--dry-run"], capture_output=True, text=True,
+                          check=False, env=env, timeout=120)
+    assert proc.returncode == 1 and "cannot read" in proc.stderr

@@ -15,6 +15,7 @@ from vision.find import CardFinder, order_corners, to_grey
 from vision.keypoints import (
     KeypointIndex,
     KeypointParams,
+    _rigid,
     index_for,
     paper_beyond,
     plausible,
@@ -165,3 +166,19 @@ def test_paper_beyond_tells_a_lone_card_from_one_on_a_pile(demo_decks: DemoDecks
         paper_beyond(image, lone, level)
     with pytest.raises(ValueError, match="finite"):
         paper_beyond(grey, np.full((4, 2), np.inf, dtype=np.float32), level)
+
+
+def test_the_rigid_corners_come_from_a_similarity_fitted_to_the_inliers() -> None:
+    # Keypoints on one corner of a card only, a pixel of noise each: the similarity's corners
+    # stay within a few pixels of the card's, all four of them.
+    rng = np.random.default_rng(3)
+    corners = np.array([[0, 0], [100, 0], [100, 150], [0, 150]], np.float32)
+    turn, scale, shift = np.radians(20.0), 0.9, np.array([200.0, 120.0])
+    rot = scale * np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+    src = rng.uniform(0, 40, size=(20, 2)).astype(np.float32)  # one corner's quarter
+    dst = (src @ rot.T + shift + rng.normal(0, 1.0, size=src.shape)).astype(np.float32)
+    got = _rigid(src, dst, corners)
+    assert got is not None
+    assert float(np.abs(got - (corners @ rot.T + shift)).max()) < 5.0
+    assert _rigid(src[:2], dst[:2], corners) is None  # too few points for a fit
+    assert _rigid(np.zeros((5, 2), np.float32), dst[:5], corners) is None  # all at one point
