@@ -113,6 +113,7 @@ def test_every_message_has_both_languages_and_nothing_for_the_builder() -> None:
 
 def test_the_focus_starts_on_a_safe_choice_and_reaches_every_choice() -> None:
     worst: dict[str, int] = {}
+    keyboards: set[str] = set()
     for name, snap in snapshots("zh-TW"):
         renderer = _render((1280, 720), snap)
         order = focus_order(renderer.buttons)
@@ -123,7 +124,12 @@ def test_the_focus_starts_on_a_safe_choice_and_reaches_every_choice() -> None:
                   and b.action.name not in ("undo", "lang", "home")]
         assert len(order) == len(usable), name  # every choice is in the walk
         worst[name] = len(order)  # (n - 1) x next + confirm
+        if any(b.action.name in ("setup.key", "setup.zhuyin") for b in order):
+            keyboards.add(name)
     print("\nworst case presses (next ... confirm) per sample screen:")
     for name, n in sorted(worst.items(), key=lambda kv: -kv[1]):
-        print(f"  {n:3d}  {name}")
-    assert max(worst.values()) <= 60
+        print(f"  {n:3d}  {name}{'  (keyboard)' if name in keyboards else ''}")
+    # a choice screen: at most 60; the name keyboards walk every key once at most (the
+    # highlight waits where the syllable's next symbol goes, tests/app/test_name_entry.py)
+    assert max(n for name, n in worst.items() if name not in keyboards) <= 60
+    assert max(worst[name] for name in keyboards) <= 70

@@ -12,7 +12,7 @@ import pytest
 from display_testing import SIZES, book
 
 from display import zhuyin
-from display.input import HostAction
+from display.input import HostAction, focus_order
 from display.model import PlayerInfo, Snapshot
 from display.renderer import Renderer
 from display.setup import SetupForm
@@ -84,7 +84,8 @@ def test_the_name_screen_shows_the_candidates_as_buttons(size: tuple[int, int]) 
     renderer = Renderer(pygame.Surface(size), fonts=book(), strict=True)
     renderer.render(Snapshot(state=None, setup=form))
     actions = [b.action for b in renderer.buttons]
-    assert actions[0] == HostAction("setup.cand", "美")  # first, for the host buttons
+    walk = [b.action for b in focus_order(renderer.buttons)]
+    assert walk[0] == HostAction("setup.cand", "美")  # first, for the host buttons
     assert HostAction("setup.zhuyin", "ㄅ") in actions
     assert any(a.name == "setup.page" for a in actions)  # more than one page of ㄇㄟˇ
     page2 = Renderer(pygame.Surface(size), fonts=book(), strict=True)
