@@ -207,7 +207,9 @@ def add_recognition_commands(sub: Any) -> None:
     where.add_argument("--image", type=Path, help="a camera frame saved to a file")
     where.add_argument("--camera", metavar="SPEC", help="picamera2, opencv:INDEX or folder:PATH")
     p.add_argument("--layout", required=True,
-                   help="pile | cards | rows:N | grid:RxC (all cells or the 4 corner cards)")
+                   help="pile | cards | rows:N | grid:RxC (all cells or the 4 corner cards) "
+                        "| ring:N "
+                        "(什麼不見啦: N scenes and their memory cards)")
     p.add_argument("--names", default="", help="comma-separated zone names (pile, cards, rows)")
     p.add_argument("--grow", type=float, default=1.5,
                    help="a zone is the card grown by this factor about its centre (default 1.5)")

@@ -1,0 +1,170 @@
+"""什麼不見啦's ring: the scene positions, their memory cards and the slots on them.
+
+The scenes lie face down in a ring round the central item pile, a memory card (回憶卡) beside
+each. Each position ``p`` (0-based, clockwise from the top, the engine's ring positions) is two
+zones of the config (``vision calibrate --layout ring:N``, N = 4/5/6 as the variant):
+
+- ``scene<p+1>``: the scene card (face down: its back; turned up for a check: its picture);
+- ``memory<p+1>``: the memory card, whose six slots are read as cells by the coloured-marker
+  reader (:mod:`vision.markers`, the one mechanism for coloured markers): top row left to
+  right, then the bottom row (the seed's 「上排最左邊的空格」 first), as the card lies upright
+  to the camera (its long side across the frame).
+
+Calibration (:func:`ring_zones_from_cards`): the host lays the N scene cards and the N memory
+cards as for play; the N cards nearer the ring's centre are the memory cards (they lie between
+their scene and the central pile), each paired with the scene nearest it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from vision.config import Point, Zone
+
+#: The seven player colours of 什麼不見啦 (the square tokens), in the order of the box.
+TOKEN_COLOURS: tuple[str, ...] = ("red", "yellow", "blue", "green", "orange", "brown",
+                                  "purple")
+#: A memory card's slots: 2 rows of 3.
+SLOT_ROWS, SLOT_COLS = 2, 3
+SLOTS = SLOT_ROWS * SLOT_COLS
+#: A slot's place on the card, as fractions of its width (u) and height (v): margins, gaps.
+SLOT_MARGIN_U, SLOT_GAP_U = 0.06, 0.04
+SLOT_MARGIN_V, SLOT_GAP_V = 0.08, 0.06
+#: Ring sizes the rules know (easy, standard, advanced).
+RING_SIZES = (4, 5, 6)
+
+
+def scene_zone(position: int) -> str:
+    return f"scene{position + 1}"
+
+
+def memory_zone(position: int) -> str:
+    return f"memory{position + 1}"
+
+
+def slot_zone(position: int, slot: int) -> str:
+    """The cell of ``slot`` (1..6) on the memory card of ``position`` (0-based)."""
+    return f"memory{position + 1}.{slot}"
+
+
+def parse_slot_zone(name: str) -> tuple[int, int] | None:
+    """``memory3.2`` -> (2, 2): the position (0-based) and the slot (1..6); None otherwise."""
+    if not name.startswith("memory") or "." not in name:
+        return None
+    pos, _, slot = name[6:].partition(".")
+    if not (pos.isdigit() and slot.isdigit()):
+        return None
+    return int(pos) - 1, int(slot)
+
+
+def slot_box(slot: int) -> tuple[float, float, float, float]:
+    """Slot ``slot`` (1..6) as (u0, v0, u1, v1), fractions of the upright card."""
+    if not 1 <= slot <= SLOTS:
+        raise ValueError(f"slot {slot} is not one of 1-{SLOTS}")
+    row, col = divmod(slot - 1, SLOT_COLS)
+    w = (1 - 2 * SLOT_MARGIN_U - (SLOT_COLS - 1) * SLOT_GAP_U) / SLOT_COLS
+    h = (1 - 2 * SLOT_MARGIN_V - (SLOT_ROWS - 1) * SLOT_GAP_V) / SLOT_ROWS
+    u0 = SLOT_MARGIN_U + col * (w + SLOT_GAP_U)
+    v0 = SLOT_MARGIN_V + row * (h + SLOT_GAP_V)
+    return u0, v0, u0 + w, v0 + h
+
+
+def upright(quad: Sequence[Point]) -> tuple[Point, ...]:
+    """The card's corners from its top-left, clockwise, as it lies upright to the camera with
+    its long side across: the first edge is a long one pointing right (a card turned by up to
+    45 degrees keeps its reading)."""
+    q = [(float(x), float(y)) for x, y in quad]
+    if len(q) != 4:
+        raise ValueError(f"a card has 4 corners, got {len(q)}")
+    # clockwise in the image (y down): positive shoelace area
+    area = sum(q[i][0] * q[(i + 1) % 4][1] - q[(i + 1) % 4][0] * q[i][1] for i in range(4))
+    if area < 0:
+        q.reverse()
+    best: tuple[float, int] | None = None
+    for i in range(4):
+        a, b, c = q[i], q[(i + 1) % 4], q[(i + 2) % 4]
+        long_first = math.dist(a, b) >= math.dist(b, c)
+        dx = b[0] - a[0]
+        score = (dx / max(math.dist(a, b), 1e-6)) + (1.0 if long_first else 0.0)
+        if best is None or score > best[0]:
+            best = (score, i)
+    assert best is not None
+    i = best[1]
+    return tuple(q[(i + k) % 4] for k in range(4))
+
+
+def _bilinear(q: Sequence[Point], u: float, v: float) -> Point:
+    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = q
+    top = (x0 + (x1 - x0) * u, y0 + (y1 - y0) * u)
+    bottom = (x3 + (x2 - x3) * u, y3 + (y2 - y3) * u)
+    return (top[0] + (bottom[0] - top[0]) * v, top[1] + (bottom[1] - top[1]) * v)
+
+
+def slot_zones(memory: Zone, position: int) -> tuple[Zone, ...]:
+    """The six slot cells of the memory card zone ``memory`` at ``position`` (0-based)."""
+    q = upright(memory.polygon)
+    out = []
+    for slot in range(1, SLOTS + 1):
+        u0, v0, u1, v1 = slot_box(slot)
+        out.append(Zone(slot_zone(position, slot),
+                        (_bilinear(q, u0, v0), _bilinear(q, u1, v0), _bilinear(q, u1, v1),
+                         _bilinear(q, u0, v1))))
+    return tuple(out)
+
+
+def _centre(q: Sequence[Point]) -> Point:
+    return (sum(p[0] for p in q) / len(q), sum(p[1] for p in q) / len(q))
+
+
+def _grown(q: Sequence[Point], grow: float) -> tuple[Point, ...]:
+    cx, cy = _centre(q)
+    return tuple((cx + (x - cx) * grow, cy + (y - cy) * grow) for x, y in q)
+
+
+def ring_zones_from_cards(quads: Sequence[Sequence[Point]], n: int) -> tuple[Zone, ...]:
+    """``vision calibrate --layout ring:N``: zones scene1..sceneN (the scene cards, grown a
+    little) and memory1..memoryN (the memory cards, as found: their slots are cut from them),
+    numbered clockwise from the top. ValueError saying what was expected and found."""
+    if n not in RING_SIZES:
+        raise ValueError(f"layout ring:{n}: 什麼不見啦 plays with "
+                         f"{'/'.join(map(str, RING_SIZES))} scenes")
+    if len(quads) != 2 * n:
+        raise ValueError(f"layout ring:{n}: lay the {n} scene cards and their {n} memory "
+                         f"cards ({2 * n} cards); found {len(quads)}")
+    qs = [tuple((float(x), float(y)) for x, y in q) for q in quads]
+    cx = sum(_centre(q)[0] for q in qs) / len(qs)
+    cy = sum(_centre(q)[1] for q in qs) / len(qs)
+    by_distance = sorted(qs, key=lambda q: math.dist(_centre(q), (cx, cy)))
+    memories, scenes = by_distance[:n], by_distance[n:]
+
+    def clockwise(q: Sequence[Point]) -> float:
+        x, y = _centre(q)
+        # from the top (12 o'clock), clockwise on the image (y down)
+        return (math.atan2(y - cy, x - cx) + math.pi / 2) % (2 * math.pi)
+
+    scenes.sort(key=clockwise)
+    pairs: list[tuple[Sequence[Point], Sequence[Point]]] = []
+    free = list(memories)
+    for s in scenes:
+        m = min(free, key=lambda q: math.dist(_centre(q), _centre(s)))
+        free.remove(m)
+        pairs.append((s, m))
+    out: list[Zone] = []
+    for p, (s, _m) in enumerate(pairs):
+        out.append(Zone(scene_zone(p), _grown(s, 1.1)))
+    for p, (_s, m) in enumerate(pairs):
+        out.append(Zone(memory_zone(p), tuple(upright(m))))
+    return tuple(out)
+
+
+def ring_of(zones: Sequence[Zone]) -> tuple[tuple[Zone, Zone], ...]:
+    """The calibrated ring, (scene, memory) per position, from the config's zones: positions
+    1, 2, ... as long as both zones exist (none: the ring is not calibrated)."""
+    by_name = {z.name: z for z in zones}
+    out = []
+    p = 0
+    while scene_zone(p) in by_name and memory_zone(p) in by_name:
+        out.append((by_name[scene_zone(p)], by_name[memory_zone(p)]))
+        p += 1
+    return tuple(out)
