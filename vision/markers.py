@@ -420,7 +420,11 @@ class GridReader:
             foreign = inside & changed & ~paper & ~backish
             if surface is not None:
                 foreign &= np.sqrt(((lab - surface) ** 2).sum(axis=-1)) > 16
-            if foreign.sum() > COVERED * inside.sum():
+            # (a marker that fills much of its cell -- 什麼不見啦's token in its slot -- is
+            # no hand: a hand covers well beyond it)
+            expected_px = (pal.marker_size * cell.short) ** 2
+            covered_at = max(COVERED, min(0.95, 2.2 * expected_px / max(1, int(inside.sum()))))
+            if foreign.sum() > covered_at * inside.sum():
                 self.last_mask = np.zeros_like(inside)
                 return CellReading(cell.zone, "up", covered=True)
         if surface is not None:

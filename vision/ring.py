@@ -17,8 +17,11 @@ their scene and the central pile), each paired with the scene nearest it.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from vision.config import Point, Zone
 
@@ -140,8 +143,9 @@ def ring_zones_from_cards(quads: Sequence[Sequence[Point]], n: int) -> tuple[Zon
 
     def clockwise(q: Sequence[Point]) -> float:
         x, y = _centre(q)
-        # from the top (12 o'clock), clockwise on the image (y down)
-        return (math.atan2(y - cy, x - cx) + math.pi / 2) % (2 * math.pi)
+        # from the top (12 o'clock), clockwise on the image (y down); a card near the top
+        # (half a position either side) is the first
+        return (math.atan2(y - cy, x - cx) + math.pi / 2 + math.pi / n) % (2 * math.pi)
 
     scenes.sort(key=clockwise)
     pairs: list[tuple[Sequence[Point], Sequence[Point]]] = []
@@ -168,3 +172,149 @@ def ring_of(zones: Sequence[Zone]) -> tuple[tuple[Zone, Zone], ...]:
         out.append((by_name[scene_zone(p)], by_name[memory_zone(p)]))
         p += 1
     return tuple(out)
+
+
+# --- reading the ring: the coloured-marker reader over the slots and the scenes ------------
+
+
+@dataclass(frozen=True)
+class RingChange:
+    """A settled change on the ring: a slot's token (``slot`` 1..6, ``marker`` a colour,
+    ``"unknown"`` or None) or a scene's face (``slot`` 0, ``face`` "up"/"down"/"empty")."""
+
+    position: int
+    slot: int
+    face: str
+    marker: str | None
+    t_ns: int
+
+    @property
+    def is_scene(self) -> bool:
+        return self.slot == 0
+
+
+class RingWatcher:
+    """The ring's slots and scenes, frame by frame, through the one coloured-marker reader
+    (:class:`vision.markers.GridReader` and :class:`~vision.markers.GridWatcher`: the white
+    balance on the cards' paper, the hand over a cell, the stable frames): each slot of each
+    memory card is a cell (its picture without a token kept at the first frame, so the printed
+    slot labels never read as a token); each scene zone is a cell read for its face only (a
+    back: down; a picture: up).
+
+    ``palette``: the table's calibrated token colours (``vision calibrate-markers --ring``),
+    or the nominal seven."""
+
+    def __init__(self, ring: Sequence[tuple[Zone, Zone]], palette: Any = None,
+                 size: tuple[int, int] = (640, 480), stable_frames: int = 3) -> None:
+        from vision.markers import GridReader, GridWatcher, MarkerPalette
+
+        if not ring:
+            raise ValueError("ring: no scene positions (calibrate with --layout ring:N)")
+        if palette is None:
+            palette = dataclasses.replace(MarkerPalette.nominal(TOKEN_COLOURS),
+                                          marker_size=TOKEN_SIDE)
+        self.palette = palette
+        self.n = len(ring)
+        self.slots = tuple(z for p, (_s, m) in enumerate(ring) for z in slot_zones(m, p))
+        self.scene_names = tuple(s.name for s, _m in ring)
+        self.watcher = GridWatcher(GridReader(self.slots, palette, size),
+                                   stable_frames=stable_frames)
+        self.stable_frames = stable_frames
+        self._scenes = [_SceneCell.of(s, size) for s, _m in ring]
+        self._references = False
+
+    def process(self, image: Any, t_ns: int) -> list[RingChange]:
+        if not self._references:
+            # the ring as laid, no token on it yet, the scenes face down: each slot's own
+            # picture, each scene's back
+            self.watcher.set_references(image, [z.name for z in self.slots])
+            for cell in self._scenes:
+                cell.keep(image)
+            self._references = True
+        out = []
+        for p, cell in enumerate(self._scenes):
+            face = cell.read(image, t_ns, self.stable_frames)
+            if face is not None:
+                out.append(RingChange(p, 0, face, None, t_ns))
+        for change in self.watcher.process(image, t_ns):
+            slot = parse_slot_zone(change.zone)
+            if slot is not None:
+                out.append(RingChange(slot[0], slot[1], change.face, change.marker,
+                                      change.t_ns))
+        return out
+
+    def forget(self) -> None:
+        """Report every slot and scene again (after an undo)."""
+        self.watcher.forget()
+        for cell in self._scenes:
+            cell.reported = None
+
+
+#: A scene zone whose grey picture (normalised for the light) differs from its back by this
+#: much on average is turned up; a hand moving over it is not read.
+SCENE_UP = 0.35
+#: ... and one that moved this much since the frame before is moving.
+SCENE_MOVING = 0.12
+
+
+@dataclass
+class _SceneCell:
+    """A scene's face from its grey picture against its back as laid: exposure and colour
+    cast change the picture's mean and contrast, not its normalised pattern; a face is another
+    pattern altogether."""
+
+    x0: int
+    y0: int
+    x1: int
+    y1: int
+    back: Any = None
+    prev: Any = None
+    reading: str | None = None
+    count: int = 0
+    since_ns: int = 0
+    reported: str | None = None
+
+    @classmethod
+    def of(cls, zone: Zone, size: tuple[int, int]) -> _SceneCell:
+        xs = [p[0] for p in zone.polygon]
+        ys = [p[1] for p in zone.polygon]
+        w, h = size
+        return cls(max(0, int(min(xs))), max(0, int(min(ys))), min(w, int(max(xs)) + 1),
+                   min(h, int(max(ys)) + 1))
+
+    def _thumb(self, image: Any) -> Any:
+        import cv2
+        import numpy as np
+
+        patch = image[self.y0:self.y1, self.x0:self.x1]
+        grey = cv2.resize(cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY), (12, 16),
+                          interpolation=cv2.INTER_AREA).astype(np.float32)
+        return (grey - grey.mean()) / max(float(grey.std()), 4.0)
+
+    def keep(self, image: Any) -> None:
+        self.back = self._thumb(image)
+        self.prev = self.back
+
+    def read(self, image: Any, t_ns: int, stable: int) -> str | None:
+        """The face once it held ``stable`` still frames and changed (None: nothing new)."""
+        import numpy as np
+
+        thumb = self._thumb(image)
+        moved = float(np.abs(thumb - self.prev).mean()) if self.prev is not None else 0.0
+        self.prev = thumb
+        if moved > SCENE_MOVING:
+            self.reading, self.count = None, 0
+            return None
+        face = "up" if float(np.abs(thumb - self.back).mean()) > SCENE_UP else "down"
+        if face != self.reading:
+            self.reading, self.count, self.since_ns = face, 1, t_ns
+        else:
+            self.count += 1
+        if self.count >= stable and face != self.reported:
+            self.reported = face
+            return face
+        return None
+
+
+#: A token's side as a fraction of a slot's shorter side (the box's tokens nearly fill one).
+TOKEN_SIDE = 0.7
