@@ -263,11 +263,9 @@ class Table:
         result: State | Rejection = self.referee.submit(
             SceneTurnedUp(at_ms=self.referee.at_ms(report.t_ns), position=report.position))
         if isinstance(result, Rejection) and result.code == "out_of_order":
-            self._conflict("out_of_order",
-                           f"場景 {report.position + 1} 翻錯順序：現在檢視場景 "
-                           f"{state.check.position + 1}",
-                           f"scene {report.position + 1} turned up out of order: scene "
-                           f"{state.check.position + 1} is checked now")
+            up, now = _letter(report.position), _letter(state.check.position)
+            self._conflict("out_of_order", f"場景 {up} 翻錯順序：現在檢視場景 {now}",
+                           f"scene {up} turned up out of order: scene {now} is checked now")
         return result
 
     def tick(self, now_ns: int) -> None:
@@ -276,7 +274,7 @@ class Table:
         if self.state.phase is not Phase.BET or not fresh:
             return
         if len(fresh) > 1:
-            where = ", ".join(f"{r.marker} @ {r.position + 1}.{r.slot}" for r in fresh)
+            where = ", ".join(f"{r.marker} @ {_letter(r.position)}{r.slot}" for r in fresh)
             self._conflict("two_at_once", f"同時出現兩個以上代表物（{where}）：請主持人輸入",
                            f"{len(fresh)} tokens at once ({where}): the host enters them")
             return
@@ -287,21 +285,23 @@ class Table:
         pos, slot, colour = r.position, r.slot, r.marker
         colours = [p.colour for p in state.players]
         if colour not in colours:
-            self._conflict("unknown_token", f"回憶卡 {pos + 1} 上有無法辨識的代表物：請主持人輸入",
-                           f"a token the camera cannot name on memory card {pos + 1}: the "
+            self._conflict("unknown_token",
+                           f"場景 {_letter(pos)} 的回憶卡上有無法辨識的代表物：請主持人輸入",
+                           f"a token the camera cannot name on scene {_letter(pos)}'s memory "
+                           "card: the "
                            "host enters the bet")
             return
         seat = colours.index(colour)
         name = state.players[seat].name
         if pos >= len(state.scenes):
             self._conflict("no_scene", f"{name} 的代表物在未使用的回憶卡 {pos + 1} 上",
-                           f"{name}'s token is on memory card {pos + 1}, which is not in play")
+                           f"{name}'s token is on memory card {pos + 1}, not in play")
             return
         placed = state.bet_of(seat)
         if placed is not None:
             if placed.position != pos:
-                self._conflict("already_bet", f"{name} 已投注場景 {placed.position + 1}",
-                               f"{name} already bet on scene {placed.position + 1}: the host "
+                self._conflict("already_bet", f"{name} 已投注場景 {_letter(placed.position)}",
+                               f"{name} already bet on scene {_letter(placed.position)}: the host "
                                "corrects it")
             return  # (the bet the host entered, now seen: nothing to do)
         if seat != state.to_act:
@@ -389,6 +389,11 @@ class Table:
                 and not isinstance(event, CardRevealed | CardTurnedByHand)):
             self.referee.firmware.arbiter.disarm()
             self._armed_for = None
+
+
+def _letter(position: int) -> str:
+    """A scene position as the screens name it (A, B, C ...)."""
+    return chr(ord("A") + position) if 0 <= position < 26 else str(position + 1)
 
 
 def table_of(referee: Referee) -> Table:
