@@ -26,6 +26,9 @@ def register(commands: Any, benches: Any) -> None:
     b.set_defaults(func=_bench_sim)
     add_recognition_commands(sub)
     add_vision_bench(benches)
+    from vision.ringbench import add_ring_bench
+
+    add_ring_bench(benches)
 
 
 def add_deck_commands(sub: Any) -> None:

@@ -267,6 +267,18 @@ class SimulatedTable:
                 p.corners = self._corners(p.pose, p.face)
             self._changed()
 
+    def set_light(self, *, exposure: float | None = None, cast: str | None = None) -> None:
+        """The room's light changes (the evening: a lamp turned on, the daylight going):
+        the next frames are lit so; the cards stay where they are."""
+        changes: dict[str, float | str] = {}
+        if exposure is not None:
+            changes["exposure"] = exposure
+        if cast is not None:
+            changes["cast"] = cast
+        self.conditions = replace(self.conditions, **changes)
+        self._setup_view()
+        self._changed()
+
     def start(self) -> None:
         if self._closed:
             raise CameraError("simulated camera is closed")

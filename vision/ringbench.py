@@ -1,0 +1,179 @@
+"""什麼不見啦's ring on the simulated table: tokens and turned-up scenes read by the camera,
+per surface and colour cast (``tablekeeper bench ring``, ``python -m vision.ringbench``).
+
+Per surface, the ring is calibrated once under a neutral light, as the host does it (the
+zones from the laid cards, ``vision calibrate --layout ring:N``; the seven token colours from
+tokens in the first slots, :func:`vision.markers.calibrate`). Then, per colour cast and trial,
+a ring of 5 or 6 scenes is laid under that cast (random exposure, light fall-off, shadow,
+blur and noise), and a betting round is played on it: the seven tokens go one by one into the
+next empty slot of a random memory card (some half over the card's edge, some laid while a hand
+passes over the ring), and the light dims by up to a fifth half-way (the evening). After each
+token the camera reads a few frames (:class:`vision.ring.RingWatcher`); then two scenes are
+turned up. It prints JSON: per cast, tokens read right (the colour in its slot) / wrong (another
+colour, or unnamed) / missed (nothing read), false tokens (a token read in a slot none was laid
+in), scenes turned up read / missed and false turn-ups; and the totals.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+from collections import Counter
+from typing import Any
+
+from vision.simtable import CASTS, Conditions, SimulatedTable
+
+SURFACES = ("cloth", "wood", "dark")
+#: Frames the camera reads after each token (a token lies still after the hand leaves).
+FRAMES_PER_TOKEN = 6
+
+
+def _deck() -> Any:
+    from vision.deck import load_deck
+    from vision.demo_decks import demo_deck
+
+    return load_deck(demo_deck("something-missing-items"))
+
+
+def calibrated(deck: Any, surface: str, n: int, seed: int) -> tuple[Any, Any]:
+    """The host's calibration of a ring of ``n`` under a neutral light on ``surface``: its
+    zones and the token palette."""
+    from vision.markers import calibrate
+    from vision.ring import TOKEN_COLOURS, ring_of, slot_zones
+    from vision.simring import SimRing
+
+    table = SimulatedTable(deck, seed=seed, conditions=Conditions(surface=surface))
+    ring = SimRing.lay(table, n, seed=seed)
+    pairs = ring_of(ring.zones())
+    slots = [z for p, (_s, m) in enumerate(pairs) for z in slot_zones(m, p)]
+    before = table.capture().image
+    placed = {}
+    for i, colour in enumerate(TOKEN_COLOURS):
+        pos, slot = divmod(i, 6)
+        ring.put_token(colour, pos)
+        placed[colour] = f"memory{pos + 1}.{slot + 1}"
+    return pairs, calibrate(before, table.capture().image, slots, placed)
+
+
+def _frames(watcher: Any, table: Any, clock: list[int], count: int) -> list[Any]:
+    out = []
+    for _f in range(count):
+        clock[0] += 33_333_333
+        out.extend(watcher.process(table.capture().image, clock[0]))
+    return out
+
+
+def run(trials: int = 4, seed: int = 1, casts: tuple[str, ...] = tuple(CASTS),
+        surfaces: tuple[str, ...] = SURFACES) -> dict[str, Any]:
+    from vision.ring import TOKEN_COLOURS, RingWatcher
+    from vision.simring import SimRing
+
+    deck = _deck()
+    rng = random.Random(seed)
+    per: dict[str, Counter[str]] = {c: Counter() for c in casts}
+    k = 0
+    for surface in surfaces:
+        for n in (5, 6):
+            zones, palette = calibrated(deck, surface, n, seed)
+            for cast in casts:
+                c = per[cast]
+                for _ in range(trials):
+                    k += 1
+                    cond = Conditions(surface=surface, cast=cast, noise_sigma=2.0,
+                                      blur_sigma=rng.uniform(0.3, 0.9),
+                                      exposure=rng.uniform(0.85, 1.1),
+                                      gradient=rng.uniform(0.05, 0.25),
+                                      gradient_angle=rng.uniform(0, 360),
+                                      shadow=rng.uniform(0.2, 0.45))
+                    table = SimulatedTable(deck, seed=seed, conditions=cond)
+                    ring = SimRing.lay(table, n, seed=seed)  # where the calibration found it
+                    watcher = RingWatcher(zones, palette, table.size)
+                    clock = [0]
+
+                    def frames(count: int, watcher: Any = watcher, table: Any = table,
+                               clock: list[int] = clock) -> list[Any]:
+                        return _frames(watcher, table, clock, count)
+
+                    frames(3)
+                    tokens = list(TOKEN_COLOURS)
+                    rng.shuffle(tokens)
+                    for i, colour in enumerate(tokens):
+                        if i == len(tokens) // 2:  # the evening: the light dims
+                            table.set_light(exposure=table.conditions.exposure
+                                            * rng.uniform(0.8, 0.95))
+                        pos = rng.randrange(n)
+                        if len(ring.tokens[pos]) >= 6:
+                            continue
+                        half = rng.random() < 0.2
+                        off = (0.0, rng.choice((-0.45, 0.45))) if half else (
+                            rng.uniform(-0.08, 0.08), rng.uniform(-0.08, 0.08))
+                        if rng.random() < 0.25:
+                            table.hand_pass(5, target=(ring.memory_poses[pos].x,
+                                                       ring.memory_poses[pos].y))
+                            c["hand_passes"] += 1
+                        slot = ring.put_token(colour, pos, off=off, angle=rng.uniform(-8, 8))
+                        seen = [ch for ch in frames(FRAMES_PER_TOKEN) if not ch.is_scene]
+                        c["tokens"] += 1
+                        c["half_on_edge"] += int(half)
+                        mine = [ch for ch in seen if (ch.position, ch.slot) == (pos, slot)
+                                and ch.marker is not None]
+                        others = [ch for ch in seen if (ch.position, ch.slot) != (pos, slot)
+                                  and ch.marker is not None]
+                        if not mine:
+                            c["missed"] += 1
+                        elif mine[-1].marker == colour:
+                            c["right"] += 1
+                            c["half_on_edge_right"] += int(half)
+                        else:
+                            c["wrong"] += 1
+                        c["false_tokens"] += len(others)
+                    ups = rng.sample(range(n), 2)
+                    for pos in ups:
+                        ring.turn_up(pos)
+                        seen = [ch for ch in frames(FRAMES_PER_TOKEN) if ch.is_scene]
+                        c["scenes_up"] += 1
+                        c["scenes_up_read"] += int(any(ch.position == pos and ch.face == "up"
+                                                       for ch in seen))
+                        c["false_scenes_up"] += sum(ch.position != pos and ch.face == "up"
+                                                    for ch in seen)
+    total: Counter[str] = Counter()
+    for counter in per.values():
+        total.update(counter)
+
+    def figures(c: Counter[str]) -> dict[str, Any]:
+        return {"tokens": c["tokens"], "right": c["right"], "wrong": c["wrong"],
+                "missed": c["missed"], "false_tokens": c["false_tokens"],
+                "half_on_edge": f"{c['half_on_edge_right']}/{c['half_on_edge']}",
+                "hand_passes": c["hand_passes"],
+                "scenes_up": f"{c['scenes_up_read']}/{c['scenes_up']}",
+                "false_scenes_up": c["false_scenes_up"]}
+
+    return {"rings": k, "surfaces": list(surfaces), "by_cast": {cast: figures(per[cast])
+                                                                for cast in casts},
+            "total": figures(total)}
+
+
+def add_ring_bench(benches: Any) -> None:
+    p = benches.add_parser("ring", help="什麼不見啦's ring: tokens and scenes read by the camera "
+                                        "on the simulated table, per colour cast")
+    p.add_argument("--trials", type=int, default=2, help="rings per surface, size and cast")
+    p.add_argument("--seed", type=int, default=1)
+    p.set_defaults(func=lambda a: _print(run(a.trials, a.seed)))
+
+
+def _print(result: dict[str, Any]) -> int:
+    print(json.dumps(result, ensure_ascii=False, indent=1))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m vision.ringbench", description=__doc__)
+    p.add_argument("--trials", type=int, default=2)
+    p.add_argument("--seed", type=int, default=1)
+    a = p.parse_args(argv)
+    return _print(run(a.trials, a.seed))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
