@@ -150,15 +150,15 @@ def ring_zones_from_cards(quads: Sequence[Sequence[Point]], n: int) -> tuple[Zon
     scenes.sort(key=clockwise)
     pairs: list[tuple[Sequence[Point], Sequence[Point]]] = []
     free = list(memories)
-    for s in scenes:
-        m = min(free, key=lambda q: math.dist(_centre(q), _centre(s)))
-        free.remove(m)
-        pairs.append((s, m))
+    for sq in scenes:
+        mq = min(free, key=lambda q: math.dist(_centre(q), _centre(sq)))
+        free.remove(mq)
+        pairs.append((sq, mq))
     out: list[Zone] = []
-    for p, (s, _m) in enumerate(pairs):
-        out.append(Zone(scene_zone(p), _grown(s, 1.1)))
-    for p, (_s, m) in enumerate(pairs):
-        out.append(Zone(memory_zone(p), tuple(upright(m))))
+    for p, (scene, _m) in enumerate(pairs):
+        out.append(Zone(scene_zone(p), _grown(scene, 1.1)))
+    for p, (_s, memory) in enumerate(pairs):
+        out.append(Zone(memory_zone(p), tuple(upright(memory))))
     return tuple(out)
 
 
@@ -226,7 +226,9 @@ class RingWatcher:
     def process(self, image: Any, t_ns: int) -> list[RingChange]:
         if not self._references:
             # the ring as laid, no token on it yet, the scenes face down: each slot's own
-            # picture, each scene's back
+            # picture, each scene's back (not before every memory card lies in view)
+            if not self.laid(image):
+                return []
             self.watcher.set_references(image, [z.name for z in self.slots])
             for cell in self._scenes:
                 cell.keep(image)
@@ -242,6 +244,23 @@ class RingWatcher:
                 out.append(RingChange(slot[0], slot[1], change.face, change.marker,
                                       change.t_ns))
         return out
+
+    def laid(self, image: Any) -> bool:
+        """Whether every memory card lies in view: most of at least half its slots is pale
+        paper (a bare table, a hand, a card on it are not; a token already lying on a slot
+        when the camera starts -- a game resumed -- becomes part of that slot's picture)."""
+        import cv2
+
+        pale_slots = [0] * self.n
+        for cell in self.watcher.reader.cells:
+            h, w = cell.mask.shape
+            patch = image[cell.y0:cell.y0 + h, cell.x0:cell.x0 + w]
+            hsv = cv2.cvtColor(patch, cv2.COLOR_BGR2HSV)
+            pale = (hsv[..., 1] < 90) & (hsv[..., 2] > 110) & cell.mask
+            parsed = parse_slot_zone(cell.zone)
+            if parsed is not None and pale.sum() >= 0.5 * cell.mask.sum():
+                pale_slots[parsed[0]] += 1
+        return all(count >= SLOTS // 2 for count in pale_slots)
 
     def forget(self) -> None:
         """Report every slot and scene again (after an undo)."""

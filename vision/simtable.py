@@ -270,12 +270,9 @@ class SimulatedTable:
     def set_light(self, *, exposure: float | None = None, cast: str | None = None) -> None:
         """The room's light changes (the evening: a lamp turned on, the daylight going):
         the next frames are lit so; the cards stay where they are."""
-        changes: dict[str, float | str] = {}
-        if exposure is not None:
-            changes["exposure"] = exposure
-        if cast is not None:
-            changes["cast"] = cast
-        self.conditions = replace(self.conditions, **changes)
+        c = self.conditions
+        self.conditions = replace(c, exposure=c.exposure if exposure is None else exposure,
+                                  cast=c.cast if cast is None else cast)
         self._setup_view()
         self._changed()
 

@@ -124,3 +124,30 @@ def test_orange_and_wink_markers_stay_apart() -> None:
     assert "orange" not in MARKER_COLOURS  # Wink's eight are unchanged
     palette = dataclasses.replace(MarkerPalette.nominal(TOKEN_COLOURS))
     assert too_close(palette) == []
+
+
+def test_nothing_is_read_before_the_ring_is_laid(deck: Any) -> None:
+    table = SimulatedTable(deck, seed=4, conditions=Conditions.clean())
+    ring = SimRing.lay(table, 4, seed=4)
+    zones = ring_of(ring.zones())
+    bare = SimulatedTable(deck, seed=4, conditions=Conditions.clean())  # the table before
+    watcher = RingWatcher(zones, None, table.size)
+    assert not watcher.laid(bare.capture().image)
+    assert watcher.process(bare.capture().image, 1) == []
+    assert watcher.laid(table.capture().image)
+
+
+def test_calibrate_markers_ring_measures_the_seven_tokens(tmp_path: Any, capsys: Any) -> None:
+    from tablekeeper.cli import main
+    from vision.markers import load_markers
+
+    out = tmp_path / "tokens.json"
+    assert main(["vision", "calibrate-markers", "--simulate", "--ring", "--out", str(out)]) == 0
+    palette = load_markers(out)
+    assert tuple(palette.colours) == TOKEN_COLOURS
+    # without a ring in the config, frames alone cannot be read: told, nothing written
+    again = tmp_path / "again.json"
+    code = main(["vision", "calibrate-markers", "--ring", "--images", str(tmp_path / "a.png"),
+                 str(tmp_path / "b.png"), "--out", str(again)])
+    assert code == 2 and not again.exists()
+    assert "ring:N" in capsys.readouterr().err

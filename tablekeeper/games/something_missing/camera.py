@@ -9,10 +9,13 @@ and checks.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import Any
 
 from tablekeeper.referee import CardSeen
+
+log = logging.getLogger("tablekeeper.vision")
 
 
 @dataclass(frozen=True)
@@ -53,11 +56,41 @@ class RingSight:
                 continue
             out.append(CardSeen(e.card_id, e.first_seen_ns, e.score, e.margin, zone=e.zone))
         for c in self.ring.process(frame.image, int(frame.t_ns)):
-            name = f"scene{c.position + 1}" if c.is_scene else f"memory{c.position + 1}.{c.slot}"
-            out.append(RingReport(f"ring:{name}", c.t_ns, position=c.position, slot=c.slot,
-                                  face=c.face, marker=c.marker))
+            zone = f"scene{c.position + 1}" if c.is_scene else f"memory{c.position + 1}"
+            name = zone if c.is_scene else f"{zone}.{c.slot}"
+            out.append(RingReport(f"ring:{name}", c.t_ns, zone=zone, position=c.position,
+                                  slot=c.slot, face=c.face, marker=c.marker))
         return out
 
     def forget(self) -> None:
         self.cards.forget()
         self.ring.forget()
+
+
+#: The token calibration's file name, next to the config (``vision calibrate-markers --ring``).
+TOKENS_FILE = "tokens.json"
+
+
+def watcher_for(context: Any) -> Any:
+    """The kit's ``watcher``: with the ring calibrated (``vision calibrate --layout ring:N``,
+    zones scene1.. and memory1..) and its token colours measured (``vision calibrate-markers
+    --ring``: ``tokens.json`` next to the config), the camera reads the centre pile and the
+    ring; otherwise the centre pile alone (the host enters the bets and starts the checks),
+    and what is missing is told."""
+    from vision.markers import MarkerFileError, load_markers, markers_path
+    from vision.ring import ring_of
+    from vision.tracker import CardWatcher
+
+    ring = ring_of(context.vision.zones)
+    if not ring:
+        log.info("no ring calibrated: the camera reads the centre pile only")
+        return CardWatcher(context.deck, context.vision)
+    path = markers_path(TOKENS_FILE, context.config_path, context.config.table.state_dir)
+    try:
+        palette = load_markers(path, tuple(context.camera.size))
+    except MarkerFileError as exc:
+        context.tell(f"什麼不見啦：代表物顏色未校正，請主持人輸入投注 / Something Is Missing: "
+                     f"tokens not read: {exc}; the host enters the bets and starts the checks")
+        return CardWatcher(context.deck, context.vision)
+    return RingSight(context.deck, ring, palette=palette, size=tuple(context.camera.size),
+                     vision=context.vision)

@@ -123,7 +123,7 @@ def ring_camera_pipeline(clock: Clock, seed: int, deck: Any | None, scenes: int,
     sight = RingSight(deck, ring_of(ring.zones()), palette=palette, size=table.size)
     if threaded:
         shared = LockedCamera(table)
-        ring.table = shared
+        ring.table = shared  # type: ignore[assignment]  # the same table, behind its lock
         return shared, CameraThread(shared, sight), ring
     return table, WatchedCamera(table, sight), ring
 
