@@ -1,20 +1,19 @@
 """什麼不見啦's ring on the simulated table: tokens and turned-up scenes read by the camera,
 per surface and colour cast (``tablekeeper bench ring``, ``python -m vision.ringbench``).
 
-Per surface, the ring is calibrated once under a neutral light, as the host does it (the
-zones from the laid cards, ``vision calibrate --layout ring:N``; the seven token colours from
-tokens in the first slots, :func:`vision.markers.calibrate`). Then, per colour cast and trial,
-a ring of 5 or 6 scenes is laid under that cast (random exposure, light fall-off, shadow,
-blur and noise), and a betting round is played on it: the seven tokens go one by one into the
-next empty slot of a random memory card (some half over the card's edge, some laid while a hand
-passes over the ring), and the light dims by up to a fifth half-way (the evening). After each
-token the camera reads a third of a second of frames (:class:`vision.ring.RingWatcher`;
-``read_at_once``: the token was read in them); then two scenes are turned up. It prints
-JSON: per cast, tokens read right
-(the colour in its slot, as the ring settled at the round's end) / wrong (another colour, or
-unnamed) / missed (nothing read), false tokens (a token read in a slot none was laid in), the
-tokens half on a card's edge read right, scenes turned up read and false turn-ups; and the
-totals.
+Per surface, the ring is calibrated once under a neutral light, as the host does it (the zones
+from the laid cards, ``vision calibrate --layout ring:N``; the seven token colours from tokens
+in the first slots, :func:`vision.markers.calibrate`). Then, per colour cast and trial, a ring
+of 5 or 6 scenes is laid under that cast (random exposure, light fall-off, vignette, shadow,
+blur, noise, JPEG and flicker), and a betting round is played on it: the seven tokens go one by
+one into the next empty slot of a random memory card (some half over the card's edge, some laid
+while a hand passes over the ring), and the light dims by up to a fifth half-way (the evening).
+After each token the camera reads a third of a second of frames
+(:class:`vision.ring.RingWatcher`; ``read_at_once``: the token was read in them); then two
+scenes are turned up. It prints JSON: per cast, tokens read right (the colour in its slot, as
+the ring settled at the round's end) / wrong (another colour, or unnamed) / missed (nothing
+read), false tokens (a token read in a slot none was laid in), the tokens half on a card's edge
+read right, scenes turned up read and false turn-ups; and the totals.
 """
 
 from __future__ import annotations
@@ -89,6 +88,8 @@ def run(trials: int = 4, seed: int = 1, casts: tuple[str, ...] = tuple(CASTS),
                                       exposure=rng.uniform(0.85, 1.1),
                                       gradient=rng.uniform(0.05, 0.25),
                                       gradient_angle=rng.uniform(0, 360),
+                                      vignette=rng.uniform(0.05, 0.2),
+                                      jpeg_quality=rng.randint(65, 90), flicker=0.01,
                                       shadow=rng.uniform(0.2, 0.45))
                     table = SimulatedTable(deck, seed=seed, conditions=cond)
                     ring = SimRing.lay(table, n, seed=seed)  # where the calibration found it

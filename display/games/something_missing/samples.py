@@ -104,8 +104,8 @@ def snapshots(lang: str = "zh-TW") -> list[tuple[str, Snapshot]]:
         note_en="春嬌's token is out of turn: 志明 decides first")))
     add("checking-camera", replace(s, state=chk, table=RingLine(reads=True)))
     add("checking-camera-out-of-order", replace(s, state=chk, table=RingLine(
-        reads=True, note_zh="場景 D 翻錯順序：現在檢視場景 B",
-        note_en="scene D turned up out of order: scene B is checked now")))
+        reads=True, note_zh="場景 D 翻錯順序：先檢視場景 B",
+        note_en="scene D turned out of order: check B now")))
     add("checking-one-bettor", replace(s, state=replace(chk, checking_scene=3)))
     add("checking-running", replace(s, state=replace(chk, deadline_ms=T0 + 21_500)))
     add("checking-low", replace(s, state=replace(chk, deadline_ms=T0 + 4_200)))

@@ -11,6 +11,7 @@ import argparse
 import dataclasses
 import random
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -155,6 +156,9 @@ def demo_summary(parts: DemoParts) -> dict[str, Any]:
         "cards_laid": parts.table.placed, "cards_relaid": parts.table.relaid,
         "presses": parts.table.presses, "early_presses": parts.table.early_presses}
     out.update(ring_figures(parts.journal_path))
+    notes = getattr(parts.loop.referee.table, "notes", [])
+    out["ring_conflicts"] = dict(Counter(n.code for n in notes))
+    out["tokens_laid"] = getattr(parts.table, "tokens_laid", 0)
     return out
 
 

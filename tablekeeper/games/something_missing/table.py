@@ -264,8 +264,8 @@ class Table:
             SceneTurnedUp(at_ms=self.referee.at_ms(report.t_ns), position=report.position))
         if isinstance(result, Rejection) and result.code == "out_of_order":
             up, now = _letter(report.position), _letter(state.check.position)
-            self._conflict("out_of_order", f"場景 {up} 翻錯順序：現在檢視場景 {now}",
-                           f"scene {up} turned up out of order: scene {now} is checked now")
+            self._conflict("out_of_order", f"場景 {up} 翻錯順序：先檢視場景 {now}",
+                           f"scene {up} turned out of order: check {now} now")
         return result
 
     def tick(self, now_ns: int) -> None:
