@@ -182,7 +182,8 @@ class DemoTable:
                 off = (0.0, self.rng.choice((-0.45, 0.45))) if half else (
                     self.rng.uniform(-0.08, 0.08), self.rng.uniform(-0.08, 0.08))
                 if self.camera is not None and self.rng.random() < self.hand_pass_rate:
-                    self.camera.hand_pass(6)
+                    m = ring.memory_poses[event.position]
+                    self.camera.hand_pass(6, target=(m.x, m.y))  # the player's hand
                 ring.put_token(colour, event.position, off=off,
                                angle=self.rng.uniform(-8, 8))
                 self.tokens_laid += 1

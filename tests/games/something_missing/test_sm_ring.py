@@ -143,3 +143,55 @@ def test_a_centre_card_seen_while_bets_are_placed_waits_for_the_reveals(
     table = _betting(referee, clock)
     table.card_seen(CardSeen("i09", clock.now_ns()))
     assert table.deferred is not None and referee.state.phase is Phase.BET
+
+
+def _context(tmp_path: Any, *, ring: bool, told: list[str]) -> Any:
+    """What the kiosk's camera pipeline gives the kit's watcher: a config with the ring's
+    zones (``vision calibrate --layout ring:5`` on the simulated table), or without."""
+    from tablekeeper.config import load_config
+    from tablekeeper.vision_link import CameraContext, load_items_deck
+    from vision.camera import CameraConfig
+    from vision.config import VisionConfig, zones_toml
+    from vision.simring import SimRing
+    from vision.simtable import SimulatedTable
+
+    deck = load_items_deck(None)
+    text = (f'[table]\nstate_dir = "{tmp_path / "state"}"\n'
+            '[camera]\nsize = [640, 480]\nsim_seed = 3\n')
+    if ring:
+        laid = SimRing.lay(SimulatedTable(deck, seed=3), 5, seed=3)
+        text += "\n" + zones_toml(laid.zones())
+    path = tmp_path / "config.toml"
+    path.write_text(text, encoding="utf-8")
+    config = load_config(path)
+    import tomllib
+
+    raw = tomllib.loads(text)
+    return CameraContext(deck, VisionConfig.from_dict(raw.get("vision", {})),
+                         CameraConfig.from_dict(raw["camera"]), config, path, True,
+                         ("centre",), told.append)
+
+
+def test_the_kiosk_reads_the_ring_once_it_and_its_tokens_are_calibrated(tmp_path: Any) -> None:
+    from tablekeeper.cli import main
+    from tablekeeper.games import load
+    from tablekeeper.games.something_missing.camera import RingSight
+    from vision.tracker import CardWatcher
+
+    kit = load("something-missing")
+    assert kit.watcher is not None
+    told: list[str] = []
+    # no ring in the config: the centre pile only, as before (nothing to tell)
+    assert isinstance(kit.watcher(_context(tmp_path, ring=False, told=told)), CardWatcher)
+    assert told == []
+    # the ring, but no token colours yet: the centre pile, and the host is told
+    context = _context(tmp_path, ring=True, told=told)
+    assert isinstance(kit.watcher(context), CardWatcher)
+    assert told and "tokens not read" in told[-1] and "tokens.json" in told[-1]
+    # a damaged file is told the same way, and nothing is lost
+    (tmp_path / "tokens.json").write_text("{not json", encoding="utf-8")
+    assert isinstance(kit.watcher(context), CardWatcher) and "damaged" in told[-1]
+    # calibrated (calibrate-markers --ring, next to the config): the ring is read
+    assert main(["vision", "calibrate-markers", "--ring", "--simulate", "--config",
+                 str(tmp_path / "config.toml")]) == 0
+    assert isinstance(kit.watcher(context), RingSight)
