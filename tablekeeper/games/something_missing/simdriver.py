@@ -84,6 +84,9 @@ class DemoTable:
         self.scenes_turned = 0
         self.passes_pressed = 0
         self._round_laid: int | None = None
+        #: the camera is watched until then, or until the token laid is a bet (the bets'
+        #: count then) or the scene turned up has started its check (-1)
+        self._ring_until: tuple[int, int] | None = None
         self.referee = referee
         self.rng = rng
         self.camera = camera
@@ -123,6 +126,14 @@ class DemoTable:
             if len(self.referee.state.pile) < self._awaiting:
                 return True
             self._awaiting = None
+        if self._ring_until is not None:
+            until, bets = self._ring_until
+            state = self.referee.state
+            if now_ns <= until and (
+                    len(state.bets) < bets if bets >= 0 else
+                    state.check is not None and state.check.deadline_ms is None):
+                return True
+            self._ring_until = None
         return now_ns <= self._busy_until
 
     def _busy(self, t_ns: int, ms: int) -> None:
@@ -187,7 +198,8 @@ class DemoTable:
                 ring.put_token(colour, event.position, off=off,
                                angle=self.rng.uniform(-8, 8))
                 self.tokens_laid += 1
-                self._busy(t, 1_500)
+                # watched until the bet is read (or the host enters it)
+                self._ring_until = (t + 4_000 * NS_PER_MS, len(self.referee.state.bets) + 1)
 
             self._at(t, lay, "host")
             self._host(t + 4_000 * NS_PER_MS, event)  # the camera missed it: the host enters it
@@ -203,7 +215,7 @@ class DemoTable:
             def turn() -> None:
                 ring.turn_up(pos)
                 self.scenes_turned += 1
-                self._busy(t, 1_500)
+                self._ring_until = (t + 4_000 * NS_PER_MS, -1)  # until its check starts
 
             self._at(t, turn, "host")
             self._host(t + 4_000 * NS_PER_MS, HourglassTurned(at_ms=0))
