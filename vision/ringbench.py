@@ -155,7 +155,7 @@ def run(trials: int = 4, seed: int = 1, casts: tuple[str, ...] = tuple(CASTS),
         return {"tokens": c["tokens"], "read_at_once": c["read_at_once"],
                 "right": c["right"], "wrong": c["wrong"],
                 "missed": c["missed"], "false_tokens": c["false_tokens"],
-                "half_on_edge": f"{c['half_on_edge_right']}/{c['half_on_edge']}",
+                "half_on_edge_at_once": f"{c['half_on_edge_right']}/{c['half_on_edge']}",
                 "hand_passes": c["hand_passes"],
                 "scenes_up": f"{c['scenes_up_read']}/{c['scenes_up']}",
                 "false_scenes_up": c["false_scenes_up"]}
