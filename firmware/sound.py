@@ -56,6 +56,49 @@ def tone_samples(frequency_hz: float, duration_ms: float, volume: float,
     return (wave * volume * 32767).astype(np.int16)
 
 
+def output_names() -> list[str]:
+    """The audio outputs SDL sees (``pygame._sdl2.audio``), once the mixer runs (SDL lists
+    them only then); [] before, or without audio."""
+    import pygame
+    from pygame._sdl2 import audio
+
+    try:
+        return [str(n) for n in audio.get_audio_device_names(False)]
+    except pygame.error:
+        return []
+
+
+#: How the mixer was opened by :func:`open_mixer` (for the log and the self-test).
+opened: list[str] = []
+
+
+def open_mixer(device: str, channels: int) -> str:
+    """Start pygame's mixer on ``device`` ([firmware.sound] device). "" = the default
+    output. A name is first tried as an SDL output (``pygame.mixer.init(devicename=...)``,
+    the names :func:`output_names` lists); if SDL knows no such output, it is taken as an
+    ALSA device (``plughw:CARD=Device,DEV=0``, as ``aplay -L`` lists them) and given to SDL's
+    ALSA driver as ``AUDIODEV`` on the default output. Returns how it was opened."""
+    import os
+
+    import pygame
+
+    if not device:
+        pygame.mixer.init(frequency=SAMPLE_RATE, size=-16, channels=channels)
+        how = "the default output"
+    else:
+        try:
+            pygame.mixer.init(frequency=SAMPLE_RATE, size=-16, channels=channels,
+                              devicename=device)
+            how = f"output {device!r}"
+        except pygame.error:
+            os.environ["AUDIODEV"] = device
+            pygame.mixer.init(frequency=SAMPLE_RATE, size=-16, channels=channels)
+            how = f"ALSA device {device!r} (AUDIODEV)"
+    opened[:] = [how]
+    log.info("sound: the mixer plays on %s", how)
+    return how
+
+
 class PygameTone:
     """A tone on pygame's mixer. The mixer starts on the first ``play()``."""
 
@@ -69,7 +112,7 @@ class PygameTone:
         import pygame
 
         if pygame.mixer.get_init() is None:
-            pygame.mixer.init(frequency=SAMPLE_RATE, size=-16, channels=1)
+            open_mixer(self.config.device, channels=1)
         init = pygame.mixer.get_init()
         if init is None:
             raise RuntimeError("pygame.mixer did not initialise")

@@ -205,7 +205,8 @@ def run_kiosk(args: argparse.Namespace) -> int:
         try:
             return camera_pipeline(config, clock, simulate=args.simulate_camera,
                                    threaded=True, deck=deck, zones=zones, watcher=kit.watcher,
-                                   config_path=config_path, tell=tell)
+                                   config_path=config_path, tell=tell,
+                                   search_width=kit.search_width)
         except ValueError as exc:  # a bad [camera]/[vision] section or an unusable deck
             tell(f"camera/vision: {exc}; the defaults are used")
             return camera_pipeline(Config(), clock, simulate=args.simulate_camera,
