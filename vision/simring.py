@@ -73,15 +73,17 @@ class SimRing:
         """Lay ``n`` scenes face down and their memory cards round the centre."""
         rng = random.Random(seed)
         w, h = table.size
-        scene_w = 0.085 * w
-        memory_w = 0.15 * w
+        # (sized so that no memory card touches its scene, its neighbours or the centre pile
+        # at 4:3, whatever N: the calibration finds each card apart)
+        scene_w = 0.075 * w
+        memory_w = 0.13 * w
         s_poses, m_poses = [], []
         for p in range(n):
             a = -math.pi / 2 + 2 * math.pi * p / n
             s_poses.append(Pose(x=w / 2 + math.cos(a) * 0.40 * w,
-                                y=h / 2 + math.sin(a) * 0.37 * h,
+                                y=h / 2 + math.sin(a) * 0.40 * h,
                                 angle=rng.uniform(-jitter, jitter), width=scene_w))
-            m_poses.append(Pose(x=w / 2 + math.cos(a) * 0.255 * w,
+            m_poses.append(Pose(x=w / 2 + math.cos(a) * 0.25 * w,
                                 y=h / 2 + math.sin(a) * 0.215 * h,
                                 angle=rng.uniform(-jitter, jitter), width=memory_w))
         ring = cls(table, s_poses, m_poses, list(scenes or range(1, n + 1)))

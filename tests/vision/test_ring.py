@@ -151,3 +151,38 @@ def test_calibrate_markers_ring_measures_the_seven_tokens(tmp_path: Any, capsys:
                  str(tmp_path / "b.png"), "--out", str(again)])
     assert code == 2 and not again.exists()
     assert "ring:N" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("n", [4, 6])
+def test_vision_calibrate_finds_the_ring_in_a_frame(tmp_path: Any, deck: Any, n: int,
+                                                    capsys: Any) -> None:
+    """The command itself: the card finder on a frame of the laid ring (the memory cards'
+    other shape included), then the ring layout."""
+    import cv2
+
+    from tablekeeper.cli import main
+
+    table = SimulatedTable(deck, seed=n, size=(640, 480), conditions=Conditions.clean())
+    ring = SimRing.lay(table, n, seed=n)
+    frame = tmp_path / "ring.png"
+    cv2.imwrite(str(frame), table.capture().image)
+    out = tmp_path / "zones.toml"
+    assert main(["vision", "calibrate", "--deck", str(demo_deck("something-missing-items")),
+                 "--image", str(frame), "--layout", f"ring:{n}", "--config",
+                 str(_camera_config(tmp_path)), "--out", str(out)]) == 0
+    import tomllib
+
+    from vision.config import VisionConfig
+
+    zones = VisionConfig.from_dict(tomllib.loads(out.read_text())["vision"]).zones
+    pairs = ring_of(zones)
+    assert len(pairs) == n
+    for p, (scene, memory) in enumerate(pairs):
+        assert scene.contains(ring.scene_poses[p].x, ring.scene_poses[p].y)
+        assert memory.contains(ring.memory_poses[p].x, ring.memory_poses[p].y)
+
+
+def _camera_config(tmp_path: Any) -> Any:
+    path = tmp_path / "config.toml"
+    path.write_text("[camera]\nsize = [640, 480]\n", encoding="utf-8")
+    return path
