@@ -99,6 +99,7 @@ class Table:
         self.note: RingNote | None = None
         #: every ring reading not played, for the log and the demo's figures
         self.notes: list[RingNote] = []
+        self._undone = False
         self._sync_arbiter(now_ns)
 
     @property
@@ -273,6 +274,22 @@ class Table:
         fresh, self._fresh = self._fresh, []
         if self.state.phase is not Phase.BET or not fresh:
             return
+        if self._undone:
+            # after an undo the camera reports every token again, at once: those that lie
+            # as the turn order and the slots say are the bets again, in that order
+            self._undone = False
+            while fresh:
+                state = self.state
+                turn = state.players[state.to_act].colour if state.to_act is not None else None
+                mine = next((r for r in fresh if r.marker == turn), None)
+                if mine is None or state.phase is not Phase.BET:
+                    break
+                fresh.remove(mine)
+                self._token(mine)
+            for r in fresh:
+                if self.state.phase is Phase.BET:
+                    self._token(r)
+            return
         if len(fresh) > 1:
             where = ", ".join(f"{r.marker} @ {_letter(r.position)}{r.slot}" for r in fresh)
             self._conflict("two_at_once", f"同時出現兩個以上代表物（{where}）：請主持人輸入",
@@ -348,6 +365,9 @@ class Table:
             waiting = self.waiting.pop(after.to_act)
             if self.tokens.get((waiting.position, waiting.slot)) == waiting.marker:
                 self._fresh.append(waiting)  # still there: played at the next tick
+        if event is None:  # undone: the ring is reported again (Loop's reoffer)
+            self.tokens.clear()
+            self._undone = True
         if event is None:  # undone
             # The loop has the camera offer the card on the pile again, seen anew (not
             # ``lying``): it is the card whose reveal was undone, laid on any card turned by

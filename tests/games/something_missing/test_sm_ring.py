@@ -195,3 +195,23 @@ def test_the_kiosk_reads_the_ring_once_it_and_its_tokens_are_calibrated(tmp_path
     assert main(["vision", "calibrate-markers", "--ring", "--simulate", "--config",
                  str(tmp_path / "config.toml")]) == 0
     assert isinstance(kit.watcher(context), RingSight)
+
+
+def test_after_an_undo_the_tokens_reported_again_are_the_bets_again(
+        referee: Referee, clock: FakeClock) -> None:
+    table = _betting(referee, clock)
+    clock.advance_ms(300)
+    referee.submit(Bet(at_ms=referee.at_ms(clock.now_ns()), seat=1, position=0))  # by hand
+    _token(referee, clock, "yellow", 0, 1)
+    _token(referee, clock, "blue", 0, 2)
+    _token(referee, clock, "green", 3, 1)
+    assert [b.seat for b in referee.state.bets] == [1, 2, 3]
+    referee.undo()  # the host's bet, and the camera's after it, are taken back
+    assert referee.state.phase is Phase.BET and referee.state.bets == ()
+    # the camera reports the ring again, all at once (in any order)
+    for colour, pos, slot in (("green", 3, 1), ("yellow", 0, 1), ("blue", 0, 2)):
+        _token(referee, clock, colour, pos, slot, tick=False)
+    referee.tick(clock.now_ns())
+    assert [(b.seat, b.position, b.slot) for b in referee.state.bets] == [
+        (1, 0, 1), (2, 0, 2), (3, 3, 1)]
+    assert table.note is None
