@@ -213,6 +213,10 @@ class RingWatcher:
         if palette is None:
             palette = dataclasses.replace(MarkerPalette.nominal(TOKEN_COLOURS),
                                           marker_size=TOKEN_SIDE)
+        # a memory card is never turned face down: no colour is "a card's back" on its slots
+        # (a blue token under a green cast read as the demo deck's blue back, and so as no
+        # token)
+        palette = dataclasses.replace(palette, back=None)
         self.palette = palette
         self.n = len(ring)
         self.slots = tuple(z for p, (_s, m) in enumerate(ring) for z in slot_zones(m, p))

@@ -87,10 +87,11 @@ def _calibrated(deck: Any, cast: str) -> tuple[SimulatedTable, SimRing, Any]:
     return table, ring, palette
 
 
-@pytest.mark.parametrize("cast", ["neutral", "warm"])
+@pytest.mark.parametrize("cast", ["neutral", "warm", "green"])
 def test_each_token_is_read_in_its_slot_and_a_scene_turned_up(deck: Any, cast: str) -> None:
     table, ring, palette = _calibrated(deck, cast)
     watcher = RingWatcher(ring_of(ring.zones()), palette, table.size)
+    assert palette.back is not None and watcher.palette.back is None  # slots are never backs
     t = 0
 
     def frames(k: int = 5) -> list[Any]:
