@@ -44,6 +44,8 @@ class RingSight:
         self.ring = RingWatcher(ring, palette, size)
         # the ring's own cards (scenes, memory cards, tokens) are no centre-pile cards
         self._ring_zones = tuple(z for pair in ring for z in pair)
+        self.cards_seen = 0  # centre-pile cards reported
+        self.ring_reports = 0  # ring changes reported
 
     def process(self, frame: Any) -> list[CardSeen]:
         from vision.tracker import zone_of
@@ -55,11 +57,13 @@ class RingSight:
             if zone_of(self._ring_zones, x, y) is not None:
                 continue
             out.append(CardSeen(e.card_id, e.first_seen_ns, e.score, e.margin, zone=e.zone))
+            self.cards_seen += 1
         for c in self.ring.process(frame.image, int(frame.t_ns)):
             zone = f"scene{c.position + 1}" if c.is_scene else f"memory{c.position + 1}"
             name = zone if c.is_scene else f"{zone}.{c.slot}"
             out.append(RingReport(f"ring:{name}", c.t_ns, zone=zone, position=c.position,
                                   slot=c.slot, face=c.face, marker=c.marker))
+            self.ring_reports += 1
         return out
 
     def forget(self) -> None:

@@ -159,6 +159,10 @@ def demo_summary(parts: DemoParts) -> dict[str, Any]:
     notes = getattr(parts.loop.referee.table, "notes", [])
     out["ring_conflicts"] = dict(Counter(n.code for n in notes))
     out["tokens_laid"] = getattr(parts.table, "tokens_laid", 0)
+    sight: Any = getattr(parts.loop.cards, "watcher", None)
+    if hasattr(sight, "cards_seen"):
+        out["cards_recognised"] = sight.cards_seen  # (the centre pile's; not the ring's)
+        out["ring_reports"] = sight.ring_reports
     return out
 
 
