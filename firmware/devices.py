@@ -233,6 +233,10 @@ class GpioButtons:
     def pressed_seats(self) -> frozenset[int]:
         return frozenset(i for i, b in enumerate(self.seats, start=1) if b.is_active)
 
+    def host_held(self, action: HostButton) -> bool:
+        button = self.host.get(action)
+        return bool(button is not None and button.is_active)
+
     def close(self) -> None:
         for button in [*self.seats, *self.host.values()]:
             button.close()
@@ -303,6 +307,9 @@ class KeyboardButtons:
 
     def pressed_seats(self) -> frozenset[int]:
         return frozenset(int(k) for k in self._down if k.isdigit())
+
+    def host_held(self, action: HostButton) -> bool:
+        return any(HOST_KEYS.get(k) is action for k in self._down)
 
     def close(self) -> None:
         self._down.clear()

@@ -22,6 +22,9 @@ SAMPLE_RATE = 44_100
 
 
 class WinSound(Protocol):
+    #: the host's volume, 0 (muted) .. 1 (the configured volume)
+    gain: float
+
     def prepare(self) -> None: ...
 
     def play(self) -> None: ...
@@ -31,6 +34,9 @@ class WinSound(Protocol):
 
 class Silent:
     """No sound (``sound.kind = "none"``)."""
+
+    gain = 1.0
+    failed = False
 
     def prepare(self) -> None:
         pass
@@ -104,6 +110,8 @@ class PygameTone:
 
     def __init__(self, config: SoundConfig) -> None:
         self.config = config
+        #: the host's volume (0: muted .. 1: the configured volume)
+        self.gain = 1.0
         self._sound: Any = None
         self._failed = False
         self._lock = threading.Lock()
@@ -141,9 +149,15 @@ class PygameTone:
                 return False
         return True
 
+    @property
+    def failed(self) -> bool:
+        """The mixer could not start (no audio device): the buzzer is silent."""
+        return self._failed
+
     def play(self) -> None:
         with self._lock:
-            if self._prepare():
+            if self.gain > 0 and self._prepare():
+                self._sound.set_volume(self.gain)
                 self._sound.play()
 
     def close(self) -> None:
@@ -160,6 +174,8 @@ class PiezoTone:
         if config.pins.piezo is None:
             raise ValueError('sound.kind: "piezo" needs pins.piezo')
         self.config = config.sound
+        self.gain = 1.0  # (a piezo has one loudness: 0 mutes it)
+        self.failed = False
         self._tone = Tone(frequency=config.sound.frequency_hz)
         self.buzzer: Any = TonalBuzzer(config.pins.piezo, mid_tone=self._tone, octaves=1,
                                        pin_factory=resolve_pin_factory(pin_factory))
@@ -169,6 +185,8 @@ class PiezoTone:
         pass
 
     def play(self) -> None:
+        if self.gain <= 0:
+            return
         if self._timer is not None:
             self._timer.cancel()
         self.buzzer.play(self._tone)

@@ -37,6 +37,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from enum import Enum
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
@@ -565,7 +566,47 @@ def report(results: Sequence[Result]) -> str:
 
 # --- the command ----------------------------------------------------------------------------
 
-PARTS = ("buttons", "host", "sound", "camera", "screen")
+PARTS = ("config", "buttons", "host", "sound", "camera", "screen")
+
+
+def check_config(config_path: Path | None) -> list[Result]:
+    """The builder's side of what the kiosk shows players as a short message: each problem
+    of the config (file, line, key, why), and the table's calibrations a game needs (Wink's
+    grid and markers) with the command that makes them."""
+    from tablekeeper.config import markers_file
+    from tablekeeper.kiosk import read_config
+    from vision.markers import MarkerFileError, grid_zones, load_markers
+
+    report = read_config(config_path, explicit=config_path is not None)
+    results = [Result("config", Verdict.FAIL, line) for line in report.problems]
+    if report.fatal is not None:
+        return [*results, Result("config", Verdict.FAIL, report.fatal)]
+    if not results:
+        results.append(Result("config", Verdict.PASS, str(config_path or "defaults")))
+    config = report.config
+    from vision.config import VisionConfig
+
+    try:
+        zones = grid_zones(VisionConfig.from_dict(config.sections.get("vision", {})).zones)
+    except ValueError as exc:
+        return [*results, Result("wink grid", Verdict.FAIL, str(exc))]
+    if not zones:
+        results.append(Result("wink grid", Verdict.FAIL, "the 6x6 grid is not calibrated: "
+                              "tablekeeper vision calibrate --layout grid:6x6"))
+        return results
+    results.append(Result("wink grid", Verdict.PASS, f"{len(zones)} cells"))
+    from vision.camera import CameraConfig
+
+    path = markers_file(config.table, config_path)
+    try:
+        size = CameraConfig.from_dict(config.sections.get("camera", {})).size
+        load_markers(path, (int(size[0]), int(size[1])))
+    except MarkerFileError as exc:
+        results.append(Result("wink markers", Verdict.FAIL,
+                              f"{exc}: tablekeeper vision calibrate-markers"))
+    else:
+        results.append(Result("wink markers", Verdict.PASS, str(path)))
+    return results
 
 
 def register(commands: Any, benches: Any) -> None:
@@ -602,21 +643,25 @@ def _parse_only(text: str) -> list[str]:
 
 
 def _selftest(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from tablekeeper.config import ConfigError, load_config
 
+    config_results: list[Result] = []
     try:
         only = _parse_only(args.only)
         if args.timeout <= 0:
             raise ValueError(f"--timeout: {args.timeout:g} is not a positive number of seconds")
+        if "config" in only:  # every problem the kiosk only sums up for the players
+            config_results = check_config(Path(args.config) if args.config else None)
+            only = [p for p in only if p != "config"]
         config = load_config(Path(args.config) if args.config else None)
     except (ValueError, ConfigError) as exc:
+        if config_results:
+            print(report(config_results))
         print(f"tablekeeper selftest: {exc}", file=sys.stderr)
         return 2
     test = SelfTest(person=None if args.auto else TerminalPerson(), timeout_s=args.timeout,
                     test_card=args.test_card)
-    results: list[Result] = []
+    results: list[Result] = list(config_results)
     try:
         if "buttons" in only or "host" in only or "sound" in only:
             try:

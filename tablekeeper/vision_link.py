@@ -551,10 +551,12 @@ class CameraContext:
     config_path: Path | None
     simulate: bool
     zones: tuple[str, ...]
-    tell: Callable[[str], None]
+    #: ``tell(problem, key=None)``: the builder's account, and the players' message (an
+    #: i18n id) if the caller has one
+    tell: Callable[..., None]
 
 
-def _log_problem(problem: str) -> None:
+def _log_problem(problem: str, key: str | None = None) -> None:
     log.error("%s", problem)
 
 
@@ -564,7 +566,7 @@ def camera_pipeline(config: Config, clock: Clock, *, simulate: bool = False,
                     zones: tuple[str, ...] | None = ("centre",),
                     watcher: Callable[[CameraContext], Any] | None = None,
                     config_path: Path | None = None,
-                    tell: Callable[[str], None] | None = None,
+                    tell: Callable[..., None] | None = None,
                     search_width: int | None = None) -> tuple[VisionSource, Any]:
     """The kiosk's camera from the config's ``[camera]`` and ``[vision]`` sections
     (``threaded``: read by a :class:`CameraThread`; real clocks only), watching ``deck``
@@ -590,7 +592,9 @@ def camera_pipeline(config: Config, clock: Clock, *, simulate: bool = False,
     vision_config = VisionConfig.from_dict(vision_section)
     vision_config = with_search_width(vision_config, vision_section, search_width,
                                       camera_config.size[0])
-    camera = resilient_camera(camera_config, deck=deck, clock=clock.now_ns, on_status=on_status)
+    # threaded (the kiosk): a read that hangs is a camera fault after read_timeout_s
+    camera = resilient_camera(camera_config, deck=deck, clock=clock.now_ns, on_status=on_status,
+                              bounded=threaded)
     warning = demo_deck_warning(deck, camera_config.source, str(getattr(deck, "game", "")))
     if warning:
         log.warning("%s", warning)
