@@ -386,6 +386,38 @@ class Pass(Event):
 
 @EVENTS.register
 @dataclass(frozen=True, kw_only=True)
+class BetSeen(Bet):
+    """The camera saw ``seat``'s square token appear on the memory card at ``position``: the
+    same bet as the host's :class:`Bet`, read off the table (the kit checks the token's
+    colour, turn and slot before it says so)."""
+
+    type_name = "bet_seen"
+    source = Source.CAMERA
+
+
+@EVENTS.register
+@dataclass(frozen=True, kw_only=True)
+class PassPressed(Pass):
+    """``seat`` pressed their own seat button while it was their turn to bet: they pass."""
+
+    type_name = "pass_pressed"
+    source = Source.BUZZER
+
+
+@EVENTS.register
+@dataclass(frozen=True, kw_only=True)
+class SceneTurnedUp(Event):
+    """The camera saw the scene at ``position`` turned face up: its check begins, and the
+    hourglass (30 s) runs from then. Only the scene whose turn it is (most tokens first,
+    then clockwise); another is rejected, naming the one to turn."""
+
+    type_name = "scene_turned_up"
+    source = Source.CAMERA
+    position: int
+
+
+@EVENTS.register
+@dataclass(frozen=True, kw_only=True)
 class CheckResult(Event):
     """The host: the bettors on the scene at ``position`` found the item, or gave up."""
 
@@ -984,7 +1016,11 @@ def _next_check(state: State, at_ms: int) -> State:
 def _check_result(state: State, ev: Event) -> State | Rejection:
     check = state.check
     assert check is not None
-    if isinstance(ev, HourglassTurned):
+    if isinstance(ev, SceneTurnedUp) and ev.position != check.position:
+        return Rejection("out_of_order",
+                         f"scene {ev.position + 1} was turned up out of order: scene "
+                         f"{check.position + 1} is checked now")
+    if isinstance(ev, HourglassTurned | SceneTurnedUp):
         if check.deadline_ms is not None:
             return Rejection("hourglass_running", "the hourglass is already running")
         deadline = ev.at_ms + state.rules.check_ms
@@ -1165,6 +1201,9 @@ _HANDLERS: dict[tuple[Phase, type[Event]], Callable[[State, Event], State | Reje
     (Phase.BUZZ, NoBuzz): _no_buzz,
     (Phase.BET, Bet): _bet,
     (Phase.BET, Pass): _bet,
+    (Phase.BET, BetSeen): _bet,
+    (Phase.BET, PassPressed): _bet,
+    (Phase.CHECK, SceneTurnedUp): _check_result,
     (Phase.CHECK, CheckResult): _check_result,
     (Phase.CHECK, CheckTimeUp): _check_result,
     (Phase.CHECK, HourglassTurned): _check_result,

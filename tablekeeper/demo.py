@@ -97,7 +97,9 @@ def run_demo(args: Any) -> int:
     summary: dict[str, Any] = {"game": kit.name, "journal": str(parts.journal_path),
                                "out": str(out)}
     summary.update(kit.demo_summary(parts))
-    summary["cards_recognised"] = getattr(cards, "events", summary.get("cards_revealed", 0))
+    # (a kit whose camera reports more than cards -- 什麼不見啦's ring -- counts its own)
+    summary.setdefault("cards_recognised",
+                       getattr(cards, "events", summary.get("cards_revealed", 0)))
     summary["camera_frames"] = getattr(cards, "frames", 0)
     summary["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
     summary["screens"] = len(screen.saved)

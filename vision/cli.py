@@ -37,6 +37,9 @@ def register(commands: Any, benches: Any) -> None:
     px.add_argument("--no-real", action="store_true",
                     help="leave out the real photos (set-crops)")
     px.set_defaults(func=_bench_pixels)
+    from vision.ringbench import add_ring_bench
+
+    add_ring_bench(benches)
 
 
 def add_deck_commands(sub: Any) -> None:
@@ -218,7 +221,9 @@ def add_recognition_commands(sub: Any) -> None:
     where.add_argument("--image", type=Path, help="a camera frame saved to a file")
     where.add_argument("--camera", metavar="SPEC", help="picamera2, opencv:INDEX or folder:PATH")
     p.add_argument("--layout", required=True,
-                   help="pile | cards | rows:N | grid:RxC (all cells or the 4 corner cards)")
+                   help="pile | cards | rows:N | grid:RxC (all cells or the 4 corner cards) "
+                        "| ring:N "
+                        "(什麼不見啦: N scenes and their memory cards)")
     p.add_argument("--names", default="", help="comma-separated zone names (pile, cards, rows)")
     p.add_argument("--grow", type=float, default=1.5,
                    help="a zone is the card grown by this factor about its centre (default 1.5)")
@@ -530,6 +535,12 @@ def add_marker_calibration(sub: Any) -> None:
                         "(default r6c6; '' for none)")
     p.add_argument("--out", type=Path, metavar="JSON",
                    help="write here instead of the config's [table] markers")
+    p.add_argument("--ring", action="store_true",
+                   help="什麼不見啦's seven square tokens instead, on the ring's memory cards "
+                        "(calibrated before with vision calibrate --layout ring:N): first the "
+                        "ring laid, no token; then red, yellow, blue, green, orange, brown in "
+                        "the slots of memory card 1 and purple in slot 1 of memory card 2; "
+                        "written to tokens.json next to the config")
     p.set_defaults(func=_calibrate_markers)
 
 
@@ -555,6 +566,8 @@ def _calibrate_markers(args: argparse.Namespace) -> int:
     )
 
     name = "tablekeeper vision calibrate-markers"
+    if getattr(args, "ring", False):
+        return _calibrate_tokens(args, name)
     try:
         given = args.colours if args.colours is not None else ",".join(MARKER_COLOURS)
         colours = [c.strip() for c in given.split(",") if c.strip()]
@@ -626,6 +639,113 @@ def _calibrate_markers(args: argparse.Namespace) -> int:
     print(f"{len(placed)} marker colours, marker size {palette.marker_size:.2f} of a cell; "
           f"written to {out}")
     return 0
+
+
+def _calibrate_tokens(args: argparse.Namespace, name: str) -> int:
+    """``calibrate-markers --ring``: the same measurement (:func:`vision.markers.calibrate`)
+    with the memory cards' slots as the cells and 什麼不見啦's seven tokens as the colours."""
+    from vision.markers import (
+        MIN_SEPARATION,
+        MarkerNotFound,
+        calibrate,
+        markers_path,
+        nearest_other,
+        save_markers,
+        too_close,
+    )
+    from vision.ring import SLOTS, TOKEN_COLOURS, ring_of, slot_zones
+
+    try:
+        given = args.colours if args.colours is not None else ",".join(TOKEN_COLOURS)
+        colours = [c.strip() for c in given.split(",") if c.strip()]
+        if (any(c not in TOKEN_COLOURS for c in colours) or not colours
+                or len(set(colours)) != len(colours)):
+            raise _Refused(f"--colours {given!r}: name each of {', '.join(TOKEN_COLOURS)} at "
+                           "most once")
+        cells = [f"memory{i // SLOTS + 1}.{i % SLOTS + 1}" for i in range(len(colours))]
+        placed = dict(zip(colours, cells, strict=True))
+        table, vision, camera = _marker_configs(args.config)
+        ring = ring_of(vision.zones)
+        out = args.out if args.out is not None else markers_path(
+            "tokens.json", args.config, str(table.get("state_dir", "~/.local/state/tablekeeper")))
+        first = ("1/2 Lay the ring (scenes face down, memory cards), no token on it / "
+                 "排好場景環與回憶卡，不放代表物")
+        second = ("2/2 Now lay " + ", ".join(f"{c} in {z}" for c, z in placed.items())
+                  + " / 依顏色順序把代表物放進回憶卡的格子")
+        if args.simulate:
+            before, after, ring = _simulated_ring(camera, ring, placed, args.cast,
+                                                  (first, second))
+        elif len(ring) < 2:
+            raise _Refused("no ring calibration yet: lay the scenes and their memory cards, "
+                           "save a frame and run `tablekeeper vision calibrate --layout "
+                           "ring:N`, then put its [[vision.zones]] into the config (--config) "
+                           "/ 尚未校正場景環")
+        elif args.images is not None:
+            print(first)
+            print(second)
+            before, after = (_read_frame(path) for path in args.images)
+        else:
+            before, after = _camera_pair(args.camera, (first, second), tuple(camera.size))
+        size = (int(after.shape[1]), int(after.shape[0]))
+        if before.shape != after.shape:
+            raise _Refused(f"the two frames differ in size ({before.shape[1]}x"
+                           f"{before.shape[0]} and {size[0]}x{size[1]})")
+        if size != tuple(camera.size):
+            raise _Refused(f"the frames are {size[0]}x{size[1]}, the camera ([camera] size) "
+                           f"gives {camera.size[0]}x{camera.size[1]}: take them as the kiosk "
+                           "sees the table")
+        slots = [z for p, (_s, m) in enumerate(ring) for z in slot_zones(m, p)]
+        try:
+            palette = calibrate(before, after, slots, placed)
+        except MarkerNotFound as exc:
+            raise _Refused(f"not found: {', '.join(exc.missing)} -- is each token in its slot, "
+                           "in view and not under a hand? / 找不到代表物") from None
+        except ValueError as exc:
+            raise _Refused(str(exc)) from None
+        close = too_close(palette, MIN_SEPARATION)
+        if close:
+            pairs = "; ".join(f"{a} and {b}: {d:.1f}" for a, b, d in close)
+            raise _Refused(f"too close to tell apart under this light: {pairs} (at least "
+                           f"{MIN_SEPARATION:.0f} needed) -- more or whiter light; nothing "
+                           "written / 顏色太接近")
+    except _Refused as exc:
+        print(f"{name}: {exc}", file=sys.stderr)
+        return 2
+    save_markers(out, palette, size, slots)
+    for colour, zone in placed.items():
+        lab = ", ".join(f"{v:.1f}" for v in palette.colours[colour])
+        near = nearest_other(palette, colour)
+        tail = f"; nearest {near[0]} at {near[1]:.1f}" if near else ""
+        print(f"  {colour:<7} in {zone}: Lab {lab}{tail}")
+    print(f"{len(placed)} token colours, token size {palette.marker_size:.2f} of a slot; "
+          f"written to {out}")
+    return 0
+
+
+def _simulated_ring(camera: Any, ring: Any, placed: dict[str, str], cast: str | None,
+                    prompts: tuple[str, str]) -> tuple[Any, Any, Any]:
+    from vision.deck import load_deck
+    from vision.demo_decks import demo_deck
+    from vision.ring import ring_of
+    from vision.simmarkers import sim_table
+    from vision.simring import SimRing
+    from vision.simtable import CASTS
+
+    if cast is not None and cast not in CASTS:
+        raise _Refused(f"--cast {cast!r}: one of {', '.join(CASTS)}")
+    deck = load_deck(demo_deck("something-missing-items"))
+    table = sim_table(deck, camera, cast)
+    laid = SimRing.lay(table, max(len(ring), 5), seed=camera.sim_seed)
+    if not ring:
+        ring = ring_of(laid.zones())
+        print("(the config has no ring: the simulated table's own ring)")
+    print(prompts[0])
+    before = table.capture().image
+    print(prompts[1])
+    for colour, zone in placed.items():
+        pos, _, slot = zone[len("memory"):].partition(".")
+        laid.put_token(colour, int(pos) - 1, slot=int(slot))
+    return before, table.capture().image, ring
 
 
 def _marker_configs(path: Path | None) -> tuple[dict[str, Any], Any, Any]:

@@ -316,7 +316,7 @@ def _zone(raw: Any, where: str) -> Zone:
 
 # -- calibration: zones from cards laid at the zone positions --------------------------------
 
-LAYOUTS = ("pile", "cards", "rows:N", "grid:RxC")
+LAYOUTS = ("pile", "cards", "rows:N", "grid:RxC", "ring:N")
 
 
 def _scaled(quad: Sequence[Point], grow: float) -> tuple[Point, ...]:
@@ -356,7 +356,11 @@ def zones_from_cards(quads: Sequence[Sequence[Point]], layout: str,
     * ``rows:N``: N cards, one per row of The Game, named row1..rowN (left to right, or top to
       bottom when they lie one above the other);
     * ``grid:RxC``: either all R*C cards, or only the 4 corner cards of the grid (Wink's 6x6):
-      cells r1c1 .. rRcC, the cells between the corners interpolated (a homography).
+      cells r1c1 .. rRcC, the cells between the corners interpolated (a homography);
+    * ``ring:N``: 什麼不見啦's ring of N scene positions (4/5/6), each a scene card and its
+      memory card: 2N cards, the memory cards nearer the ring's centre than their scenes
+      (see :func:`vision.ring.ring_zones_from_cards`): zones scene1..sceneN and
+      memory1..memoryN, numbered clockwise from the top.
 
     Raises ValueError saying how many cards were expected and found.
     """
@@ -408,6 +412,14 @@ def zones_from_cards(quads: Sequence[Sequence[Point]], layout: str,
             return _grid_from_corners(qs, rows, cols)
         raise ValueError(f"layout grid:{rows}x{cols}: lay all {rows * cols} cards, or the 4 "
                          f"corner cards; found {len(qs)}")
+    if kind == "ring":
+        from vision.ring import ring_zones_from_cards
+
+        try:
+            n = int(arg)
+        except ValueError:
+            raise ValueError(f"layout {layout!r}: expected ring:N, e.g. ring:5") from None
+        return ring_zones_from_cards(qs, n)
     raise ValueError(f"layout {layout!r} is not one of {', '.join(LAYOUTS)}")
 
 

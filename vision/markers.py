@@ -47,9 +47,11 @@ from vision.config import Zone
 FloatArray = npt.NDArray[np.float32]
 Image = npt.NDArray[np.uint8]
 
-#: The eight marker colours of the box (Wink: 紅黃藍綠棕紫黑白), nominal BGR (the simulated
-#: table draws them so; an uncalibrated palette expects them so).
+#: The coloured markers the box knows, nominal BGR (the simulated table draws them so; an
+#: uncalibrated palette expects them so): Wink's eight (紅黃藍綠棕紫黑白, :data:`MARKER_COLOURS`)
+#: and 什麼不見啦's square tokens (紅黃藍綠橘棕紫, :data:`vision.ring.TOKEN_COLOURS`).
 MARKER_BGR: Mapping[str, tuple[int, int, int]] = {
+    "orange": (25, 115, 235),
     "red": (40, 40, 200),
     "yellow": (40, 210, 235),
     "blue": (190, 95, 25),
@@ -59,7 +61,9 @@ MARKER_BGR: Mapping[str, tuple[int, int, int]] = {
     "black": (30, 30, 30),
     "white": (238, 238, 238),
 }
-MARKER_COLOURS: tuple[str, ...] = tuple(MARKER_BGR)
+#: Wink's eight markers, in the order of its box (and of ``vision calibrate-markers``).
+MARKER_COLOURS: tuple[str, ...] = ("red", "yellow", "blue", "green", "brown", "purple", "black",
+                                   "white")
 UNKNOWN = "unknown"
 #: The demo cards' back (vision.demo_decks.card_back style 0), nominal BGR of its field.
 BACK_BGR = (120, 50, 30)
@@ -416,7 +420,11 @@ class GridReader:
             foreign = inside & changed & ~paper & ~backish
             if surface is not None:
                 foreign &= np.sqrt(((lab - surface) ** 2).sum(axis=-1)) > 16
-            if foreign.sum() > COVERED * inside.sum():
+            # (a marker that fills much of its cell -- 什麼不見啦's token in its slot -- is
+            # no hand: a hand covers well beyond it)
+            expected_px = (pal.marker_size * cell.short) ** 2
+            covered_at = max(COVERED, min(0.95, 2.2 * expected_px / max(1, int(inside.sum()))))
+            if foreign.sum() > covered_at * inside.sum():
                 self.last_mask = np.zeros_like(inside)
                 return CellReading(cell.zone, "up", covered=True)
         if surface is not None:

@@ -267,6 +267,15 @@ class SimulatedTable:
                 p.corners = self._corners(p.pose, p.face)
             self._changed()
 
+    def set_light(self, *, exposure: float | None = None, cast: str | None = None) -> None:
+        """The room's light changes (the evening: a lamp turned on, the daylight going):
+        the next frames are lit so; the cards stay where they are."""
+        c = self.conditions
+        self.conditions = replace(c, exposure=c.exposure if exposure is None else exposure,
+                                  cast=c.cast if cast is None else cast)
+        self._setup_view()
+        self._changed()
+
     def start(self) -> None:
         if self._closed:
             raise CameraError("simulated camera is closed")

@@ -24,6 +24,12 @@ def test_headless_demo_plays_a_game_writes_screens_and_a_replayable_journal(
     # every card went through the camera and the recognizer
     assert summary["cards_recognised"] >= 10
     assert summary["cards_recognised"] == summary["cards_revealed"]
+    # issue 32: the bets and the checks' starts come from the camera, the passes from the seat
+    # buttons; a token the camera has not read after 4 s is entered by the host (this table,
+    # seed 2: the yellow token on its cream memory card, 2 of 22 bets -- still to be fixed)
+    assert summary["bets"] > 0 and summary["bets_by_camera"] >= 0.9 * summary["bets"]
+    assert summary["checks"] > 0 and summary["checks_by_camera"] >= 0.9 * summary["checks"]
+    assert summary["host_presses_per_round"] < summary["host_presses_per_round_before"]
     state = replay(out / "game.jsonl")
     assert state.phase.value == "over"
     # the scoreboard printed is the journal's

@@ -8,7 +8,11 @@ from typing import Any
 from display.games import GameDisplay
 from display.games.something_missing.rules import RULES
 from display.games.something_missing.screens import SCREENS
+from display.games.something_missing.strings import STRINGS
 from display.games.something_missing.view import GameView, ViewPhase, game_view
+from display.i18n import add_strings
+
+add_strings(STRINGS)
 
 PHASE_SCREENS: dict[ViewPhase, str] = {
     ViewPhase.VIEWING: "viewing",

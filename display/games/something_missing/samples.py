@@ -11,7 +11,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from display.games.something_missing.view import GameView, ViewPhase
+from display.games.something_missing.view import GameView, RingLine, ViewPhase
 from display.model import BuzzView, CardView, Notice, PlayerInfo, Snapshot
 
 PLAYERS: tuple[PlayerInfo, ...] = (
@@ -97,6 +97,15 @@ def snapshots(lang: str = "zh-TW") -> list[tuple[str, Snapshot]]:
     chk = replace(BASE, phase=ViewPhase.CHECKING, hourglass=1, bets=((), (1, 4, 0), (), (2,), ()),
                   passed=(3,), checking_scene=1, results=(None,) * 5, timer_ms=30_000)
     add("checking-idle", replace(s, state=chk))
+    # the camera reads the ring: the hints, and a reading the host must settle
+    add("betting-camera", replace(s, state=bet2, table=RingLine(reads=True)))
+    add("betting-camera-conflict", replace(s, state=bet2, table=RingLine(
+        reads=True, note_zh="春嬌 的代表物未輪到：等 志明 決定",
+        note_en="春嬌's token is out of turn: 志明 decides first")))
+    add("checking-camera", replace(s, state=chk, table=RingLine(reads=True)))
+    add("checking-camera-out-of-order", replace(s, state=chk, table=RingLine(
+        reads=True, note_zh="場景 D 翻錯順序：先檢視場景 B",
+        note_en="scene D turned out of order: check B now")))
     add("checking-one-bettor", replace(s, state=replace(chk, checking_scene=3)))
     add("checking-running", replace(s, state=replace(chk, deadline_ms=T0 + 21_500)))
     add("checking-low", replace(s, state=replace(chk, deadline_ms=T0 + 4_200)))

@@ -14,7 +14,7 @@ import pygame
 
 from display import colours as C
 from display.colours import player_rgb, text_on
-from display.games.something_missing.view import GameView
+from display.games.something_missing.view import GameView, RingLine
 from display.input import HostAction
 from display.paint import Painter
 from display.screens import (
@@ -256,9 +256,14 @@ def draw_betting(p: Painter, f: Frame) -> None:
             p.buttons.append(Button((r.x, r.y, r.width, r.height), HostAction("bet", i),
                                     scene_letter(i), not full,
                                     SCENE_KEYS[i] if i < len(SCENE_KEYS) else None))
-    if actor is not None:
-        p.text(p.tr("bet.tap"), p.rect(0.02, BODY_TOP + 0.485, 0.96, 0.05), size=0.035,
-               colour=C.TEXT_DIM, weight="regular")
+    ring = _ring(f)
+    line = p.rect(0.02, BODY_TOP + 0.485, 0.96, 0.05)
+    note = ring.note(p.lang) if ring is not None else None
+    if note is not None:
+        _ring_note(p, note, line)
+    elif actor is not None:
+        hint = "sm.ring.bet_hint" if ring is not None and ring.reads else "bet.tap"
+        p.text(p.tr(hint), line, size=0.035, colour=C.TEXT_DIM, weight="regular")
     # Who has decided what.
     seat_of_bet = {seat: scene for scene, seats in enumerate(view.bets) for seat in seats}
     players = view.players
@@ -295,9 +300,15 @@ def draw_checking(p: Painter, f: Frame) -> None:
     header(p, p.tr("check.title", s=p.tr("scene.label", s=letter)),
            p.tr("round", n=view.round_no))
     left = f.timer_left_ms()
+    ring = _ring(f)
     if left is None:
-        p.text(p.tr("check.no_timer"), p.rect(0.02, 0.77, 0.5, 0.08), size=0.035,
-               colour=C.TEXT_DIM, weight="regular")
+        reads = ring is not None and ring.reads
+        p.text(p.tr("sm.ring.turn_hint" if reads else "check.no_timer"),
+               p.rect(0.02, 0.77, 0.5, 0.08), size=0.035,
+               colour=C.ACCENT if reads else C.TEXT_DIM, weight="regular")
+    note = ring.note(p.lang) if ring is not None else None
+    if note is not None:
+        _ring_note(p, note, p.rect(0.54, 0.795, 0.44, 0.055))
     # Right: the bettors on this scene, and every bet-on scene's result so far.
     right_x = 0.54
     bettors = view.bets[scene] if scene is not None and scene < len(view.bets) else ()
@@ -333,6 +344,17 @@ def draw_checking(p: Painter, f: Frame) -> None:
             p.text(p.tr(status), pygame.Rect(r.x, r.y + r.height * 6 // 10, r.width,
                                              r.height * 4 // 10),
                    size=0.035, colour=fg, weight="regular", pad=0.005)
+
+
+def _ring(f: Frame) -> RingLine | None:
+    table = f.snap.table
+    return table if isinstance(table, RingLine) else None
+
+
+def _ring_note(p: Painter, note: str, r: pygame.Rect) -> None:
+    """A camera reading the host must settle (a token in conflict, a scene out of order)."""
+    p.fill(r, C.BAD, 0.008)
+    p.text(note, r, size=0.033, colour=text_on(C.BAD), weight="regular", pad=0.006)
 
 
 def checking_timer(p: Painter, f: Frame) -> None:

@@ -16,6 +16,20 @@ from display.model import PlayerInfo
 from engine import something_missing as sm
 
 
+@dataclass(frozen=True)
+class RingLine:
+    """What the camera makes of the ring (``Snapshot.table``): whether it reads the bets and
+    the scenes turned up (the screens then say to lay a token / turn the scene), and the last
+    reading the host must settle, in both languages (None: none)."""
+
+    reads: bool = False
+    note_zh: str | None = None
+    note_en: str | None = None
+
+    def note(self, lang: str) -> str | None:
+        return self.note_zh if lang == "zh-TW" else self.note_en
+
+
 class ViewPhase(StrEnum):
     """The parts of a game of 什麼不見啦 the screen distinguishes."""
 

@@ -68,6 +68,7 @@ KIT = Kit(
     scoreboard=lazy("tablekeeper.games.something_missing.demo:scoreboard_text"),
     text_demo=lazy("tablekeeper.games.something_missing.demo:text_demo"),
     display=_display,
-    zones=("centre",),
+    zones=("centre", *(f"scene{p}" for p in range(1, 7)), *(f"memory{p}" for p in range(1, 7))),
     uses=("camera", "buzzers"),
+    watcher=lazy("tablekeeper.games.something_missing.camera:watcher_for"),
 )

@@ -11,6 +11,7 @@ import argparse
 import dataclasses
 import random
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -62,13 +63,70 @@ def build_demo(out: Path, *, seed: int, players: int, variant: str, clock: Clock
     referee = Referee(game, firmware, clock.now_ns(),
                       card_ids={card_id(i): i for i in range(66)}, game_id=f"demo-{seed}")
     sim_camera = None
+    ring = None
     if camera and cards is None:
-        from tablekeeper.vision_link import simulated_camera_pipeline
-
-        sim_camera, cards = simulated_camera_pipeline(clock, seed, deck, threaded=threaded)
-    table = DemoTable(sim, referee, rng, camera=sim_camera, seat_pins=seat_pins)
+        sim_camera, cards, ring = ring_camera_pipeline(
+            clock, seed, deck, sm.Rules().scenes_for(Variant(variant)), threaded=threaded)
+        referee.table.ring = True  # type: ignore[attr-defined]
+    table = DemoTable(sim, referee, rng, camera=sim_camera, seat_pins=seat_pins, ring=ring)
     loop = Loop(referee, clock, cards=cards, screen=screen, table=table)
     return DemoParts(loop, table, sim, firmware, journal_path, sim_camera)
+
+
+def calibrate_ring(table: Any, ring: Any) -> Any:
+    """The host's token calibration on the simulated table, as ``vision calibrate-markers
+    --ring`` does it: the ring laid, then the seven tokens in the first slots (memory card 1,
+    then 2), measured by :func:`vision.markers.calibrate` (the one mechanism for coloured
+    markers); then taken back."""
+    from vision.markers import calibrate
+    from vision.ring import TOKEN_COLOURS, ring_of, slot_zones
+
+    pairs = ring_of(ring.zones())
+    slots = [z for p, (_s, m) in enumerate(pairs) for z in slot_zones(m, p)]
+    before = table.capture().image
+    placed = {}
+    for i, colour in enumerate(TOKEN_COLOURS):
+        pos, slot = divmod(i, 6)
+        ring.put_token(colour, pos)
+        placed[colour] = f"memory{pos + 1}.{slot + 1}"
+    palette = calibrate(before, table.capture().image, slots, placed)
+    ring.take_tokens()
+    return palette
+
+
+def ring_camera_pipeline(clock: Clock, seed: int, deck: Any | None, scenes: int, *,
+                         threaded: bool = False) -> tuple[Any, Any, Any]:
+    """The demo's camera over the whole table: the centre pile and the ring of ``scenes``
+    scenes with their memory cards (:class:`vision.simring.SimRing`), calibrated (zones as
+    ``vision calibrate --layout ring:N`` finds them, token colours as ``calibrate-markers``
+    measures them), read by :class:`.camera.RingSight`. Returns the simulated table (for the
+    players to lay cards on), the card source and the ring."""
+    from tablekeeper.games.something_missing.camera import RingSight
+    from tablekeeper.vision_link import (
+        CameraThread,
+        LockedCamera,
+        WatchedCamera,
+        _check_threaded,
+        _one_vision_thread,
+        load_items_deck,
+    )
+    from vision.ring import ring_of
+    from vision.simring import SimRing
+    from vision.simtable import SimulatedTable
+
+    _check_threaded(threaded, clock)
+    if deck is None:
+        deck = load_items_deck(None)
+    _one_vision_thread()
+    table = SimulatedTable(deck, seed=seed, clock=clock.now_ns, card_width=(0.12, 0.14))
+    ring = SimRing.lay(table, scenes, seed=seed)
+    palette = calibrate_ring(table, ring)
+    sight = RingSight(deck, ring_of(ring.zones()), palette=palette, size=table.size)
+    if threaded:
+        shared = LockedCamera(table)
+        ring.table = shared  # type: ignore[assignment]  # the same table, behind its lock
+        return shared, CameraThread(shared, sight), ring
+    return table, WatchedCamera(table, sight), ring
 
 
 def scoreboard(parts: DemoParts) -> str:
@@ -93,9 +151,46 @@ def scoreboard_text(state: sm.State) -> str:
 
 def demo_summary(parts: DemoParts) -> dict[str, Any]:
     """The figures of a finished demo: cards revealed, laid and laid again, presses."""
-    return {"cards_revealed": len(parts.loop.referee.state.pile),
-            "cards_laid": parts.table.placed, "cards_relaid": parts.table.relaid,
-            "presses": parts.table.presses, "early_presses": parts.table.early_presses}
+    out: dict[str, Any] = {
+        "cards_revealed": len(parts.loop.referee.state.pile),
+        "cards_laid": parts.table.placed, "cards_relaid": parts.table.relaid,
+        "presses": parts.table.presses, "early_presses": parts.table.early_presses}
+    out.update(ring_figures(parts.journal_path))
+    notes = getattr(parts.loop.referee.table, "notes", [])
+    out["ring_conflicts"] = dict(Counter(n.code for n in notes))
+    out["tokens_laid"] = getattr(parts.table, "tokens_laid", 0)
+    sight: Any = getattr(parts.loop.cards, "watcher", None)
+    if hasattr(sight, "cards_seen"):
+        out["cards_recognised"] = sight.cards_seen  # (the centre pile's; not the ring's)
+        out["ring_reports"] = sight.ring_reports
+    return out
+
+
+def ring_figures(journal: Path) -> dict[str, Any]:
+    """Bets and checks, and by whom, from the journal: ``bets`` (by camera: ``bets_by_camera``),
+    ``checks`` (scenes checked; started by the camera seeing the scene turned up:
+    ``checks_by_camera``), ``host_entries`` (every event the host entered), and the host's
+    presses per round now and as they were before the camera read the ring (every bet, pass
+    and check start entered by the host)."""
+    from engine.core import Source
+    from tablekeeper.journal import read
+
+    events = [r.event for r in read(journal).active() if r.event is not None]
+    bets = sum(isinstance(e, sm.Bet) for e in events)
+    by_camera = sum(isinstance(e, sm.BetSeen) for e in events)
+    passes_pressed = sum(isinstance(e, sm.PassPressed) for e in events)
+    checks = sum(isinstance(e, sm.CheckResult | sm.CheckTimeUp) for e in events)
+    checks_by_camera = sum(isinstance(e, sm.SceneTurnedUp) for e in events)
+    host = sum(e.source is Source.HOST for e in events)
+    rounds = max(1, sum(isinstance(e, sm.BuzzWon) for e in events))
+    in_play = sum(e.source is Source.HOST and not isinstance(e, sm.NewGame | sm.ViewingStarted)
+                  for e in events)
+    before = in_play + by_camera + passes_pressed + checks_by_camera
+    return {"bets": bets, "bets_by_camera": by_camera, "passes_by_seat_button": passes_pressed,
+            "checks": checks, "checks_by_camera": checks_by_camera, "host_entries": host,
+            "rounds_bet": rounds,
+            "host_presses_per_round": round(in_play / rounds, 2),
+            "host_presses_per_round_before": round(before / rounds, 2)}
 
 
 def text_demo(args: argparse.Namespace) -> int:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any, cast
 
+from display.games.something_missing.view import RingLine
 from display.model import BuzzView, CardView, PlayerInfo
 from engine.core import Event
 from engine.something_missing import Phase, State
@@ -75,9 +76,13 @@ class SomethingMissingScreen:
             buzz = BuzzView(winner=d.winner - 1, at_ms=info.at_ms, margin_us=info.margin_us,
                             tie=d.tie, tied=tuple(s - 1 for s in d.tied))
         held = table.held
+        note = table.note
+        ring = RingLine(reads=table.ring, note_zh=None if note is None else note.zh,
+                        note_en=None if note is None else note.en)
         return {"players": tuple(PlayerInfo(p.name, p.colour) for p in state.players),
                 "last_card": last_card, "buzz": buzz,
-                "held_card": None if held is None else screen.card_view(held.card_id)}
+                "held_card": None if held is None else screen.card_view(held.card_id),
+                "table": ring}
 
     def shot_key(self, state: State, screen_name: str) -> tuple[Any, ...]:
         """A headless PNG per screen, per round, and per card on the reveal screen."""

@@ -28,10 +28,15 @@ from typing import Any
 
 from engine.core import Event
 from engine.something_missing import (
+    Bet,
+    CheckResult,
     CheckTimeUp,
+    HourglassTurned,
     NoBuzz,
+    Pass,
     Phase,
     State,
+    SwapScenes,
     ViewingTimeUp,
     next_revealer,
 )
@@ -69,8 +74,19 @@ class DemoTable:
 
     def __init__(self, sim: SimTable, referee: Referee, rng: random.Random, *,
                  camera: Any | None = None, seat_pins: list[Any] | None = None,
-                 early_press_rate: float = 0.08, hand_pass_rate: float = 0.15) -> None:
+                 early_press_rate: float = 0.08, hand_pass_rate: float = 0.15,
+                 ring: Any | None = None) -> None:
         self.sim = sim
+        #: the ring on the simulated table (:class:`vision.simring.SimRing`): bets are tokens
+        #: laid, checks scenes turned up, passes seat buttons (None: the host enters them)
+        self.ring = ring
+        self.tokens_laid = 0
+        self.scenes_turned = 0
+        self.passes_pressed = 0
+        self._round_laid: int | None = None
+        #: the camera is watched until then, or until the token laid is a bet (the bets'
+        #: count then) or the scene turned up has started its check (-1)
+        self._ring_until: tuple[int, int] | None = None
         self.referee = referee
         self.rng = rng
         self.camera = camera
@@ -110,6 +126,14 @@ class DemoTable:
             if len(self.referee.state.pile) < self._awaiting:
                 return True
             self._awaiting = None
+        if self._ring_until is not None:
+            until, bets = self._ring_until
+            state = self.referee.state
+            if now_ns <= until and (
+                    len(state.bets) < bets if bets >= 0 else
+                    state.check is not None and state.check.deadline_ms is None):
+                return True
+            self._ring_until = None
         return now_ns <= self._busy_until
 
     def _busy(self, t_ns: int, ms: int) -> None:
@@ -148,7 +172,69 @@ class DemoTable:
             event = self.sim.propose(state)
             if isinstance(event, CheckTimeUp | ViewingTimeUp):
                 return  # the hourglass runs out: the referee's own timer sends it
+            if self.ring is not None and self._on_ring(state, event, now_ns):
+                return
             self._host(max(now_ns, self.referee.ns_at(event.at_ms)), event)
+
+    # --- the ring: tokens laid, seat buttons pressed, scenes turned ----------------------------
+
+    def _on_ring(self, state: State, event: Event, now_ns: int) -> bool:
+        """Play ``event`` on the table itself where the camera (or a seat button) reads it;
+        True if so. A token the camera has not read after 4 s is entered by the host."""
+        ring = self.ring
+        assert ring is not None
+        t = max(now_ns, self.referee.ns_at(event.at_ms))
+        if isinstance(event, Bet):
+            def lay() -> None:
+                if self.referee.state.to_act != event.seat:
+                    return
+                colour = state.players[event.seat].colour
+                half = self.rng.random() < 0.15
+                off = (0.0, self.rng.choice((-0.45, 0.45))) if half else (
+                    self.rng.uniform(-0.08, 0.08), self.rng.uniform(-0.08, 0.08))
+                if self.camera is not None and self.rng.random() < self.hand_pass_rate:
+                    m = ring.memory_poses[event.position]
+                    self.camera.hand_pass(6, target=(m.x, m.y))  # the player's hand
+                ring.put_token(colour, event.position, off=off,
+                               angle=self.rng.uniform(-8, 8))
+                self.tokens_laid += 1
+                # watched until the bet is read (or the host enters it)
+                self._ring_until = (t + 4_000 * NS_PER_MS, len(self.referee.state.bets) + 1)
+
+            self._at(t, lay, "host")
+            self._host(t + 4_000 * NS_PER_MS, event)  # the camera missed it: the host enters it
+            return True
+        if isinstance(event, Pass):
+            self.passes_pressed += 1
+            self._press(event.seat, t)
+            return True
+        if isinstance(event, HourglassTurned | CheckResult) and state.check is not None:
+            pos = state.check.position
+            if ring.faces[pos] == "up":
+                return False  # turned up and read: the host says found / not found
+            def turn() -> None:
+                ring.turn_up(pos)
+                self.scenes_turned += 1
+                self._ring_until = (t + 4_000 * NS_PER_MS, -1)  # until its check starts
+
+            self._at(t, turn, "host")
+            self._host(t + 4_000 * NS_PER_MS, HourglassTurned(at_ms=0))
+            return True
+        if isinstance(event, SwapScenes):
+            ring.swap(event.a, event.b)
+        return False
+
+    def _reset_ring(self, state: State) -> None:
+        """A new round's reveals: the tokens went back to their players, the scenes down."""
+        ring = self.ring
+        if ring is None or self._round_laid == state.round:
+            return
+        self._round_laid = state.round
+        ring.take_tokens()
+        for pos in range(ring.n):
+            ring.turn_down(pos)
+        if list(ring.scenes) != [s + 1 for s in state.scenes]:
+            ring.scenes[:] = [s + 1 for s in state.scenes]
 
     def _host(self, t_ns: int, event: Event) -> None:
         self._at(t_ns, lambda: self._submit(event, t_ns), "host")
@@ -159,6 +245,7 @@ class DemoTable:
         self.referee.submit(stamped)
 
     def _plan_reveal(self, state: State, now_ns: int, eager: bool = True) -> None:
+        self._reset_ring(state)
         if self._card_out == len(state.pile) + 1:
             return  # already laid, waiting for the camera
         _seat, card = self.sim.next_card(state)
