@@ -174,6 +174,9 @@ def add_recognition_commands(sub: Any) -> None:
                    help="the deck folder, or a demo deck's name (the-game, wink, ...)")
     p.add_argument("--config", type=Path, metavar="TOML",
                    help="a config file whose [vision] section sets thresholds and parameters")
+    p.add_argument("--explain", action="store_true",
+                   help="per card, each gate's value and threshold and the gate that rejected "
+                        "it (\"why\"), and a gate histogram per image")
     p.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
     p.set_defaults(func=_recognize)
 
@@ -238,6 +241,7 @@ def _recognize(args: argparse.Namespace) -> int:
     from vision.deck import DeckError, load_deck
     from vision.demo_decks import deck_folder
     from vision.enroll import EnrolError, read_image
+    from vision.explain import explain, gate_of, histogram
     from vision.find import FrameError
     from vision.tracker import CardWatcher
 
@@ -262,6 +266,11 @@ def _recognize(args: argparse.Namespace) -> int:
                               "margin": round(o.match.margin, 4),
                               "corners": [[round(float(x), 1), round(float(y), 1)]
                                           for x, y in o.corners]} for o in obs]
+            if getattr(args, "explain", False):
+                params = watcher.matcher.params
+                for card, o in zip(line["cards"], obs, strict=True):
+                    card["why"] = explain(o.match, params, straight=o.straight)
+                line["gates"] = histogram(gate_of(o.match) for o in obs)
         print(json.dumps(line, ensure_ascii=False), flush=True)
     return 1 if failed else 0
 

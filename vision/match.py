@@ -183,6 +183,20 @@ class Match:
     #: Which of the card's templates scored best (0: its first; a card enrolled from several
     #: photos has several, see "Several templates per card").
     template: int = 0
+    #: Why it is unknown: the first gate it failed (:data:`GATES`); None when accepted.
+    gate: str | None = None
+    #: Its score once aligned to its card (``verify``; ``nan``: not aligned).
+    aligned: float = float("nan")
+
+
+#: The gates a card's verdict passes, in order (``Match.gate`` names the one it failed):
+#: ``min_score`` its best score, ``margin`` its lead over the next card (absolute, then
+#: relative to how alike the two templates are), ``twin`` the near-twin step's lead,
+#: ``colour`` its colours, ``aligned`` the alignment floor (``verify``: accepted below
+#: ``min_aligned``, it must score that once aligned), ``straight`` a box from straight edges
+#: too weak to count, ``aligned_floor`` a card recognised only once aligned to a candidate
+#: but below the floor such a card needs.
+GATES = ("min_score", "margin", "twin", "colour", "aligned", "straight", "aligned_floor")
 
 
 class DeckLike(Protocol):
@@ -479,11 +493,13 @@ class DeckMatcher:
         if match.card_id is None or match.score >= self.params.min_aligned:
             return quad, match
         got = self.realign(image, grey, quad, match)
+        aligned = float("nan")
         if got is not None:
             q, m2 = got
             if m2.card_id == match.card_id and m2.score >= self.params.min_aligned:
-                return q, m2
-        return quad, replace(match, card_id=None)
+                return q, replace(m2, aligned=m2.score)
+            aligned = m2.score if m2.card_id == match.card_id else -1.0
+        return quad, replace(match, card_id=None, gate="aligned", aligned=aligned)
 
     def realign(self, image: Image, grey: Image, quad: Corners,
                 match: Match) -> tuple[Corners, Match] | None:
@@ -662,6 +678,7 @@ class DeckMatcher:
             else:
                 margin, rel = score + 1.0, 1.0
             ok = score >= lo and margin >= mg and rel >= rel_lo
+            gate = None if ok else ("min_score" if score < lo else "margin")
             twin = float("nan")
             p = self.params
             if (self._fine and imgs and len(order) > 1 and score >= lo
@@ -684,6 +701,8 @@ class DeckMatcher:
                     margin = score - max(float(per_card[c]) for c in near if c != i)
                     ok = (score >= lo and twin >= p.min_twin_margin
                           and (outside >= mg or len(order) <= len(near)))
+                    gate = (None if ok else "min_score" if score < lo
+                            else "twin" if twin < p.min_twin_margin else "margin")
             colour = 1.0
             ti, ri = self._pick(raw, i)
             row = ti * self._k + ri
@@ -691,10 +710,11 @@ class DeckMatcher:
                     and imgs[n].ndim == 3 and self.coloured[row]):
                 colour = float(_unit(colours(imgs[n])) @ self.colours[row])
                 ok = colour >= self.params.min_colour
+                gate = None if ok else "colour"
             out.append(Match(card_id=self.ids[i] if ok else None, score=score, margin=margin,
                              best_id=self.ids[i], rotation=self.rotations[ri],
                              rel_margin=rel, colour=colour, twin_margin=twin,
-                             template=ti - int(self.starts[i])))
+                             template=ti - int(self.starts[i]), gate=gate))
         return out
 
     def _pick(self, raw: FloatArray, card: int) -> tuple[int, int]:
