@@ -13,12 +13,12 @@ a photo whose outline was a little too large holds a strip of table (or the edge
 neighbouring card) along one side; then every card outlined a little too large matches it
 better than its own template (issue 30 measured 123 wrong ids from three such templates). A
 card's own border is even: its outermost strip looks like the strip just inside it. The
-check compares, side by side, the outermost ``BORDER_OUT`` of the template with the strip
+check compares, side by side, the outermost rows of the template with the strip
 just inside it (``BORDER_IN``): a side whose outer strip is much darker or differs in colour
 from its inner strip holds something that is not the card.
 
-:func:`recut`: a template with such a border is cut again from the card found inside it
-(the card's own edge, a few pixels in); None where no card is found there.
+:func:`recut`: a template with a sliver of table along a side is cut again inside it;
+one where it reaches deeper (another card, or no card) is refused (None).
 """
 
 from __future__ import annotations
@@ -34,9 +34,14 @@ from vision.find import CardFinder, FindParams, Image, check_image, warp_card
 
 FloatArray = npt.NDArray[np.float32]
 
-#: The strips compared by :func:`border_problem`, as fractions of the template's short side.
-BORDER_OUT = 0.025
+#: The card's paper that :func:`border_depths` compares the border with (fractions of the
+#: template's short side in from each edge), and the deepest strip :func:`recut` trims.
 BORDER_IN = (0.04, 0.08)
+BORDER_MAX = 0.06
+#: A side whose border reaches no deeper than this (fraction of the short side; at least a
+#: pixel) is clean: a warped outline on the card's edge mixes its outermost pixel with
+#: the table.
+BORDER_EDGE = 0.01
 #: A side fails when its outer strip's median grey is this much below its inner strip's
 #: (table or shadow), or its median colour this far from it (another card's print).
 BORDER_DARKER = 40.0
@@ -89,8 +94,8 @@ def cards_in_layout(image: Image, size: tuple[int, int], rows: int, columns: int
     small = img if scale == 1.0 else np.asarray(
         cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA), np.uint8)
     n = rows * columns
-    params = replace(find or FindParams(), work_width=min(1280, small.shape[1]),
-                     min_area_frac=0.2 / n, max_area_frac=min(0.9, 2.0 / n))
+    params = replace(find or FindParams(), min_area_frac=0.2 / n,
+                     max_area_frac=min(0.9, 2.0 / n))
     found = CardFinder(size, params).find(small)
     quads = [np.asarray(c.corners / np.float32(scale), np.float32) for c in found]
     if len(quads) != n:
@@ -104,66 +109,66 @@ def cards_in_layout(image: Image, size: tuple[int, int], rows: int, columns: int
             for r, row in enumerate(grouped) for c, k in enumerate(row)]
 
 
-def _strip_stats(img: Image, lo: float, hi: float) -> list[tuple[FloatArray, FloatArray]]:
-    """For each side (top, right, bottom, left): per position along it, the median grey and
-    median colour (Lab) of the strip from ``lo`` to ``hi`` (fractions of the short side)
-    in from the edge."""
+def border_depths(template: Image) -> list[int]:
+    """How deep (px) something that is not the card reaches in from each side (top, right,
+    bottom, left) of ``template`` (BGR): the outermost rows of a side, each with more than
+    :data:`BORDER_SHARE` of its pixels (its ends, the rounded corners, left out) much darker
+    than the card's paper just inside (:data:`BORDER_IN`) or far from its colour. Counted up
+    to :data:`BORDER_MAX` of the short side and one row more (0: a clean side)."""
+    img = check_image(template, "template")
+    if img.ndim == 2:
+        img = np.asarray(cv2.cvtColor(img, cv2.COLOR_GRAY2BGR), dtype=np.uint8)
+    lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB).astype(np.float32)
     h, w = img.shape[:2]
     s = min(h, w)
-    a, b = max(0, round(lo * s)), max(1, round(hi * s))
-    b = max(b, a + 1)
-    lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB).astype(np.float32)
-    grey = lab[:, :, 0]
-    strips = [(grey[a:b, :], lab[a:b, :]), (grey[:, w - b:w - a].T, lab[:, w - b:w - a]
-                                            .transpose(1, 0, 2)),
-              (grey[h - b:h - a, :], lab[h - b:h - a, :]),
-              (grey[:, a:b].T, lab[:, a:b].transpose(1, 0, 2))]
-    return [(np.median(g, axis=0).astype(np.float32), np.median(c, axis=0).astype(np.float32))
-            for g, c in strips]
+    lo, hi = max(1, round(BORDER_IN[0] * s)), max(2, round(BORDER_IN[1] * s))
+    deepest = max(1, round(BORDER_MAX * s)) + 1
+    sides = [lab, np.ascontiguousarray(np.rot90(lab, 1)), lab[::-1],
+             np.ascontiguousarray(np.rot90(lab, -1))]  # each with that side on top
+    out: list[int] = []
+    for side in sides:
+        n = side.shape[1]
+        ends = max(1, int(0.08 * n))
+        core = side[:, ends:n - ends]
+        paper = np.median(core[lo:hi].reshape(-1, 3), axis=0)
+        depth = 0
+        for row in core[:deepest]:
+            darker = paper[0] - row[:, 0] > BORDER_DARKER
+            colour = np.linalg.norm(row[:, 1:] - paper[1:], axis=1) > BORDER_COLOUR
+            if float(np.mean(darker | colour)) <= BORDER_SHARE:
+                break
+            depth += 1
+        out.append(depth)
+    return out
 
 
 def border_problem(template: Image) -> str | None:
     """What is wrong with the border of ``template`` (BGR), or None if it looks like a card's
     own edge all round (see the module docstring)."""
-    img = check_image(template, "template")
-    if img.ndim == 2:
-        img = np.asarray(cv2.cvtColor(img, cv2.COLOR_GRAY2BGR), dtype=np.uint8)
-    outer = _strip_stats(img, 0.0, BORDER_OUT)
-    inner = _strip_stats(img, *BORDER_IN)
-    sides = ("top", "right", "bottom", "left")
-    bad: list[str] = []
-    for name, (go, co), (gi, ci) in zip(sides, outer, inner, strict=True):
-        n = len(go)
-        ends = max(1, int(0.08 * n))  # (the rounded corners: their table is expected)
-        darker = (gi - go)[ends:n - ends] > BORDER_DARKER
-        colour = np.linalg.norm((co - ci)[ends:n - ends, 1:], axis=1) > BORDER_COLOUR
-        share = float(np.mean(darker | colour)) if n > 2 * ends else 0.0
-        if share > BORDER_SHARE:
-            bad.append(f"{name} ({100 * share:.0f} %)")
+    depths = border_depths(template)
+    h, w = template.shape[:2]
+    edge = max(1, round(BORDER_EDGE * min(h, w)))
+    bad = [f"{name} ({d} px)" for name, d in zip(("top", "right", "bottom", "left"), depths,
+                                                  strict=True) if d > edge]
     if not bad:
         return None
     return ("its border holds something that is not the card (table or another card) along "
             f"the {', '.join(bad)} side(s): the outline was cut too large")
 
 
-def recut(template: Image, size: tuple[int, int], find: FindParams | None = None
-          ) -> Image | None:
-    """The card inside a template whose border holds table or another card (its own edge,
-    found in the template padded with the table's colour), warped to ``size``; None where
-    no such card is found or the re-cut one still fails :func:`border_problem`."""
+def recut(template: Image, size: tuple[int, int]) -> Image | None:
+    """A template whose border holds table or another card, cut again inside it: each side
+    trimmed by how deep that reaches (:func:`border_depths`, and a pixel more) and the rest
+    resized to ``size``; None where it reaches deeper than :data:`BORDER_MAX` of the short
+    side (not a sliver of table: another card, or no card) or the re-cut one still fails."""
     img = check_image(template, "template")
     if img.ndim == 2:
         img = np.asarray(cv2.cvtColor(img, cv2.COLOR_GRAY2BGR), dtype=np.uint8)
     h, w = img.shape[:2]
-    pad = max(4, int(0.1 * min(h, w)))
-    edge = np.concatenate([img[0], img[-1], img[:, 0], img[:, -1]]).reshape(-1, 3)
-    dark = edge[np.argsort(edge.astype(np.int32).sum(axis=1))[: max(1, len(edge) // 4)]]
-    fill = tuple(int(v) for v in np.median(dark, axis=0))
-    padded = cv2.copyMakeBorder(img, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=fill)
-    params = replace(find or FindParams(), work_width=min(640, padded.shape[1]),
-                     min_area_frac=0.3, max_area_frac=0.95)
-    found = CardFinder(size, params).find(np.asarray(padded, np.uint8))
-    if not found:
+    most = round(BORDER_MAX * min(h, w))
+    t, r, b, left = border_depths(img)
+    if max(t, r, b, left) > most:
         return None
-    out = warp_card(np.asarray(padded, np.uint8), found[0].corners, size)
-    return None if border_problem(out) is not None else out
+    cut = img[t + (t > 0):h - b - (b > 0), left + (left > 0):w - r - (r > 0)]
+    out = np.asarray(cv2.resize(cut, size, interpolation=cv2.INTER_AREA), dtype=np.uint8)
+    return out if border_problem(out) is None else None
