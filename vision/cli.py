@@ -413,6 +413,10 @@ def add_vision_bench(benches: Any) -> None:
     p.add_argument("--real", action="store_true",
                    help="instead: real labelled card photos (../shared/data/set-crops or "
                         "$TABLEKEEPER_REAL_SETS; skipped where absent)")
+    p.add_argument("--tables", action="store_true",
+                   help="instead: real photos of several cards on a table (tomwhite/set-game's "
+                        "labelled boards, from a git mirror; skipped where absent), tuning and "
+                        "test splits, with the gate histogram")
     p.add_argument("--photos", metavar="DIR", default=None,
                    help="instead: the real-photo check on OpenCV's sample photos in DIR "
                         "(Debian opencv-doc: /usr/share/doc/opencv-doc/examples/data)")
@@ -426,6 +430,8 @@ def _bench_vision(args: argparse.Namespace) -> int:
         return bench.photo_check(args.photos)
     if args.real:
         return bench.real_main()
+    if args.tables:
+        return bench.tables_main(limit=args.frames)
     if args.styles:
         return bench.styles_main(frames=args.frames or 200, seed=args.seed)
     frames = args.frames or (100 if args.quick else 1000)

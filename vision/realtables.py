@@ -311,6 +311,10 @@ class TableScore:
     def rate(self, k: int) -> float:
         return k / self.cards if self.cards else float("nan")
 
+    def gate_list(self) -> list[str]:
+        """Each card's gate (``named``, ``wrong``, a gate's name, ``not found``)."""
+        return [g for g, n in self.gates.items() for _ in range(n)]
+
 
 def _inside(box: FloatArray, pt: tuple[float, float]) -> bool:
     return cv2.pointPolygonTest(box.reshape(-1, 1, 2), pt, False) >= 0
