@@ -1037,6 +1037,7 @@ def tables_main(long_side: int = 1280, limit: int | None = None) -> int:
         return 0
     size = realsets.SET_SIZE
     decks: list[tuple[str, realtables.MemDeck]] = []
+    tune: list[realtables.TablePhoto] = []
     if realtables.BOARDS in photos:
         tune = [p for p in photos[realtables.BOARDS] if p.split == "tune"]
         deck, notes = realtables.deck_from_layouts(tune, size)
@@ -1056,8 +1057,28 @@ def tables_main(long_side: int = 1280, limit: int | None = None) -> int:
             c: tuple(t) for c, t in zip(ids, templates, strict=True)}, size)))
         print(f"deck 'crops': {len(ids)} cards, 3 templates each (k-medoids of the first 10 "
               "shots of set-crops: another session's photos)")
+    runs: list[tuple[str, realtables.MemDeck, VisionConfig]] = []
     for dname, deck in decks:
-        watcher = CardWatcher(deck, VisionConfig(), deck.id)
+        runs.append((dname, deck, VisionConfig()))
+        # The fine decision (MatchParams.fine), its thresholds from the tuning split only:
+        # the layout deck, cut from the boards' tuning photos, by two folds of them (cut
+        # from each board's first photo, observed on its second, and the other way round);
+        # the crops deck on the boards' tuning photos.
+        if dname == "layout":
+            a, b = realtables.board_folds(tune)
+            seen = []
+            for x, y in ((a, b), (b, a)):
+                d, _ = realtables.deck_from_layouts(x, size)
+                seen += realtables.observe_fine(d, y, long_side)
+        else:
+            seen = realtables.observe_fine(deck, tune, long_side)
+        lo, lead, right, wrong = realtables.choose_fine(seen)
+        print(f"deck '{dname}' + fine decision: min_fine {lo}, min_fine_margin {lead} (tuning "
+              f"observations: {right} of {len(seen)} named, {wrong} wrong)", flush=True)
+        fine = replace(MatchParams(), fine=True, min_fine=lo, min_fine_margin=lead)
+        runs.append((f"{dname}+fine", deck, VisionConfig(match=fine, deck_thresholds={})))
+    for dname, deck, config in runs:
+        watcher = CardWatcher(deck, config, deck.id)
         for sname, ph in photos.items():
             for split in ("tune", "test"):
                 sel = [p for p in ph if p.split == split][:limit]

@@ -44,7 +44,7 @@ import numpy.typing as npt
 
 from vision.find import Image
 from vision.imagefile import decode_image
-from vision.match import Match
+from vision.match import Match, MatchParams
 from vision.realsets import MIRROR_DEFAULT, MIRROR_ENV
 
 FloatArray = npt.NDArray[np.float32]
@@ -369,3 +369,92 @@ def measure_tables(watcher: CardWatcherLike, photos: Sequence[TablePhoto],
                 out.extra += 1
                 out.extra_named += o.card_id is not None
     return out
+
+
+# ------------------------------------------------------------------ the fine thresholds
+
+
+@dataclass(frozen=True)
+class FineSeen:
+    """What the fine decision made of one labelled card with its thresholds off."""
+
+    card: str
+    best: str
+    fine: float
+    margin: float
+    colour_ok: bool
+
+    def accepted(self, lo: float, lead: float) -> str | None:
+        ok = self.colour_ok and self.fine >= lo and self.margin >= lead
+        return self.best if ok else None
+
+
+def observe_fine(deck: MemDeck, photos: Sequence[TablePhoto], long_side: int = 1280,
+                 base: MatchParams | None = None) -> list[FineSeen]:
+    """The fine decision on each labelled card of ``photos`` that is found, its thresholds
+    (``min_fine``, ``min_fine_margin``) off."""
+    from dataclasses import replace
+
+    from vision.config import VisionConfig
+    from vision.tracker import CardWatcher
+
+    params = replace(base or MatchParams(), fine=True, min_fine=-1.0, min_fine_margin=0.0)
+    watcher = CardWatcher(deck, VisionConfig(match=params, deck_thresholds={}), deck.id)
+    out: list[FineSeen] = []
+    for p in photos:
+        img = read_photo(p.path, long_side)
+        ref = reference_cards(img, len(p.cards))
+        if ref is None:
+            continue
+        obs = watcher.observe(img)
+        for box, label in zip(ref, p.cards, strict=True):
+            here = [o for o in obs if _inside(box, o.centre)]
+            if not here:
+                continue
+            o = max(here, key=lambda o: o.match.fine if o.match.fine == o.match.fine
+                    else -2.0)
+            m = o.match
+            if m.fine != m.fine:  # (not decided: a card the matcher could not shortlist)
+                continue
+            out.append(FineSeen(label, m.best_id, m.fine, m.fine_margin,
+                                m.gate != "colour"))
+    return out
+
+
+#: The grid :func:`choose_fine` searches.
+FINE_GRID = {"min_fine": tuple(round(0.4 + 0.025 * k, 3) for k in range(21)),
+             "min_fine_margin": tuple(round(0.01 * k, 2) for k in range(16))}
+#: The share of wrong ids :func:`choose_fine` allows on the tuning observations.
+FINE_WRONG = 0.005
+
+
+def choose_fine(seen: Sequence[FineSeen]) -> tuple[float, float, int, int]:
+    """(min_fine, min_fine_margin, right, wrong) on ``seen``: of :data:`FINE_GRID`, those
+    with at most :data:`FINE_WRONG` of the cards named wrong, naming the most; then the
+    strictest."""
+    allow = int(FINE_WRONG * len(seen))
+    best: tuple[tuple[int, int, float, float], int] | None = None
+    for lo in FINE_GRID["min_fine"]:
+        for lead in FINE_GRID["min_fine_margin"]:
+            got = [(s.card, s.accepted(lo, lead)) for s in seen]
+            wrong = sum(a is not None and a != c for c, a in got)
+            right = sum(a == c for c, a in got)
+            key = (-max(0, wrong - allow), right, lo, lead)
+            if best is None or key > best[0]:
+                best = (key, wrong)
+    if best is None:
+        return 0.7, 0.03, 0, 0
+    (_, right, lo, lead), wrong = best
+    return lo, lead, right, wrong
+
+
+def board_folds(photos: Sequence[TablePhoto]) -> tuple[list[TablePhoto], list[TablePhoto]]:
+    """The boards' tuning photos in two folds: each board's first photo, and the rest."""
+    seen: set[str] = set()
+    a: list[TablePhoto] = []
+    b: list[TablePhoto] = []
+    for p in photos:
+        key = "-".join(p.path.name.split("-")[:2])
+        (b if key in seen else a).append(p)
+        seen.add(key)
+    return a, b

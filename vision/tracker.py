@@ -264,7 +264,19 @@ def recognise(finder: CardFinder, matcher: DeckMatcher, image: Image,
         if kp_boxes:
             out = _by_keypoints(matcher, image, grey, out, kp_boxes, typical)
     # (The cards recognised around a pile or in paper left over, verified as well.)
-    return _one_per_place([_verified(matcher, image, grey, c, m) for c, m in out])
+    out = [_verified(matcher, image, grey, c, m) for c, m in out]
+    if matcher.params.fine:
+        # The deck's detail is finer than the coarse comparison: the coarse verdict only
+        # shortlisted; each card is decided on its aligned candidates (DeckMatcher.decide).
+        out = [_decided(matcher, image, grey, c, m) for c, m in out]
+    return _one_per_place(out)
+
+
+def _decided(matcher: DeckMatcher, image: Image, grey: Image, card: FoundCard,
+             m: Match) -> tuple[FoundCard, Match]:
+    """:meth:`DeckMatcher.decide` of a found card (the corners of its best fit)."""
+    q, v = matcher.decide(image, grey, card.corners, m)
+    return FoundCard(q, straight=card.straight, others=card.others), v
 
 
 def _verified(matcher: DeckMatcher, image: Image, grey: Image, card: FoundCard,
