@@ -113,7 +113,8 @@ def border_depths(template: Image) -> list[int]:
     """How deep (px) something that is not the card reaches in from each side (top, right,
     bottom, left) of ``template`` (BGR): the outermost rows of a side, each with more than
     :data:`BORDER_SHARE` of its pixels (its ends, the rounded corners, left out) much darker
-    than the card's paper just inside (:data:`BORDER_IN`) or far from its colour. Counted up
+    than the card's paper just inside the four sides (:data:`BORDER_IN`, pooled) or far from
+    its colour. Counted up
     to :data:`BORDER_MAX` of the short side and one row more (0: a clean side)."""
     img = check_image(template, "template")
     if img.ndim == 2:
@@ -125,12 +126,13 @@ def border_depths(template: Image) -> list[int]:
     deepest = max(1, round(BORDER_MAX * s)) + 1
     sides = [lab, np.ascontiguousarray(np.rot90(lab, 1)), lab[::-1],
              np.ascontiguousarray(np.rot90(lab, -1))]  # each with that side on top
+    cores = [side[:, max(1, int(0.08 * side.shape[1])):side.shape[1]
+                     - max(1, int(0.08 * side.shape[1]))] for side in sides]
+    # The card's paper: the strips just inside all four sides together (a side cut far too
+    # large has table there too; the others still have the card's paper).
+    paper = np.median(np.concatenate([c[lo:hi].reshape(-1, 3) for c in cores]), axis=0)
     out: list[int] = []
-    for side in sides:
-        n = side.shape[1]
-        ends = max(1, int(0.08 * n))
-        core = side[:, ends:n - ends]
-        paper = np.median(core[lo:hi].reshape(-1, 3), axis=0)
+    for core in cores:
         depth = 0
         for row in core[:deepest]:
             darker = paper[0] - row[:, 0] > BORDER_DARKER
