@@ -223,7 +223,7 @@ def test_a_scan_holding_table_is_cut_again_or_refused_and_says_so(
     # A quarter of the template table (no sliver): refused, saying which side and why.
     bad = np.asarray(cv2.resize(_cut_too_large(wink.template("w03"), 70, "top"), wink.size,
                                 interpolation=cv2.INTER_AREA), np.uint8)
-    with pytest.raises(EnrolError, match="top.*cut too large"):
+    with pytest.raises(EnrolError, match=r"top.*cut too large"):
         checked_template(bad, wink.size, "scan")
     clean = wink.template("w03")
     assert checked_template(clean, wink.size, "scan") == (clean, "scan")
