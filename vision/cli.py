@@ -190,6 +190,13 @@ def add_recognition_commands(sub: Any) -> None:
                           "(at most 8 a card)")
     src.add_argument("--camera", metavar="SPEC",
                      help="enrol live: picamera2, opencv:INDEX or folder:PATH")
+    src.add_argument("--from-layout", type=Path, metavar="PHOTO",
+                     help="one photo of several cards laid in a known order (--layout, --ids)")
+    p.add_argument("--layout", metavar="grid:RxC|row:N",
+                   help="with --from-layout: how the cards lie (rows x columns, or one row)")
+    p.add_argument("--ids", metavar="ID,ID,...",
+                   help="with --from-layout: the cards' ids in reading order (row by row "
+                        "from the top left; - for a place left out)")
     p.add_argument("--add", action="store_true",
                    help="add images whose id is not in the manifest as new cards")
     p.add_argument("--id", help="new deck: its id (default: the folder's name)")
@@ -329,6 +336,23 @@ def _enroll(args: argparse.Namespace) -> int:
             size = (200, 200) if args.shape == "square" else (200, 300)
         new = NewDeck(id=args.id or deck_id_from_folder(args.deck), game=args.game,
                       shape=args.shape, size=size, use_colour=not args.grey)
+    if getattr(args, "from_layout", None) is not None:
+        from vision.layout import LayoutError, enroll_from_layout, parse_layout
+
+        if not args.layout or not args.ids:
+            print("tablekeeper vision enroll: --from-layout needs --layout (grid:RxC or "
+                  "row:N) and --ids (the cards in reading order)", file=sys.stderr)
+            return 2
+        try:
+            rows, cols = parse_layout(args.layout)
+            ids = [x.strip() for x in args.ids.split(",")]
+            report = enroll_from_layout(args.deck, args.from_layout, rows, cols, ids,
+                                        new=new, add_new=args.add)
+        except (LayoutError, DeckError, OSError, ValueError) as e:
+            print(f"tablekeeper vision enroll: {e}", file=sys.stderr)
+            return 2
+        print(report.text())
+        return 0 if report.complete else 1
     if args.from_images is not None:
         try:
             report = enroll_from_images(args.deck, args.from_images, new=new, add_new=args.add)

@@ -4,6 +4,7 @@ not the card (issue 30 item 2: ``vision.layout``)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -85,3 +86,36 @@ def test_a_template_half_of_another_card_or_table_is_refused_outright(
     bad = _with_table(clean, "top", clean.shape[0] // 4)
     assert border_problem(bad) is not None
     assert recut(bad, deck.size) is None
+
+
+def test_enrol_a_new_deck_from_one_photo_of_a_grid_at_the_command_line(
+        tmp_path: Path, demo_decks: DemoDecks, capsys: pytest.CaptureFixture[str]) -> None:
+    from tablekeeper.cli import main
+    from vision.deck import load_deck
+
+    deck = demo_decks("wink")
+    ids = list(deck.ids[10:16])
+    photo = tmp_path / "grid.png"
+    ok, buf = cv2.imencode(".png", _grid(deck, ids, 2, 3))
+    assert ok
+    photo.write_bytes(buf.tobytes())
+    out_dir = tmp_path / "mine"
+    rc = main(["vision", "enroll", "--deck", str(out_dir), "--game", "wink",
+               "--from-layout", str(photo), "--layout", "grid:2x3", "--ids",
+               ",".join(["a", "b", "c", "d", "-", "f"])])
+    text = capsys.readouterr().out
+    assert rc == 0, text
+    assert "row 2, place 3 of the photo" in text and "every card enrolled (5)" in text
+    mine = load_deck(out_dir)
+    assert mine.ids == ("a", "b", "c", "d", "f")
+    matcher = DeckMatcher.from_deck(mine)
+    got = [matcher.match(deck.template(c)).card_id for c in ids]
+    assert got[:4] == ["a", "b", "c", "d"] and got[5] == "f"
+    # Asked for a layout the photo does not show: says so, writes nothing more.
+    rc = main(["vision", "enroll", "--deck", str(out_dir), "--from-layout", str(photo),
+               "--layout", "row:6", "--ids", ",".join(ids)])
+    err = capsys.readouterr().err
+    assert rc == 2 and "row" in err
+    rc = main(["vision", "enroll", "--deck", str(out_dir), "--from-layout", str(photo),
+               "--layout", "grid:2x3"])
+    assert rc == 2 and "--ids" in capsys.readouterr().err
