@@ -14,7 +14,10 @@ A found card's verdict passes these gates in order (:data:`vision.match.GATES`):
 * ``aligned``: accepted below ``min_aligned``, the card is aligned to its template and must
   then score ``min_aligned`` (``verify``);
 * ``straight`` / ``aligned_floor``: the floors of the recovery paths (a box from straight
-  edges, a card recognised only once aligned to a candidate).
+  edges, a card recognised only once aligned to a candidate);
+* ``fine`` / ``fine_margin``: where the deck asks for the fine decision (``MatchParams.fine``),
+  the best candidate's score aligned at the fine size (``min_fine``) and its lead over the
+  next (``min_fine_margin``); the coarse gates above then only shortlisted.
 
 :func:`explain` turns one verdict into a plain dict (JSON-ready) for
 ``tablekeeper vision recognize --explain`` and the benches; :func:`histogram` counts the
@@ -54,6 +57,9 @@ def explain(m: Match, params: MatchParams, *, straight: bool = False) -> dict[st
         "twin": _num(m.twin_margin), "min_twin_margin": params.min_twin_margin,
         "colour": _num(m.colour), "min_colour": params.min_colour,
         "aligned": _num(m.aligned), "min_aligned": params.min_aligned,
+        "fine": _num(m.fine), "min_fine": params.min_fine if params.fine else None,
+        "fine_margin": _num(m.fine_margin),
+        "min_fine_margin": params.min_fine_margin if params.fine else None,
     }
 
 

@@ -53,3 +53,11 @@ def test_the_histogram_counts_gates_in_order() -> None:
     assert h == {"named": 1, "min_score": 1, "aligned": 2, "not found": 1}
     assert format_histogram(h).startswith("named 1 (20.0 %)")
     assert explain(c, MatchParams())["aligned"] == 0.85
+
+
+def test_the_fine_decisions_values_are_explained() -> None:
+    m = Match(card_id=None, score=0.8, margin=0.1, best_id="x", rotation=0, gate="fine",
+              fine=0.62, fine_margin=0.05)
+    why = explain(m, MatchParams(fine=True, min_fine=0.7))
+    assert why["rejected_by"] == "fine" and why["fine"] == 0.62 and why["min_fine"] == 0.7
+    assert explain(m, MatchParams())["min_fine"] is None  # (not asked for: no threshold)
