@@ -1094,4 +1094,23 @@ def tables_main(long_side: int = 1280, limit: int | None = None) -> int:
                     print(f"    skipped {note}")
                 if s.wrong_examples:
                     print(f"    wrong: {'; '.join(s.wrong_examples[:4])}")
+        # Foreign cards (issue 30 item 5 on real tables): a deck of every other card of the
+        # family; the test photos' other cards must come back unknown.
+        half = realtables.MemDeck(deck.id + "-half", deck.ids[::2],
+                                  {c: deck.per_card[c] for c in deck.ids[::2]}, deck.size)
+        watcher = CardWatcher(half, config, half.id)
+        f = realtables.TableScore()
+        for ph in photos.values():
+            sel = [p for p in ph if p.split == "test"][:limit]
+            g = realtables.measure_tables(watcher, sel, long_side, set(half.ids))
+            f.foreign += g.foreign
+            f.foreign_named += g.foreign_named
+            f.cards += g.cards
+            f.named += g.named
+            f.wrong += g.wrong
+        print(f"  {dname} deck, foreign cards (a deck of {len(half.ids)} of its "
+              f"{len(deck.ids)} cards, the test photos' other cards): {f.foreign_named} of "
+              f"{f.foreign} found taken for a card of the deck "
+              f"({100 * f.foreign_named / max(f.foreign, 1):.1f} %; target <= 1 %); its own "
+              f"cards: {100 * f.rate(f.named):.1f} % named, {f.wrong} wrong", flush=True)
     return 0

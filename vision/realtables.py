@@ -303,6 +303,8 @@ class TableScore:
     wrong: int = 0
     extra: int = 0  # found where no card lies
     extra_named: int = 0  # ... and named
+    foreign: int = 0  # labelled cards not in the deck (found)
+    foreign_named: int = 0  # ... taken for a card of the deck
     gates: dict[str, int] = field(default_factory=dict)
     wrong_examples: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
@@ -321,11 +323,13 @@ def _inside(box: FloatArray, pt: tuple[float, float]) -> bool:
 
 
 def measure_tables(watcher: CardWatcherLike, photos: Sequence[TablePhoto],
-                   long_side: int = 1280) -> TableScore:
+                   long_side: int = 1280, known: set[str] | None = None) -> TableScore:
     """Each photo's cards found and named by ``watcher`` (``observe``: the whole pipeline,
     finder to verify), each labelled card judged by what was found at its place (an
     observation whose centre lies in its reference box): named right, wrong, unknown (the
-    gate that rejected it) or not found."""
+    gate that rejected it) or not found. ``known``: the deck's cards, where it holds only
+    part of the family: a labelled card not among them is foreign and must come back
+    unknown (counted apart: ``foreign``, ``foreign_named``; not in ``cards``)."""
     import time
 
     from vision.explain import ACCEPTED, NOT_FOUND, gate_of
@@ -344,11 +348,16 @@ def measure_tables(watcher: CardWatcherLike, photos: Sequence[TablePhoto],
         out.photos += 1
         used: set[int] = set()
         for box, label in zip(ref, p.cards, strict=True):
-            out.cards += 1
+            out.cards += label in known if known is not None else 1
             here = [k for k, o in enumerate(obs) if _inside(box, o.centre)]
             used.update(here)
             if not here:
                 g = NOT_FOUND
+            elif known is not None and label not in known:
+                out.foreign += 1
+                taken = [obs[k].card_id for k in here if obs[k].card_id is not None]
+                out.foreign_named += bool(taken)
+                g = "foreign named" if taken else "foreign unknown"
             else:
                 out.found += 1
                 named = [obs[k] for k in here if obs[k].card_id is not None]
