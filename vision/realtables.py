@@ -36,7 +36,7 @@ import subprocess
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -44,22 +44,15 @@ import numpy.typing as npt
 
 from vision.find import Image
 from vision.imagefile import decode_image
-from vision.match import Match, MatchParams
+from vision.match import MatchParams
 from vision.realsets import MIRROR_DEFAULT, MIRROR_ENV
+
+if TYPE_CHECKING:
+    from vision.tracker import CardWatcher
 
 FloatArray = npt.NDArray[np.float32]
 
 
-class _ObservationLike(Protocol):
-    card_id: str | None
-    match: Match
-
-    @property
-    def centre(self) -> tuple[float, float]: ...
-
-
-class CardWatcherLike(Protocol):
-    def observe(self, image: Image) -> Sequence[_ObservationLike]: ...
 
 SOURCE = "tomwhite/set-game"
 BOARDS = "set-boards-9"
@@ -322,7 +315,7 @@ def _inside(box: FloatArray, pt: tuple[float, float]) -> bool:
     return cv2.pointPolygonTest(box.reshape(-1, 1, 2), pt, False) >= 0
 
 
-def measure_tables(watcher: CardWatcherLike, photos: Sequence[TablePhoto],
+def measure_tables(watcher: CardWatcher, photos: Sequence[TablePhoto],
                    long_side: int = 1280, known: set[str] | None = None) -> TableScore:
     """Each photo's cards found and named by ``watcher`` (``observe``: the whole pipeline,
     finder to verify), each labelled card judged by what was found at its place (an

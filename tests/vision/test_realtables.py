@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import realtables
+from vision import realsets, realtables
 from vision.realtables import (
     FineSeen,
     board_labels,
@@ -68,7 +68,7 @@ def test_the_fine_thresholds_name_the_most_with_no_wrong_id() -> None:
 
 def test_an_absent_set_is_none_and_says_where_it_looked(tmp_path: Path) -> None:
     env = {"XDG_CACHE_HOME": str(tmp_path / "cache"),
-           realtables.MIRROR_ENV: str(tmp_path / "no-mirror")}
+           realsets.MIRROR_ENV: str(tmp_path / "no-mirror")}
     assert realtables.table_set(realtables.BOARDS, environ=env) is None
     assert "not shipped" in realtables.absent_message(realtables.BOARDS)
     with pytest.raises(ValueError, match="no real table set"):
