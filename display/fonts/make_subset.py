@@ -35,6 +35,12 @@ collection, from the repository's root::
     .venv/bin/python display/fonts/make_subset.py [path/to/deck/manifest.json ...]
 
 (then ``sudo apt-get remove fonts-noto-cjk`` if you want to see what a fresh machine sees).
+Or, without installing a system CJK font (which would hide from the tests what a fresh machine
+sees), unpack Debian's package into a folder and name it::
+
+    apt-get download fonts-noto-cjk && dpkg -x fonts-noto-cjk_*.deb /tmp/noto
+    noto=/tmp/noto/usr/share/fonts/opentype/noto
+    .venv/bin/python display/fonts/make_subset.py --source-dir "$noto"
 """
 
 from __future__ import annotations
@@ -151,10 +157,14 @@ def needed_text(manifests: Sequence[Path] = (), root: Path = ROOT) -> str:
     return drawable("".join(parts))
 
 
-def source_collection(weight: str) -> str | None:
-    """The system's Noto Sans CJK collection of ``weight`` ("Bold" or "Regular"), or None."""
+def source_collection(weight: str, source_dir: Path | None = None) -> str | None:
+    """The Noto Sans CJK collection of ``weight`` ("Bold" or "Regular") in ``source_dir``, or
+    else the system's; None when there is none."""
     from display.fonts import SYSTEM_CJK_PATTERNS
 
+    if source_dir is not None:
+        path = source_dir / f"NotoSansCJK-{weight}.ttc"
+        return str(path) if path.is_file() else None
     for pattern in SYSTEM_CJK_PATTERNS:
         path = pattern.format(weight=weight)
         if Path(path).is_file():
@@ -204,12 +214,16 @@ def build(source: str, text: str, out: Path) -> tuple[int, str]:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("manifests", nargs="*", type=Path, help="deck manifests (JSON)")
+    parser.add_argument("--source-dir", type=Path, default=None,
+                        help="a folder holding NotoSansCJK-{Bold,Regular}.ttc (e.g. Debian's "
+                             "fonts-noto-cjk unpacked with dpkg -x); default: the system's")
     args = parser.parse_args(argv)
     text = "".join(ch for ch in needed_text(args.manifests) if ch not in KNOWN_ABSENT)
-    sources = {weight: source_collection(weight) for weight in WEIGHTS}
+    sources = {weight: source_collection(weight, args.source_dir) for weight in WEIGHTS}
     if any(source is None for source in sources.values()):
-        print("the Noto Sans CJK collections are missing: apt-get install fonts-noto-cjk",
-              file=sys.stderr)
+        where = args.source_dir or "the system"
+        print(f"the Noto Sans CJK collections are missing in {where}: apt-get install "
+              "fonts-noto-cjk, or unpack it and give --source-dir", file=sys.stderr)
         return 1
     total = 0
     for weight, source in sources.items():
