@@ -1064,17 +1064,22 @@ def tables_main(long_side: int = 1280, limit: int | None = None) -> int:
         # the layout deck, cut from the boards' tuning photos, by two folds of them (cut
         # from each board's first photo, observed on its second, and the other way round);
         # the crops deck on the boards' tuning photos.
+        # Foreign cards are observed too (a deck of every other card; the cards it left
+        # out, named, are wrong), so that the thresholds turn them away as well.
         if dname == "layout":
             a, b = realtables.board_folds(tune)
             seen = []
             for x, y in ((a, b), (b, a)):
                 d, _ = realtables.deck_from_layouts(x, size)
                 seen += realtables.observe_fine(d, y, long_side)
+                seen += realtables.observe_fine_foreign(d, y, long_side)
         else:
-            seen = realtables.observe_fine(deck, tune, long_side)
+            seen = (realtables.observe_fine(deck, tune, long_side)
+                    + realtables.observe_fine_foreign(deck, tune, long_side))
         lo, lead, right, wrong = realtables.choose_fine(seen)
         print(f"deck '{dname}' + fine decision: min_fine {lo}, min_fine_margin {lead} (tuning "
-              f"observations: {right} of {len(seen)} named, {wrong} wrong)", flush=True)
+              f"observations, own and foreign cards: {right} of {len(seen)} named right, "
+              f"{wrong} wrong or foreign named)", flush=True)
         fine = replace(MatchParams(), fine=True, min_fine=lo, min_fine_margin=lead)
         runs.append((f"{dname}+fine", deck, VisionConfig(match=fine, deck_thresholds={})))
     for dname, deck, config in runs:
@@ -1096,8 +1101,7 @@ def tables_main(long_side: int = 1280, limit: int | None = None) -> int:
                     print(f"    wrong: {'; '.join(s.wrong_examples[:4])}")
         # Foreign cards (issue 30 item 5 on real tables): a deck of every other card of the
         # family; the test photos' other cards must come back unknown.
-        half = realtables.MemDeck(deck.id + "-half", deck.ids[::2],
-                                  {c: deck.per_card[c] for c in deck.ids[::2]}, deck.size)
+        half = realtables.half_deck(deck)
         watcher = CardWatcher(half, config, half.id)
         f = realtables.TableScore()
         for ph in photos.values():

@@ -450,6 +450,22 @@ def choose_fine(seen: Sequence[FineSeen]) -> tuple[float, float, int, int]:
     return lo, lead, right, wrong
 
 
+def half_deck(deck: MemDeck) -> MemDeck:
+    """``deck`` with every other card (all colours, shadings, counts and shapes still in it;
+    each card left out has near-twins in it): what the foreign-card figures enrol."""
+    keep = deck.ids[::2]
+    return MemDeck(deck.id + "-half", keep, {c: deck.per_card[c] for c in keep}, deck.size)
+
+
+def observe_fine_foreign(deck: MemDeck, photos: Sequence[TablePhoto], long_side: int = 1280,
+                         base: MatchParams | None = None) -> list[FineSeen]:
+    """:func:`observe_fine` with :func:`half_deck` of ``deck``, only the cards it left out:
+    foreign cards, which any threshold that names them names wrong (so that the thresholds
+    chosen turn them away too)."""
+    half = half_deck(deck)
+    return [s for s in observe_fine(half, photos, long_side, base) if s.card not in half.ids]
+
+
 def board_folds(photos: Sequence[TablePhoto]) -> tuple[list[TablePhoto], list[TablePhoto]]:
     """The boards' tuning photos in two folds: each board's first photo, and the rest."""
     seen: set[str] = set()
