@@ -1064,24 +1064,27 @@ def tables_main(long_side: int = 1280, limit: int | None = None) -> int:
         # the layout deck, cut from the boards' tuning photos, by two folds of them (cut
         # from each board's first photo, observed on its second, and the other way round);
         # the crops deck on the boards' tuning photos.
-        # Foreign cards are observed too (a deck of every other card; the cards it left
-        # out, named, are wrong), so that the thresholds turn them away as well.
+        # Two choices: on the deck's own cards (a game whose whole deck is enrolled sees no
+        # card from outside it), and with foreign cards observed too (a deck of every other
+        # card: the cards it left out, named, are wrong), which turns them away as well.
+        own: list[realtables.FineSeen] = []
+        foreign: list[realtables.FineSeen] = []
         if dname == "layout":
             a, b = realtables.board_folds(tune)
-            seen = []
             for x, y in ((a, b), (b, a)):
                 d, _ = realtables.deck_from_layouts(x, size)
-                seen += realtables.observe_fine(d, y, long_side)
-                seen += realtables.observe_fine_foreign(d, y, long_side)
+                own += realtables.observe_fine(d, y, long_side)
+                foreign += realtables.observe_fine_foreign(d, y, long_side)
         else:
-            seen = (realtables.observe_fine(deck, tune, long_side)
-                    + realtables.observe_fine_foreign(deck, tune, long_side))
-        lo, lead, right, wrong = realtables.choose_fine(seen)
-        print(f"deck '{dname}' + fine decision: min_fine {lo}, min_fine_margin {lead} (tuning "
-              f"observations, own and foreign cards: {right} of {len(seen)} named right, "
-              f"{wrong} wrong or foreign named)", flush=True)
-        fine = replace(MatchParams(), fine=True, min_fine=lo, min_fine_margin=lead)
-        runs.append((f"{dname}+fine", deck, VisionConfig(match=fine, deck_thresholds={})))
+            own = realtables.observe_fine(deck, tune, long_side)
+            foreign = realtables.observe_fine_foreign(deck, tune, long_side)
+        for tag, seen in (("fine", own), ("fine-foreign", own + foreign)):
+            lo, lead, right, wrong = realtables.choose_fine(seen)
+            print(f"deck '{dname}+{tag}': min_fine {lo}, min_fine_margin {lead} (tuning "
+                  f"observations{', own and foreign cards' if tag != 'fine' else ''}: "
+                  f"{right} of {len(seen)} named right, {wrong} wrong)", flush=True)
+            fine = replace(MatchParams(), fine=True, min_fine=lo, min_fine_margin=lead)
+            runs.append((f"{dname}+{tag}", deck, VisionConfig(match=fine, deck_thresholds={})))
     for dname, deck, config in runs:
         watcher = CardWatcher(deck, config, deck.id)
         for sname, ph in photos.items():

@@ -73,3 +73,16 @@ def test_an_absent_set_is_none_and_says_where_it_looked(tmp_path: Path) -> None:
     assert "not shipped" in realtables.absent_message(realtables.BOARDS)
     with pytest.raises(ValueError, match="no real table set"):
         realtables.table_set("nonsense", environ=env)
+
+
+def test_the_tables_bench_skips_saying_why_where_the_photos_are_absent(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from tablekeeper.cli import main
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv(realsets.MIRROR_ENV, str(tmp_path / "no-mirror"))
+    assert main(["bench", "vision", "--tables"]) == 0
+    out = capsys.readouterr().out
+    assert "set-boards-9 skipped" in out and "set-tables-mixed skipped" in out
+    assert "not shipped" in out
