@@ -74,6 +74,9 @@ class Button:
     label: str = ""
     enabled: bool = True
     key: int | None = None  # keyboard shortcut (pygame key code)
+    #: breaks a rule, ends the game or discards data: never the default of the focus
+    #: (:func:`focus_order` puts it last)
+    risky: bool = False
 
     def contains(self, pos: tuple[float, float]) -> bool:
         x, y, w, h = self.rect
@@ -96,6 +99,28 @@ GLOBAL_KEYS: dict[int, HostAction] = {
     pygame.K_u: HostAction("undo"),
     pygame.K_l: HostAction("lang"),
 }
+
+
+#: Actions the three-button focus never lands on: *back* is undo (and, on the setup screen,
+#: the way home), and the language is in the host menu; touch and keys still reach them.
+NOT_FOCUSABLE = frozenset({"undo", "lang", "home"})
+
+
+def focus_order(buttons: Sequence[Button]) -> list[Button]:
+    """The buttons the host buttons' *next* walks, in the order it walks them: the screen's
+    main choice (``confirm``) first, then the others as drawn, the risky ones (a rule broken,
+    the game ended, data discarded) last, and the host menu's button at the very end. The
+    focus starts on the first, so the default is never a risky choice."""
+    usable = [b for b in buttons if b.enabled and b.action.name not in NOT_FOCUSABLE]
+
+    def rank(b: Button) -> int:
+        if b.action.name == "menu":
+            return 3
+        if b.risky:
+            return 2
+        return 0 if b.action.name == "confirm" else 1
+
+    return sorted(usable, key=rank)
 
 
 def hit_test(buttons: Sequence[Button], pos: tuple[float, float]) -> HostAction | None:

@@ -110,3 +110,14 @@ class Snapshot:
     #: the game's transient table state its screens show (a frozen value its kit's screen
     #: part fills: The Game's refused play, a pending "I cannot play", the by-hand entry)
     table: Any = None
+    #: the host menu while it is open (:class:`display.hostmenu.MenuView`), over any screen
+    menu: Any = None
+    #: the one focus of the three host buttons: an index into
+    #: :func:`display.input.focus_order` of the screen's buttons (None: not drawn)
+    focus: int | None = None
+    #: the box's sound: "" (fine), "silent" (no audio device) or "muted" (the host muted it);
+    #: a small sign in the header says so
+    sound: str = ""
+    #: seats that pressed too early in this race and are locked out (0-based), and until
+    #: when (game ms); the race screens show "too early"
+    early: tuple[tuple[int, int], ...] = ()

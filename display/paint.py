@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
@@ -79,10 +80,16 @@ class TextCache:
 class Painter:
     """One frame's drawing context: the surface, its units, the language, what was drawn."""
 
-    def __init__(self, surface: pygame.Surface, cache: TextCache, lang: str) -> None:
+    def __init__(self, surface: pygame.Surface, cache: TextCache, lang: str,
+                 phrases: Mapping[str, str] | None = None) -> None:
         self.surface = surface
         self.cache = cache
         self.lang = lang
+        #: the game's own words for the shared screens: shared key -> the game's key
+        #: (:attr:`display.games.GameDisplay.phrases`)
+        self.phrases: Mapping[str, str] = phrases or {}
+        #: the box's sound ("", "silent", "muted"): the header shows a small sign
+        self.sound = ""
         self.w, self.h = surface.get_size()
         self.texts: list[TextRecord] = []
         self.buttons: list[Button] = []
@@ -119,7 +126,7 @@ class Painter:
         return round(x * self.w), round(self._y(y) * self.h)
 
     def tr(self, key: str, **params: object) -> str:
-        return tr(key, self.lang, **params)
+        return tr(self.phrases.get(key, key), self.lang, **params)
 
     # --- drawing --------------------------------------------------------------------------
     def fill(self, rect: pygame.Rect, colour: RGB, radius: float = 0.0) -> None:
@@ -170,6 +177,7 @@ class Painter:
         key: int | None = None,
         colour: RGB = PANEL_HI,
         size: float = 0.05,
+        risky: bool = False,
     ) -> Button:
         """A touch button; its shortcut key, if any, is shown in its corner."""
         bg = colour if enabled else PANEL
@@ -184,7 +192,8 @@ class Painter:
         else:
             label_box = rect
         self.text(label, label_box, size=size, colour=fg, pad=0.012)
-        button = Button((rect.x, rect.y, rect.width, rect.height), action, label, enabled, key)
+        button = Button((rect.x, rect.y, rect.width, rect.height), action, label, enabled, key,
+                        risky)
         self.buttons.append(button)
         return button
 

@@ -10,7 +10,7 @@ of ``now_ms`` (never of frame counts), capped at ``fps`` frames per second.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,10 +21,17 @@ import pygame
 from display.fonts import FontBook
 from display.games import GameDisplay
 from display.i18n import STRINGS, tr
-from display.input import Button, InputEvent, hit_test, translate
+from display.input import Button, InputEvent, focus_order, hit_test, translate
 from display.model import CardView, Snapshot
 from display.paint import Painter, TextCache, TextRecord
-from display.screens import BANNER_LINE_H, HEADER_H, SHARED_SCREENS, Frame, draw_banner
+from display.screens import (
+    BANNER_LINE_H,
+    HEADER_H,
+    SHARED_SCREENS,
+    Frame,
+    draw_banner,
+    focus_ring,
+)
 from display.setup import SetupForm
 
 _log = logging.getLogger(__name__)
@@ -83,6 +90,8 @@ class Renderer:
         self.game = game
         self.strict = strict  # re-raise drawing errors (tests) instead of logging them
         self.buttons: tuple[Button, ...] = ()
+        #: the button the host buttons' focus is on (None: no focus drawn)
+        self.focused: Button | None = None
         self.texts: tuple[TextRecord, ...] = ()
         self.shapes: tuple[tuple[str, pygame.Rect], ...] = ()  # player shapes drawn
         self._base_shapes: list[tuple[str, pygame.Rect]] = []
@@ -173,6 +182,8 @@ class Renderer:
     def screen_for(self, snap: Snapshot, view: Any) -> str:
         """The name of the screen ``snap`` shows (a shared screen of
         :data:`display.screens.SHARED_SCREENS`, or one of the game's)."""
+        if snap.menu is not None:
+            return "menu"
         buzz = snap.buzz
         if buzz is not None and buzz.at_ms <= snap.now_ms < buzz.at_ms + self.buzz_ms:
             return "buzz"
@@ -346,7 +357,8 @@ class Renderer:
             self._base_key = None
         if base_key != self._base_key:
             # The static layer: everything that does not move while this snapshot is shown.
-            painter = Painter(self._base, self.cache, snap.lang)
+            painter = Painter(self._base, self.cache, snap.lang, self._phrases())
+            painter.sound = snap.sound
             if banner:
                 painter.reserve(HEADER_H, body_to)
             self._paint(static, painter, frame, screen)
@@ -354,7 +366,7 @@ class Renderer:
             self._base_texts, self._base_buttons = painter.texts, painter.buttons
             self._base_shapes = painter.shapes
         self.surface.blit(self._base, (0, 0))
-        painter = Painter(self.surface, self.cache, snap.lang)
+        painter = Painter(self.surface, self.cache, snap.lang, self._phrases())
         if banner:
             painter.reserve(HEADER_H, body_to)
         if moving is not None:
@@ -366,12 +378,22 @@ class Renderer:
                             if banner else None)
         self.banner_texts = tuple(painter.texts[banner_texts:])
         self.buttons = tuple(self._base_buttons + painter.buttons)
+        self.focused = None
+        if snap.focus is not None:
+            order = focus_order(self.buttons)
+            if order:
+                self.focused = order[snap.focus % len(order)]
+                focus_ring(painter, self.focused.rect)
         self.texts = tuple(self._base_texts + painter.texts)
         self.shapes = tuple(self._base_shapes + painter.shapes)
         self.screen = screen
         self.frames += 1
         if self.present:
             pygame.display.flip()
+
+    def _phrases(self) -> Mapping[str, str]:
+        game = self._game
+        return game.phrases if game is not None else {}
 
     def _paint(self, draw: Callable[[Painter, Frame], None], painter: Painter, frame: Frame,
                screen: str) -> None:

@@ -71,17 +71,33 @@ class Frame:
         return max(0, deadline - self.now_ms)
 
 
-def header(p: Painter, title: str, right: str = "") -> None:
+def header(p: Painter, title: str, right: str = "", *, menu: bool = True) -> None:
+    """The title at the left, the round (``right``) and the host menu's button at the right
+    (touch; the host buttons open it with a long press of *back*)."""
     p.fill(p.rect(0, 0, 1, HEADER_H), C.BG_TOP)
-    p.text(title, p.rect(0.02, 0.0, 0.62 if right else 0.96, HEADER_H), size=0.065,
-           align="left", pad=0.012)
+    end = 0.88 if menu else 0.98
+    split = 0.58 if menu else 0.64
+    if p.sound:  # the box's sound sign, small and permanent, left of the menu button
+        end -= 0.12
+        split -= 0.06
+        sound_sign(p, p.sound, p.rect(end + 0.005, 0.0, 0.115, HEADER_H))
+    p.text(title, p.rect(0.02, 0.0, split - 0.02 if right else end - 0.02, HEADER_H),
+           size=0.065, align="left", pad=0.012)
     if right:
-        p.text(right, p.rect(0.64, 0.0, 0.34, HEADER_H), size=0.05, colour=C.TEXT_DIM,
+        p.text(right, p.rect(split, 0.0, end - split, HEADER_H), size=0.05, colour=C.TEXT_DIM,
                align="right", pad=0.014)
+    if menu:
+        p.button(p.rect(0.89, 0.012, 0.10, HEADER_H - 0.024), HostAction("menu"),
+                 p.tr("btn.menu"), size=0.04)
 
 
-def footer(p: Painter, choices: Sequence[tuple[HostAction, str, int | None, C.RGB, bool]] = (),
-           *, undo: bool = True) -> None:
+#: A footer choice: (action, label, shortcut key, colour, enabled[, risky]); a risky one
+#: (a rule broken, the game ended, data discarded) is never the focus's default.
+FooterChoice = (tuple[HostAction, str, int | None, C.RGB, bool]
+                | tuple[HostAction, str, int | None, C.RGB, bool, bool])
+
+
+def footer(p: Painter, choices: Sequence[FooterChoice] = (), *, undo: bool = True) -> None:
     """Undo at the left, the choices in the middle, the language switch at the right."""
     y, h = FOOTER_Y, FOOTER_H
     if undo:
@@ -93,9 +109,11 @@ def footer(p: Painter, choices: Sequence[tuple[HostAction, str, int | None, C.RG
     width = min(0.34, (right - left - gap * (len(choices) - 1)) / len(choices))
     total = width * len(choices) + gap * (len(choices) - 1)
     x = left + (right - left - total) / 2
-    for action, label, key, colour, enabled in choices:
+    for item in choices:
+        action, label, key, colour, enabled = item[:5]
+        risky = bool(item[5]) if len(item) > 5 else False
         p.button(p.rect(x, y, width, h), action, label, key=key, colour=colour, enabled=enabled,
-                 size=0.055)
+                 size=0.055, risky=risky)
         x += width + gap
 
 
@@ -235,10 +253,8 @@ def draw_home(p: Painter, f: Frame) -> None:
     for i, game in enumerate(menu.games):
         row, col = divmod(i, cols)
         r = p.rect(0.02 + col * (w + gap), top + row * (h + gap), w, h)
-        chosen = i == menu.chosen
+        chosen = i == menu.chosen  # (the focus ring, drawn by the renderer, marks it)
         p.fill(r, C.PANEL_HI if chosen else C.PANEL, 0.02)
-        if chosen:
-            p.outline(r, C.ACCENT, 0.006, 0.02)
         title = pygame.Rect(r.x, r.y, r.width, r.height * 48 // 100)
         p.text(game.title(p.lang), title, size=0.075, colour=C.ACCENT if chosen else C.TEXT,
                pad=0.01)
@@ -249,8 +265,9 @@ def draw_home(p: Painter, f: Frame) -> None:
         p.text(p.tr("home.players", lo=game.min_players, hi=game.max_players), low,
                size=0.04, colour=C.TEXT_DIM, weight="regular", pad=0.008)
         p.buttons.append(_plain_button(r, HostAction("home.pick", i)))
-    footer(p, [(HostAction("confirm"), p.tr("btn.setup_players"), None, C.ACCENT,
-                bool(menu.games))], undo=False)
+    # (no "set up players" button: a game's tile is the choice, *confirm* opens the focused
+    # one; the entries are the registered kits, issue 28 may add its own tiles here)
+    footer(p, [], undo=False)
 
 
 def draw_title(p: Painter, f: Frame) -> None:
@@ -372,6 +389,11 @@ def draw_buzz(p: Painter, f: Frame) -> None:
     fg = text_on(bg)
     p.surface.fill(bg)
     p.text(p.tr("buzz.shout"), p.rect(0.05, 0.05, 0.9, 0.16), size=0.12, colour=fg)
+    early = [seat for seat, _ in f.snap.early if seat != buzz.winner]
+    if early:  # too early this race: locked out (the lamp blinks)
+        names = "、".join(f.name(seat) for seat in early[:4])
+        p.text(p.tr("early.locked", names=names), p.rect(0.05, 0.83, 0.9, 0.1), size=0.05,
+               colour=fg)
     p.text(info.name, p.rect(0.05, 0.23, 0.9, 0.34), size=0.3, colour=fg)
     p.text(p.tr("buzz.first", name=info.name), p.rect(0.05, 0.58, 0.9, 0.1), size=0.06,
            colour=fg, weight="regular")
@@ -394,10 +416,84 @@ def draw_buzz(p: Painter, f: Frame) -> None:
             p.chip(r, tied.colour, tied.name, size=0.045)
 
 
+def draw_menu(p: Painter, f: Frame) -> None:
+    """The host menu (:class:`display.hostmenu.MenuView`): its entries as large buttons, a
+    yes/no question ("no" first), or the game's rules in both languages."""
+    from display.hostmenu import MenuView
+
+    menu = f.snap.menu
+    assert isinstance(menu, MenuView)
+    p.surface.fill(C.BG)
+    game = menu.title(p.lang)
+    header(p, p.tr("menu.title"), game, menu=False)
+    if menu.page == "rules":
+        zh, en = menu.rules
+        for col, (lines, lang) in enumerate(((zh, "zh-TW"), (en, "en"))):
+            x = 0.02 + col * 0.49
+            p.text(tr_title(menu, lang), p.rect(x, BODY_TOP, 0.47, 0.07), size=0.05,
+                   colour=C.ACCENT, align="left")
+            n = max(1, len(lines))
+            line_h = min(0.075, (FOOTER_Y - 0.03 - BODY_TOP - 0.08) / n)
+            for i, line in enumerate(lines):
+                p.text(line, p.rect(x, BODY_TOP + 0.08 + i * line_h, 0.47, line_h),
+                       size=min(0.036, line_h * 0.62), align="left", weight="regular")
+        footer(p, [(HostAction("confirm"), p.tr("menu.back"), None, C.ACCENT, True)],
+               undo=False)
+        return
+    if menu.page == "confirm":
+        p.text(p.tr(menu.question), p.rect(0.05, 0.25, 0.9, 0.2), size=0.07)
+        yes = next((i for i in menu.items if i.key == "yes"), None)
+        no = next((i for i in menu.items if i.key == "no"), None)
+        if no is not None:
+            p.button(p.rect(0.08, 0.5, 0.4, 0.2), HostAction("confirm"),
+                     p.tr(no.label, **dict(no.params)), colour=C.ACCENT, size=0.06)
+        if yes is not None:
+            p.button(p.rect(0.52, 0.5, 0.4, 0.2), HostAction("menu.pick", "yes"),
+                     p.tr(yes.label, **dict(yes.params)), colour=C.WARN, size=0.06, risky=True)
+        footer(p, [], undo=False)
+        return
+    items = menu.items
+    cols = 2
+    rows = max(1, (len(items) + cols - 1) // cols)
+    gap = 0.02
+    h = min(0.14, (FOOTER_Y - 0.03 - BODY_TOP - gap * (rows - 1)) / rows)
+    for i, item in enumerate(items):
+        row, col = divmod(i, cols)
+        r = p.rect(0.03 + col * 0.48, BODY_TOP + 0.01 + row * (h + gap), 0.46, h)
+        action = HostAction("confirm") if i == 0 else HostAction("menu.pick", item.key)
+        p.button(r, action, p.tr(item.label, **dict(item.params)),
+                 colour=C.ACCENT if i == 0 else (C.WARN if item.risky else C.PANEL_HI),
+                 size=0.055, risky=item.risky)
+    footer(p, [], undo=False)
+
+
+def tr_title(menu: Any, lang: str) -> str:
+    from display.i18n import tr
+
+    return tr("menu.rules_of", lang, game=menu.title(lang))
+
+
 def margin_ms(margin_us: int) -> str:
     """A lead in milliseconds with the digits that matter: 3.2, 0.45, 0.008."""
     ms = margin_us / 1000
     return f"{ms:.1f}" if ms >= 1 else f"{ms:.2f}" if ms >= 0.01 else f"{ms:.3f}"
+
+
+FOCUS_COLOUR = (255, 214, 10)
+
+
+def focus_ring(p: Painter, rect: tuple[int, int, int, int]) -> None:
+    """The one focus of the host buttons: a thick yellow ring around the focused choice."""
+    x, y, w, h = rect
+    width = max(3, p.h // 160)
+    pygame.draw.rect(p.surface, FOCUS_COLOUR, (x - width, y - width, w + 2 * width,
+                                               h + 2 * width), width, border_radius=8)
+
+
+def sound_sign(p: Painter, sound: str, box: pygame.Rect) -> None:
+    """A small permanent sign in the header: no sound device, or muted by the host."""
+    key = "sound.silent" if sound == "silent" else "sound.muted"
+    p.text(p.tr(key), box, size=0.03, colour=C.WARN, align="right", pad=0.004)
 
 
 def draw_banner(p: Painter, lines: Sequence[str]) -> None:
@@ -426,6 +522,7 @@ SHARED_SCREENS: dict[str, tuple[Draw, Draw | None]] = {
     "title": (draw_title, None),
     "setup": (draw_setup, None),
     "buzz": (draw_buzz, None),
+    "menu": (draw_menu, None),
 }
 
 #: screen name -> (static part, moving part or None). The renderer caches the static part as a

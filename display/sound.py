@@ -48,6 +48,15 @@ def buzz_samples(rate: int = SAMPLE_RATE) -> np.ndarray:
     return tone((1046.5, 1568.0), 120, rate=rate, volume=0.4)
 
 
+_gain = 1.0
+
+
+def set_gain(gain: float) -> None:
+    """The host's volume for every game's sounds: 0 (muted) .. 1."""
+    global _gain
+    _gain = max(0.0, min(1.0, gain))
+
+
 class Sounds:
     """The app's sound hooks. Safe to call without an audio device."""
 
@@ -69,9 +78,13 @@ class Sounds:
                 self._ready = False
         return self._ready
 
+    def available(self) -> bool:
+        """Whether sounds can be heard here (an audio device opened)."""
+        return self._init()
+
     def _play(self, name: str, make: Any) -> bool:
         self.played.append(name)
-        if not self._init():
+        if _gain <= 0 or not self._init():
             return False
         import pygame
 
@@ -83,6 +96,7 @@ class Sounds:
                 samples = samples[:, 0].copy()
             sound = pygame.sndarray.make_sound(np.ascontiguousarray(samples))
             self._sounds[name] = sound
+        sound.set_volume(_gain)
         sound.play()
         return True
 

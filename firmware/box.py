@@ -10,7 +10,7 @@ from typing import Any
 
 from firmware.arbiter import Arbiter, ArbiterStatus, Decision
 from firmware.config import FirmwareConfig
-from firmware.devices import EventSink, GpioButtons, InputHub, KeyboardButtons
+from firmware.devices import EventSink, GpioButtons, HostButton, InputHub, KeyboardButtons
 from firmware.lamps import LampMode, Lamps, LampState
 from firmware.sound import PygameTone, WinSound, make_sound
 
@@ -42,6 +42,20 @@ class Firmware:
         if isinstance(self.buttons, KeyboardButtons):
             return self.buttons.seat_event(seat, pressed, t_ns)
         return False
+
+    def host_held(self, action: HostButton) -> bool:
+        """Whether the host button ``action`` is down now (a long press of *back* opens the
+        host menu)."""
+        return self.buttons.host_held(action)
+
+    def set_gain(self, gain: float) -> None:
+        """The buzzer's loudness, 0 (muted) .. 1 (its configured volume)."""
+        self.sound.gain = max(0.0, min(1.0, gain))
+
+    @property
+    def silent(self) -> bool:
+        """True if the buzzer was meant to sound but cannot (no audio device)."""
+        return bool(getattr(self.sound, "failed", False))
 
     def update(self, now_ns: int | None = None) -> Decision | None:
         """Poll the arbiter; on a decision play the sound. Set the lamps. Return the decision

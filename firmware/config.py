@@ -33,6 +33,10 @@ kind = "pygame"           # "pygame" (a generated tone), "piezo" (TonalBuzzer) o
 frequency_hz = 880.0
 duration_ms = 180.0
 volume = 0.5              # 0-1, pygame only
+device = ""               # pygame only: the audio output; "" = the system's default. An
+                          # output as `tablekeeper selftest --only sound` lists it (SDL's
+                          # name, e.g. "USB Audio Device, USB Audio"), or an ALSA device
+                          # (e.g. "plughw:CARD=Device,DEV=0", `aplay -L`), set as AUDIODEV
 ```
 """
 
@@ -157,8 +161,9 @@ class SoundConfig:
     frequency_hz: float = 880.0
     duration_ms: float = 180.0
     volume: float = 0.5
+    device: str = ""
 
-    KEYS = ("kind", "frequency_hz", "duration_ms", "volume")
+    KEYS = ("kind", "frequency_hz", "duration_ms", "volume", "device")
 
     def __post_init__(self) -> None:
         if self.kind not in SOUND_KINDS:
@@ -181,7 +186,11 @@ class SoundConfig:
             if isinstance(value, bool) or not isinstance(value, int | float):
                 raise ValueError(f"{where}.{key}: expected a number, got {value!r}")
             nums[key] = float(value)
-        return cls(kind=cast(SoundKind, kind), **nums)
+        device = d.get("device", "")
+        if not isinstance(device, str) or "\n" in device or len(device) > 200:
+            raise ValueError(f"{where}.device: expected the name of an audio output (a "
+                             f"string), got {device!r}")
+        return cls(kind=cast(SoundKind, kind), device=device.strip(), **nums)
 
     def to_dict(self) -> dict[str, Any]:
         return {key: getattr(self, key) for key in self.KEYS}

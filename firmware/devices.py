@@ -108,6 +108,32 @@ def check_pin_factory(factory: Any, tried: str = "") -> Any:
     return factory
 
 
+def lgpio_work_dir(environ: Any = None) -> str | None:
+    """Give lgpio a folder it can write its notification pipes in, before it is imported.
+
+    lgpio makes them in ``$LG_WD``, else in the current folder; ``sudo -u tablekeeper
+    tablekeeper ...`` run from an admin's home cannot write there, and lgpio's failure then
+    reads like a missing python3-lgpio. When ``LG_WD`` is unset and the current folder is not
+    writable, it is set to the service's runtime folder (``$RUNTIME_DIRECTORY``) or the
+    system's temporary folder. Returns the folder it set (None: left alone)."""
+    import os
+    import tempfile
+
+    env = os.environ if environ is None else environ
+    if env.get("LG_WD"):
+        return None
+    try:
+        if os.access(os.getcwd(), os.W_OK):
+            return None
+    except OSError:  # the current folder is gone, or cannot be looked up
+        pass
+    runtime = env.get("RUNTIME_DIRECTORY", "").split(":")[0]
+    folder = runtime if runtime and os.access(runtime, os.W_OK) else tempfile.gettempdir()
+    env["LG_WD"] = folder
+    log.info("LG_WD was unset and the current folder is not writable: lgpio uses %s", folder)
+    return folder
+
+
 def default_pin_factory() -> Any:
     """gpiozero's default pin factory (``Device.pin_factory``), checked to be lgpio or mock.
 
@@ -116,6 +142,7 @@ def default_pin_factory() -> Any:
     instead of a screenful of warnings before it."""
     tried = ""
     if Device.pin_factory is None:
+        lgpio_work_dir()
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", PinFactoryFallback)
             try:
@@ -206,6 +233,10 @@ class GpioButtons:
     def pressed_seats(self) -> frozenset[int]:
         return frozenset(i for i, b in enumerate(self.seats, start=1) if b.is_active)
 
+    def host_held(self, action: HostButton) -> bool:
+        button = self.host.get(action)
+        return bool(button is not None and button.is_active)
+
     def close(self) -> None:
         for button in [*self.seats, *self.host.values()]:
             button.close()
@@ -276,6 +307,9 @@ class KeyboardButtons:
 
     def pressed_seats(self) -> frozenset[int]:
         return frozenset(int(k) for k in self._down if k.isdigit())
+
+    def host_held(self, action: HostButton) -> bool:
+        return any(HOST_KEYS.get(k) is action for k in self._down)
 
     def close(self) -> None:
         self._down.clear()

@@ -22,6 +22,9 @@ SAMPLE_RATE = 44_100
 
 
 class WinSound(Protocol):
+    #: the host's volume, 0 (muted) .. 1 (the configured volume)
+    gain: float
+
     def prepare(self) -> None: ...
 
     def play(self) -> None: ...
@@ -31,6 +34,9 @@ class WinSound(Protocol):
 
 class Silent:
     """No sound (``sound.kind = "none"``)."""
+
+    gain = 1.0
+    failed = False
 
     def prepare(self) -> None:
         pass
@@ -56,11 +62,56 @@ def tone_samples(frequency_hz: float, duration_ms: float, volume: float,
     return (wave * volume * 32767).astype(np.int16)
 
 
+def output_names() -> list[str]:
+    """The audio outputs SDL sees (``pygame._sdl2.audio``), once the mixer runs (SDL lists
+    them only then); [] before, or without audio."""
+    import pygame
+    from pygame._sdl2 import audio
+
+    try:
+        return [str(n) for n in audio.get_audio_device_names(False)]
+    except pygame.error:
+        return []
+
+
+#: How the mixer was opened by :func:`open_mixer` (for the log and the self-test).
+opened: list[str] = []
+
+
+def open_mixer(device: str, channels: int) -> str:
+    """Start pygame's mixer on ``device`` ([firmware.sound] device). "" = the default
+    output. A name is first tried as an SDL output (``pygame.mixer.init(devicename=...)``,
+    the names :func:`output_names` lists); if SDL knows no such output, it is taken as an
+    ALSA device (``plughw:CARD=Device,DEV=0``, as ``aplay -L`` lists them) and given to SDL's
+    ALSA driver as ``AUDIODEV`` on the default output. Returns how it was opened."""
+    import os
+
+    import pygame
+
+    if not device:
+        pygame.mixer.init(frequency=SAMPLE_RATE, size=-16, channels=channels)
+        how = "the default output"
+    else:
+        try:
+            pygame.mixer.init(frequency=SAMPLE_RATE, size=-16, channels=channels,
+                              devicename=device)
+            how = f"output {device!r}"
+        except pygame.error:
+            os.environ["AUDIODEV"] = device
+            pygame.mixer.init(frequency=SAMPLE_RATE, size=-16, channels=channels)
+            how = f"ALSA device {device!r} (AUDIODEV)"
+    opened[:] = [how]
+    log.info("sound: the mixer plays on %s", how)
+    return how
+
+
 class PygameTone:
     """A tone on pygame's mixer. The mixer starts on the first ``play()``."""
 
     def __init__(self, config: SoundConfig) -> None:
         self.config = config
+        #: the host's volume (0: muted .. 1: the configured volume)
+        self.gain = 1.0
         self._sound: Any = None
         self._failed = False
         self._lock = threading.Lock()
@@ -69,7 +120,7 @@ class PygameTone:
         import pygame
 
         if pygame.mixer.get_init() is None:
-            pygame.mixer.init(frequency=SAMPLE_RATE, size=-16, channels=1)
+            open_mixer(self.config.device, channels=1)
         init = pygame.mixer.get_init()
         if init is None:
             raise RuntimeError("pygame.mixer did not initialise")
@@ -98,9 +149,15 @@ class PygameTone:
                 return False
         return True
 
+    @property
+    def failed(self) -> bool:
+        """The mixer could not start (no audio device): the buzzer is silent."""
+        return self._failed
+
     def play(self) -> None:
         with self._lock:
-            if self._prepare():
+            if self.gain > 0 and self._prepare():
+                self._sound.set_volume(self.gain)
                 self._sound.play()
 
     def close(self) -> None:
@@ -117,6 +174,8 @@ class PiezoTone:
         if config.pins.piezo is None:
             raise ValueError('sound.kind: "piezo" needs pins.piezo')
         self.config = config.sound
+        self.gain = 1.0  # (a piezo has one loudness: 0 mutes it)
+        self.failed = False
         self._tone = Tone(frequency=config.sound.frequency_hz)
         self.buzzer: Any = TonalBuzzer(config.pins.piezo, mid_tone=self._tone, octaves=1,
                                        pin_factory=resolve_pin_factory(pin_factory))
@@ -126,6 +185,8 @@ class PiezoTone:
         pass
 
     def play(self) -> None:
+        if self.gain <= 0:
+            return
         if self._timer is not None:
             self._timer.cancel()
         self.buzzer.play(self._tone)

@@ -19,18 +19,24 @@
 #      (written atomically: temp file, fsync, rename, fsync the directory; mode 0640, group
 #      tablekeeper: readable by the admin group)
 #   5. the unit tablekeeper-kiosk.service, enabled and started (restarted when it changed)
+#   6. only if config.toml has a [cafe] section (docs/cafe.md): the publisher's settings
+#      /etc/tablekeeper/publisher.toml written from it (`tablekeeper cafe settings`), the broker
+#      password (TK_MQTT_PASSWORD_FILE, copied root-only, mode 0600, to
+#      /etc/tablekeeper/publisher-mqtt-password: a systemd credential, never in the settings),
+#      and the unit tablekeeper-publisher.service, enabled and started
 #
 # Options:
 #   --dry-run         print the steps, change nothing (runs without root)
 #   --no-start        enable the unit but do not start or restart it (e.g. in an image build)
 #   --skip=LIST       comma-separated steps to leave out: apt, user, deps (the locked
-#                     dependencies: e.g. not on aarch64), systemd
+#                     dependencies: e.g. not on aarch64), systemd, cafe
 #   -h, --help        this text
 # Environment (for image builds and tests; defaults in brackets):
 #   TK_PREFIX [/opt/tablekeeper]  TK_STATE_DIR [/var/lib/tablekeeper]
 #   TK_UNIT_DIR [/etc/systemd/system]  TK_USER [tablekeeper]  TK_PYTHON [/usr/bin/python3]
 #   TK_PIP_OPTS [] extra options for pip install   TK_BIN_DIR [/usr/local/bin]
 #   TK_ADMIN [$SUDO_USER] the admin put in the group tablekeeper (none: nobody)
+#   TK_ETC_DIR [/etc/tablekeeper]  TK_MQTT_PASSWORD_FILE [] the table's broker password
 set -euo pipefail
 
 readonly UNIT_NAME=tablekeeper-kiosk.service
@@ -58,6 +64,8 @@ config="$state_dir/config.toml"
 bin_dir="${TK_BIN_DIR:-/usr/local/bin}"
 admin="${TK_ADMIN-${SUDO_USER:-}}"
 lock="$src/requirements/pi-bookworm-aarch64.txt"
+etc_dir="${TK_ETC_DIR:-/etc/tablekeeper}"
+password_src="${TK_MQTT_PASSWORD_FILE:-}"
 
 dry_run=0
 start=1
@@ -82,7 +90,7 @@ while [ $# -gt 0 ]; do
       skip=",${1#--skip=},"
       IFS=, read -r -a asked <<< "${1#--skip=}"
       for s in "${asked[@]}"; do
-        case "$s" in apt|user|deps|systemd) ;; *) die "--skip: unknown step '$s' (apt, user, deps, systemd)" ;; esac
+        case "$s" in apt|user|deps|systemd|cafe) ;; *) die "--skip: unknown step '$s' (apt, user, deps, systemd, cafe)" ;; esac
       done
       ;;
     -h|--help) usage; exit 0 ;;
@@ -276,6 +284,73 @@ else
     run systemctl restart "$UNIT_NAME"
   else
     note "$UNIT_NAME is running"
+  fi
+fi
+
+# --- 6. the café publisher (only with [cafe] in the config) -----------------------------
+echo "== 6. cafe publisher"
+PUB_UNIT=tablekeeper-publisher.service
+if skipped cafe; then
+  note "skipped (--skip=cafe)"
+elif [ ! -f "$config" ] || ! grep -qs '^\[cafe\]' "$config"; then
+  note "no [cafe] section in $config: this box publishes nothing (docs/cafe.md)"
+else
+  settings="$etc_dir/publisher.toml"
+  secret="$etc_dir/publisher-mqtt-password"
+  pub_changed=0
+  if [ ! -d "$etc_dir" ]; then run install -d -m 0755 "$etc_dir"; fi
+  if [ "$dry_run" -eq 1 ]; then
+    echo "+ write $settings from [cafe] of $config (tablekeeper cafe settings)"
+  else
+    new="$(mktemp "$etc_dir/.publisher.toml.XXXXXX")"
+    trap 'rm -f "$new"' EXIT
+    "$venv/bin/tablekeeper" cafe settings --config "$config" > "$new" \
+      || die "[cafe] in $config cannot make the publisher's settings (see above)"
+    if cmp -s "$new" "$settings"; then
+      rm -f "$new"
+      note "$settings is current"
+    else
+      chmod 0644 "$new"
+      mv -T "$new" "$settings"
+      echo "+ wrote $settings"
+      pub_changed=1
+    fi
+    trap - EXIT
+  fi
+  if [ -n "$password_src" ]; then
+    [ -r "$password_src" ] || die "TK_MQTT_PASSWORD_FILE=$password_src cannot be read"
+    if cmp -s "$password_src" "$secret"; then
+      note "$secret is current"
+    else
+      run install -m 0600 -o root -g root "$password_src" "$secret"
+      pub_changed=1
+    fi
+  elif [ -f "$secret" ]; then
+    note "$secret exists (root-only)"
+  else
+    echo "warning: no broker password: put this table's password in $secret (root, mode 0600)" \
+      "or run again with TK_MQTT_PASSWORD_FILE=FILE; the publisher cannot connect until then"
+  fi
+  if cmp -s "$src/systemd/$PUB_UNIT" "$unit_dir/$PUB_UNIT"; then
+    note "$unit_dir/$PUB_UNIT is current"
+  else
+    run install -D -m 0644 "$src/systemd/$PUB_UNIT" "$unit_dir/$PUB_UNIT"
+    if ! skipped systemd; then run systemctl daemon-reload; fi
+    pub_changed=1
+  fi
+  if skipped systemd; then
+    note "systemctl skipped (--skip=systemd)"
+  else
+    if ! systemctl is-enabled --quiet "$PUB_UNIT" 2>/dev/null; then run systemctl enable "$PUB_UNIT"; fi
+    if [ "$start" -eq 0 ]; then
+      note "not starting $PUB_UNIT (--no-start)"
+    elif ! systemctl is-active --quiet "$PUB_UNIT" 2>/dev/null; then
+      run systemctl start "$PUB_UNIT"
+    elif [ "$pub_changed" -eq 1 ] || [ "$reinstalled" -eq 1 ]; then
+      run systemctl restart "$PUB_UNIT"
+    else
+      note "$PUB_UNIT is running"
+    fi
   fi
 fi
 

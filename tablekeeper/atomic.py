@@ -41,9 +41,12 @@ def write_atomic(path: str | os.PathLike[str], data: bytes | str, *,
     """Replace ``path`` with ``data`` atomically and durably.
 
     ``str`` data is encoded with ``encoding``. The new file gets ``mode`` if given, else the
-    mode of the file it replaces, else ``0o666`` less the process umask (like ``open``).
-    Missing parent directories are an error (``FileNotFoundError``), not created silently:
-    a wrong path should be noticed, not grow a new tree.
+    mode of the file it replaces, else ``0o666`` less the process umask (like ``open``). Run as
+    root it keeps the owner of the file it replaces, and a new file gets its folder's owner
+    when that is not root's (``vision.deck.kiosk_owner``: a config written with sudo into the
+    service's folder stays the service's). Missing parent directories are an error
+    (``FileNotFoundError``), not created silently: a wrong path should be noticed, not grow a
+    new tree.
     """
     target = Path(path)
     if isinstance(data, str):
@@ -55,10 +58,18 @@ def write_atomic(path: str | os.PathLike[str], data: bytes | str, *,
     if target.is_dir():
         raise IsADirectoryError(f"write_atomic: {target} is a directory")
     directory = target.parent
-    if mode is None:
-        try:
-            mode = target.stat().st_mode & 0o7777
-        except FileNotFoundError:
+    owner: tuple[int, int] | None = None
+    try:
+        old = target.stat()
+        if mode is None:
+            mode = old.st_mode & 0o7777
+        if os.geteuid() == 0:
+            owner = (old.st_uid, old.st_gid)  # (root rewriting the service's file keeps it)
+    except FileNotFoundError:
+        from vision.deck import kiosk_owner
+
+        owner = kiosk_owner(directory)  # under sudo: the folder's owner, as the kiosk needs
+        if mode is None:
             umask = os.umask(0)
             os.umask(umask)
             mode = 0o666 & ~umask
@@ -66,6 +77,8 @@ def write_atomic(path: str | os.PathLike[str], data: bytes | str, *,
     try:
         with os.fdopen(fd, "wb") as fh:
             os.fchmod(fh.fileno(), mode)
+            if owner is not None:
+                os.fchown(fh.fileno(), *owner)
             fh.write(payload)
             fh.flush()
             os.fsync(fh.fileno())

@@ -1,9 +1,10 @@
 """The choices a screen offers the host, as the three host buttons walk them.
 
-With only three buttons, ``next`` moves a highlight over the choices the screen offers and
-``confirm`` takes the highlighted one; ``back`` undoes the last host action (the same as
-Ctrl+Z / U on the keyboard and the undo button on the screen). Every game's screen offers its
-choices as buttons; this is what the highlight may land on.
+With only three buttons, ``next`` moves the one focus over the choices the screen offers and
+``confirm`` takes the focused one; ``back`` undoes the last host action (on the setup screen
+it goes home; in the host menu it closes a page), and a long press of ``back`` opens the host
+menu. The order the focus walks is :func:`display.input.focus_order`'s: the screen's main
+choice first, risky choices last, the host menu's button at the end.
 """
 
 from __future__ import annotations
@@ -12,9 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-#: HostActions the three-button highlight never lands on: they have buttons of their own
-#: (*back* undoes; on the setup screen it goes home, so *confirm* there still starts the game).
-NOT_FOCUSABLE = frozenset({"undo", "lang", "home"})
+from display.input import NOT_FOCUSABLE, Button, HostAction, focus_order
+
+__all__ = ["NOT_FOCUSABLE", "Choice", "focusable"]
 
 
 @dataclass(frozen=True)
@@ -25,6 +26,10 @@ class Choice:
     arg: Any = None
 
 
-def focusable(choices: Sequence[Choice]) -> list[Choice]:
-    return [c for c in choices if c.name not in NOT_FOCUSABLE
-            and not c.name.startswith("setup.")]
+def focusable(buttons: Sequence[Button]) -> list[Choice]:
+    """The choices the focus walks, in its order."""
+    return [Choice(b.action.name, b.action.arg) for b in focus_order(buttons)]
+
+
+def as_action(choice: Choice) -> HostAction:
+    return HostAction(choice.name, choice.arg)

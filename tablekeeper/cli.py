@@ -32,6 +32,7 @@ Subcommands = "argparse._SubParsersAction[argparse.ArgumentParser]"
 PLUGINS: tuple[str, ...] = (
     "tablekeeper.commands",
     "tablekeeper.app_commands",
+    "tablekeeper.cafe.cli",
     "firmware.cli",
     "vision.cli",
     "display.cli",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import Any
 
@@ -13,6 +14,9 @@ def register(commands: Any, benches: Any) -> None:
     replay = commands.add_parser(
         "replay", help="replay a game journal and print the final state as JSON")
     replay.add_argument("file", metavar="FILE", help="a journal (.jsonl) written by tablekeeper")
+    replay.add_argument("--history", action="store_true",
+                        help="print the game as the table lived it, one line a record: "
+                             "events, undos, refused plays, early presses ...")
     replay.set_defaults(func=_replay)
 
 
@@ -36,6 +40,14 @@ def _replay(args: argparse.Namespace) -> int:
     except JournalError as exc:
         print(f"tablekeeper replay: {exc}", file=sys.stderr)
         return 1
+    if args.history:
+        from tablekeeper.history import history
+
+        try:
+            print("\n".join(history(contents)), flush=True)
+        except BrokenPipeError:  # `| head`: the reader has what it wanted
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     out = contents.spec.summary(state)
     out["events"] = len(contents.active())
     out["torn_tail_line"] = contents.torn_tail.line if contents.torn_tail else None

@@ -33,6 +33,7 @@ a power cut never leaves half a config.
 from __future__ import annotations
 
 import difflib
+import os
 import re
 import tomllib
 from collections.abc import Callable, Mapping
@@ -41,6 +42,10 @@ from pathlib import Path
 from typing import Any, Self
 
 from tablekeeper.atomic import write_atomic
+from tablekeeper.paths import NotAFile, printable, read_regular
+
+#: the longest config file read (a real one is a few kB)
+MAX_CONFIG_BYTES = 1024 * 1024
 
 COLOURS: tuple[str, ...] = ("red", "yellow", "blue", "green", "orange", "brown", "purple")
 LANGUAGES: tuple[str, ...] = ("zh-TW", "en")
@@ -64,6 +69,35 @@ def _unknown_keys(d: Mapping[str, Any], known: set[str], section: str) -> None:
                          f"(known: {', '.join(sorted(known))})")
 
 
+#: where a user's games go when neither the config nor the service names a folder
+USER_STATE_DIR = "~/.local/state/tablekeeper"
+#: set by the kiosk's unit (systemd sets it from ``StateDirectory=tablekeeper``)
+SERVICE_STATE_ENV = "STATE_DIRECTORY"
+#: set by hand (a second box image, a test) to name the folder the same way
+STATE_ENV = "TABLEKEEPER_STATE_DIR"
+
+
+def default_state_dir(environ: Mapping[str, str] | None = None) -> tuple[str, str]:
+    """The games' folder when the config does not name one, and where that was decided:
+
+    1. ``$STATE_DIRECTORY``: systemd sets it for the kiosk's unit from its
+       ``StateDirectory=tablekeeper`` (``/var/lib/tablekeeper``: the folder the service was
+       installed with; the first, if it lists several);
+    2. ``$TABLEKEEPER_STATE_DIR``;
+    3. ``~/.local/state/tablekeeper`` (a laptop, a developer's run).
+
+    So an empty, truncated or unparsable config on the box never moves the games elsewhere.
+    """
+    env = os.environ if environ is None else environ
+    service = env.get(SERVICE_STATE_ENV, "").split(":")[0].strip()
+    if service:
+        return service, f"the service's folder, ${SERVICE_STATE_ENV}"
+    own = env.get(STATE_ENV, "").strip()
+    if own:
+        return own, f"${STATE_ENV}"
+    return USER_STATE_DIR, "the default for a user's own runs"
+
+
 #: the game whose deck ``[table] items_deck`` names (the older key of ``[table.decks]``)
 ITEMS_GAME = "something-missing"
 
@@ -80,7 +114,8 @@ class TableConfig:
     colours: tuple[str, ...] = ()
     variant: str = ""
     language: str = "zh-TW"
-    state_dir: str = "~/.local/state/tablekeeper"
+    #: the config's ``state_dir``; absent: :func:`default_state_dir` (the service's folder)
+    state_dir: str = field(default_factory=lambda: default_state_dir()[0])
     items_deck: str = ""
     game: str = "something-missing"
     roster: tuple[str, ...] = ()
@@ -143,9 +178,12 @@ class TableConfig:
         language = _expect(d.get("language", cls.language), str, "table.language")
         if language not in LANGUAGES:
             raise ValueError(f"table.language: {language!r} is not one of {', '.join(LANGUAGES)}")
-        state_dir = _expect(d.get("state_dir", cls.state_dir), str, "table.state_dir")
+        state_dir = _expect(d.get("state_dir", default_state_dir()[0]), str, "table.state_dir")
         if not state_dir.strip():
             raise ValueError("table.state_dir: empty (the games folder must be named)")
+        if "\0" in state_dir:
+            raise ValueError("table.state_dir: a NUL character (\\u0000) cannot be in a "
+                             "folder's name")
         items_deck = _expect(d.get("items_deck", cls.items_deck), str, "table.items_deck")
         decks: dict[str, str] = {}
         for name, folder in _expect(d.get("decks", {}), dict, "table.decks").items():
@@ -239,7 +277,9 @@ def load_config(path: Path | None) -> Config:
     if path is None or not path.exists():
         return Config()
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(read_regular(path, MAX_CONFIG_BYTES).decode("utf-8"))
+    except NotAFile as exc:
+        raise ConfigError(f"{printable(path)}: not a config file ({exc.kind})") from exc
     except UnicodeDecodeError as exc:
         raise ConfigError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
     except tomllib.TOMLDecodeError as exc:
@@ -521,16 +561,20 @@ def check_config(path: Path | None, *, explicit: bool = False,
     checks.update(sections or {})
     if path is None:
         return ConfigReport(Config())
-    if not path.exists():
+    if not os.path.lexists(path):
         if explicit:
             message = (f"{path}: the config file does not exist, so the games folder "
                        "(table.state_dir) it names is not known")
             return ConfigReport(Config(), (message,), fatal=message)
         return ConfigReport(Config())
     try:
-        data = path.read_bytes()
-    except OSError as exc:
-        message = f"{path}: cannot be read: {exc.strerror or exc}"
+        data = read_regular(path, MAX_CONFIG_BYTES)
+    except OSError as exc:  # a FIFO, a device, a directory, a dangling link, unreadable ...
+        what = exc.kind if isinstance(exc, NotAFile) else (
+            "a dangling symbolic link" if isinstance(exc, FileNotFoundError)
+            else exc.strerror or str(exc))
+        message = (f"{printable(path)}: cannot be read as a config file ({what}), so the "
+                   "games folder (table.state_dir) it names is not known")
         return ConfigReport(Config(), (message,), fatal=message)
     text = data.decode("utf-8", errors="replace")
     reading = _Reading(path, text.splitlines())
@@ -577,5 +621,11 @@ def check_config(path: Path | None, *, explicit: bool = False,
         fatal = (f"{path}: the games folder (table.state_dir) cannot be read from this file; "
                  "the kiosk does not start a game elsewhere (that would hide the unfinished "
                  "one). Fix the file and restart")
+    if not parsed and fatal is None:
+        folder, where = default_state_dir()
+        said = "unreadable" if reading.problems else "empty"
+        reading.problems.append((0, f"{path}: the config file is {said}: nothing is set, every "
+                                    f"setting takes its default; the games stay in {folder} "
+                                    f"({where}) / 設定檔是空的或無法讀取，全部使用預設值"))
     problems = tuple(text for _, text in sorted(reading.problems, key=lambda p: p[0]))
     return ConfigReport(config, problems, fatal)

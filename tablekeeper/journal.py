@@ -4,7 +4,7 @@ A journal is an append-only text file (UTF-8, one JSON object per line, ``\\n`` 
 
 line 1, the header::
 
-    {"schema": "tablekeeper.journal", "version": 2, "game": "something_missing",
+    {"schema": "tablekeeper.journal", "version": 3, "game": "something_missing",
      "rules": {...Rules.to_dict()...}, "created": "2026-11-29T12:00:00+00:00", "crc": "..."}
 
 then one record per line, numbered by ``seq`` (1, 2, 3 ... in file order):
@@ -13,6 +13,9 @@ then one record per line, numbered by ``seq`` (1, 2, 3 ... in file order):
 - an undo: ``{"seq": 9, "undo": 7}`` -- cancels the host-entered event ``seq`` 7 *and every
   event accepted after it* (they happened in a state that the undo takes back). Nothing is ever
   rewritten: undoing is appending. Undo again and the host event before that goes too.
+- a note (version 3+): ``{"seq": 10, "note": {"kind": "refused", "at_ms": 1200, ...}}`` -- the
+  table's history (a refused play, an early press, a camera/host dispute): replay never
+  applies it, ``tablekeeper replay --history`` shows it (:meth:`Journal.note`).
 
 From version 2 every line (the header too) ends with ``"crc"``: the CRC-32 (8 lower-case hex
 digits) of the line's canonical JSON without its ``crc`` (:func:`canonical`: keys sorted, no
@@ -42,6 +45,7 @@ accepted event before returning it; ``undo()``).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import errno
 import json
 import os
@@ -53,11 +57,17 @@ from pathlib import Path
 from typing import Any
 
 from engine.core import Engine, Event, EventRegistry, Rejection, Source
+from tablekeeper.paths import NotAFile, read_regular
 
 SCHEMA = "tablekeeper.journal"
 #: 2: every line carries its ``crc``. 1: no checksums (still read, and continued as 1).
-VERSION = 2
+VERSION = 3
 CRC_SINCE = 2
+#: 3: ``{seq, note}`` records (the table's history: refused plays, early presses ...).
+NOTES_SINCE = 3
+#: the longest journal read (a game's journal is a few hundred kB; anything far larger is not
+#: one, and reading it whole would exhaust a Pi's memory)
+MAX_JOURNAL_BYTES = 64 * 1024 * 1024
 
 
 class JournalError(ValueError):
@@ -123,13 +133,33 @@ def line_of(obj: Mapping[str, Any], version: int = VERSION) -> bytes:
 
 
 @dataclass(frozen=True)
+class Note:
+    """A history record (version 3+): something the table did that changes no state -- a
+    refused play, an early press, a camera/host mismatch. ``kind`` is a short name
+    (``refused``, ``early_press``, ``mismatch`` ...; a reader shows kinds it does not know
+    as they are), ``at_ms`` the game clock (None: not known), ``fields`` the rest (JSON)."""
+
+    kind: str
+    at_ms: int | None = None
+    fields: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind}
+        if self.at_ms is not None:
+            out["at_ms"] = self.at_ms
+        out.update(self.fields)
+        return out
+
+
+@dataclass(frozen=True)
 class Record:
-    """One line after the header: an event or an undo, with its line number."""
+    """One line after the header: an event, an undo or a note, with its line number."""
 
     seq: int
     line: int
     event: Event | None = None
     undo: int | None = None
+    note: Note | None = None
 
 
 @dataclass(frozen=True)
@@ -157,6 +187,10 @@ class Contents:
     def last_seq(self) -> int:
         return self.records[-1].seq if self.records else 0
 
+    def notes(self) -> list[Record]:
+        """The history records (``note``), in file order; replay does not apply them."""
+        return [rec for rec in self.records if rec.note is not None]
+
 
 def _undoable(spec: Engine[Any] | None) -> frozenset[Source]:
     return spec.undoable if spec is not None else frozenset({Source.HOST})
@@ -175,6 +209,8 @@ def _active(records: tuple[Record, ...] | list[Record], path: str,
     for rec in records:
         if rec.event is not None:
             active.append(rec)
+            continue
+        if rec.note is not None:  # history only: no state
             continue
         target = rec.undo
         idx = next((i for i, r in enumerate(active) if r.seq == target), None)
@@ -207,7 +243,9 @@ def read(path: str | os.PathLike[str]) -> Contents:
     """Read and check a journal (see the module docstring for what is an error)."""
     p = str(path)
     try:
-        data = Path(path).read_bytes()
+        data = read_regular(path, MAX_JOURNAL_BYTES)
+    except NotAFile as exc:
+        raise JournalError(p, 0, f"not a journal: {exc.kind}") from exc
     except OSError as exc:
         raise JournalError(p, 0, f"cannot read: {exc.strerror or exc}") from exc
     lines = data.split(b"\n")
@@ -340,8 +378,25 @@ def _parse_record(path: str, line: int, raw: bytes, events: EventRegistry,
     if keys == {"seq", "undo"} and isinstance(d["undo"], int) \
             and not isinstance(d["undo"], bool):
         return Record(seq=seq, line=line, undo=d["undo"])
-    raise JournalError(path, line,
-                       f"a record is {{seq, event}} or {{seq, undo}}, got {_short(d)}")
+    if keys == {"seq", "note"}:
+        if version < NOTES_SINCE:
+            raise JournalError(path, line, f"a note in a version-{version} journal (notes "
+                                           f"come with version {NOTES_SINCE})")
+        return Record(seq=seq, line=line, note=_parse_note(path, line, d["note"]))
+    raise JournalError(path, line, f"a record is {{seq, event}}, {{seq, undo}} or "
+                                   f"{{seq, note}}, got {_short(d)}")
+
+
+def _parse_note(path: str, line: int, d: Any) -> Note:
+    if not isinstance(d, dict):
+        raise JournalError(path, line, f"a note must be a JSON object, got {_short(d)}")
+    kind, at_ms = d.get("kind"), d.get("at_ms")
+    if not isinstance(kind, str) or not kind:
+        raise JournalError(path, line, f"a note without a kind: {_short(d)}")
+    if at_ms is not None and (not isinstance(at_ms, int) or isinstance(at_ms, bool)):
+        raise JournalError(path, line, f"a note's at_ms must be an integer: {_short(d)}")
+    fields = {k: v for k, v in d.items() if k not in ("kind", "at_ms")}
+    return Note(kind=kind, at_ms=at_ms, fields=fields)
 
 
 def _short(value: Any, limit: int = 200) -> str:
@@ -482,6 +537,28 @@ class Journal:
         self._next_line += 1
         return seq
 
+    def note(self, kind: str, at_ms: int | None = None, **fields: Any) -> int | None:
+        """Write a history record (:class:`Note`): replay shows it, never applies it. Returns
+        its seq; None (nothing written) in a journal older than version 3, which a reader
+        of that version must still read (a game resumed across an update keeps its version).
+        ``fields`` must be JSON values; ``kind`` a short name (``refused``, ``early_press``,
+        ``mismatch`` ...). Raises ``OSError`` like :meth:`append`."""
+        if not kind or not isinstance(kind, str):
+            raise ValueError(f"a note needs a kind, got {kind!r}")
+        reserved = {"kind", "at_ms"} & set(fields)
+        if reserved:
+            raise ValueError(f"note fields may not be named {sorted(reserved)}")
+        if self.header.version < NOTES_SINCE:
+            return None
+        note = Note(kind=kind, at_ms=at_ms, fields=fields)
+        record = {"seq": len(self._records) + 1, "note": note.to_dict()}
+        json.dumps(record, allow_nan=False)  # a TypeError/ValueError here writes nothing
+        self._write(record)
+        seq = len(self._records) + 1
+        self._records.append(Record(seq=seq, line=self._next_line, note=note))
+        self._next_line += 1
+        return seq
+
     def append_undo(self, target: int) -> int:
         """Cancel event ``target`` (the last the game's undo takes back: host-entered, by
         default) and everything after it (append-only)."""
@@ -522,6 +599,10 @@ class JournaledGame:
         self.journal.append(event)
         self.state = result
         return result
+
+    def note(self, kind: str, at_ms: int | None = None, **fields: Any) -> int | None:
+        """A history record (:meth:`Journal.note`); the state does not change."""
+        return self.journal.note(kind, at_ms, **fields)
 
     def undo(self) -> Any:
         """Undo the last event the game's undo takes back (host-entered, by default) and

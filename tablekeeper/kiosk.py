@@ -14,6 +14,10 @@ game; ``tablekeeper replay`` prints any of them.
 
 Faults the kiosk lives through (tests/kiosk/test_faults_*.py):
 
+- one kiosk per games folder: the folder's lock (:mod:`tablekeeper.folderlock`, a kernel
+  ``flock`` that dies with its process) is taken before the buttons, the camera or any file;
+  a second kiosk says who holds it (pid, since when, command) and exits 78, writing nothing;
+
 - a journal that cannot be read, whatever the damage, is set aside as
   ``damaged-<n>-<date>.jsonl`` (a counter: never overwriting one kept before) and a new game
   starts; the reason is on the screen (a problem banner) and in the log;
@@ -30,6 +34,16 @@ Interpretations:
   pause is written when writing works again, at its deadline. A card the camera saw or a buzz
   the arbiter decided during the pause is refused (the screen says why); the buzzers are armed
   again when the game resumes in the buzz phase, and a card can be turned by hand.
+- every path is just a path (:mod:`tablekeeper.paths`): a FIFO, a socket, a device, a
+  directory, a link to one or a dangling link where ``current.jsonl`` should be is renamed
+  aside as ``damaged-<n>-<date>.jsonl`` (never opened, never followed, never deleted) with one
+  line saying what it was; something that is not a folder where the games folder should be
+  pauses the game with its reason (retried every second); a config that is not a regular file
+  stops the kiosk (exit 78); nothing is read without a bound;
+- a config that says nothing (empty, truncated, only comments, unreadable TOML) is said on the
+  screen and in the log; the games stay in the service's folder (``$STATE_DIRECTORY``, from
+  the unit's ``StateDirectory=``: :func:`tablekeeper.config.default_state_dir`).
+
 - [I] kiosk-config-stop: the issue's "never for state_dir" is read as: whenever the file names
   a ``state_dir`` that cannot be taken as written (not TOML, not a non-empty string, set twice,
   outside ``[table]``, in a misspelled section), and when an explicit ``--config`` does not
@@ -39,6 +53,7 @@ Interpretations:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import logging
 import os
@@ -57,6 +72,7 @@ from tablekeeper.app import Loop
 from tablekeeper.atomic import fsync_directory
 from tablekeeper.clock import MonotonicClock
 from tablekeeper.config import Config, ConfigReport, check_config
+from tablekeeper.folderlock import FolderLock, FolderLocked
 from tablekeeper.journal import (
     Contents,
     Header,
@@ -66,6 +82,7 @@ from tablekeeper.journal import (
     game_spec,
     read,
 )
+from tablekeeper.paths import kind_of, printable
 from tablekeeper.referee import Referee
 
 log = logging.getLogger("tablekeeper.kiosk")
@@ -89,13 +106,33 @@ def open_game(folder: Path, new: str | None = None) -> tuple[JournaledGame, str 
     ``new`` (an engine name; None: the default game). A journal that cannot be read is moved
     aside (never deleted) and a new game starts; the problem is returned for the screen.
     A folder that cannot be written gives a paused new game (:class:`GuardedGame`)."""
+    odd = odd_folder(folder)
+    if odd is not None:  # a file, a FIFO, a device ... where the folder should be: left alone
+        log.error("%s", odd)
+        return paused_game(folder / CURRENT, NotADirectoryError(errno.ENOTDIR, odd), new), odd
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         return paused_game(folder / CURRENT, exc, new), None
+    except ValueError as exc:  # a NUL in the name (the config refuses it first)
+        error = NotADirectoryError(errno.EINVAL, str(exc), printable(folder))
+        return paused_game(folder / CURRENT, error, new), f"{printable(folder)}: {exc}"
     remove_stale_temporaries(folder)
     path = folder / CURRENT
     problem = None
+    kind = kind_of(path)
+    if kind is not None:  # a FIFO, a socket, a device, a directory, a link to one, a dangling
+        try:              # link: never opened, never followed, never deleted: renamed aside
+            aside = set_aside(folder, path, rename=True)
+        except OSError as exc:
+            problem = (f"{printable(path)} is {kind}, not a journal, and cannot be moved "
+                       f"aside: {describe(exc)}")
+            log.error("%s", problem)
+            return paused_game(path, exc, new), problem
+        log.error("%s was %s, not a journal: kept as %s; a new game starts", printable(path),
+                  kind, aside.name)
+        problem = (f"games/{CURRENT} was {kind}, not a journal — kept as {aside.name} / "
+                   "遊戲記錄檔不是一般檔案，已保留並開新局")
     if path.exists():
         try:
             game = GuardedGame.open(path)
@@ -153,7 +190,25 @@ def run_kiosk(args: argparse.Namespace) -> int:
         return stop_for(report.fatal, args, notifier)
     config = report.config
     config_problem: str | None = config_summary(report.problems, config_path)
+    # One kiosk per games folder, decided before anything else is opened (a second kiosk
+    # must not hold the buttons or the camera either): exit 78, which systemd does not retry.
+    folder = games_dir(config)
+    try:
+        lock = lock_folder(folder)
+    except FolderLocked as exc:
+        text = f"tablekeeper kiosk not started / 未啟動: {exc}"
+        log.critical("%s", text)
+        print(text, file=sys.stderr)
+        notifier.status(text[:200])
+        return EXIT_CONFIG
+    try:
+        return _run_kiosk(args, config, config_path, config_problem, notifier, folder)
+    finally:
+        lock.release()
 
+
+def _run_kiosk(args: argparse.Namespace, config: Config, config_path: Path | None,
+               config_problem: str | None, notifier: Any, folder: Path) -> int:
     from firmware.box import build
     from firmware.config import FirmwareConfig
 
@@ -173,44 +228,71 @@ def run_kiosk(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
 
+    clock = MonotonicClock()
+    return _run_locked(args, config, config_path, config_problem, firmware, notifier, clock,
+                       folder)
+
+
+def lock_folder(folder: Path) -> FolderLock:
+    """The games folder's lock (:mod:`tablekeeper.folderlock`), taken before anything is
+    written there; raises :class:`FolderLocked` (who holds it) when another kiosk does."""
+    with contextlib.suppress(OSError, ValueError):  # open_game says why it cannot be made
+        folder.mkdir(parents=True, exist_ok=True)
+    lock = FolderLock.acquire(folder)
+    if lock.problem:
+        log.warning("%s", lock.problem)
+    return lock
+
+
+def _run_locked(args: argparse.Namespace, config: Config, config_path: Path | None,
+                config_problem: str | None, firmware: Any, notifier: Any, clock: MonotonicClock,
+                folder: Path) -> int:
     from tablekeeper import games
     from tablekeeper.vision_link import camera_pipeline
 
-    clock = MonotonicClock()
-    folder = games_dir(config)
     game, journal_problem = open_game(folder, games.load(config.table.game).engine.name)
     kit = games.kit_for(game.journal.header.game)
     resumed = kit.engine.started(game.state)
 
-    shown: list[Callable[[str], None]] = []  # the screen's show_problem, once it exists
+    shown: list[Callable[..., None]] = []  # the screen's show_problem, once it exists
     early: list[str] = []  # problems told before the screen exists
+    early_keys: dict[str, tuple[str | None, str | None]] = {}
 
-    def tell(problem: str) -> None:
+    def tell(problem: str, key: str | None = None, game: str | None = None) -> None:
+        """A problem: the builder's account to the log, the players' message (``key``) to
+        the screen, shown while ``game`` (None: any) is the table's."""
         log.error("%s", problem)
         if shown:
-            shown[0](problem)
+            shown[0](problem, key=key, game=game)
         elif problem not in early:
             early.append(problem)
+            early_keys[problem] = (key, game)
 
     def camera_for(kit: games.Kit) -> tuple[Any, Any]:
         """The camera watching ``kit``'s deck (``[table.decks]``) in its zones, through the
         kit's own watcher if it has one (眨眨眼: cells and markers, ``[table] markers``)."""
         zones = kit.zones
         folder = config.table.deck_for(kit.name)
+
+        def tell_game(problem: str, key: str | None = None) -> None:
+            tell(problem, key or "problem.camera", kit.name)
+
         try:
             deck = kit.deck(folder)
         except ValueError as exc:  # the enrolled deck is missing or damaged
-            tell(f"deck {folder}: {exc}; the demo deck is used")
+            tell(f"deck {folder}: {exc}; the demo deck is used", "problem.deck", kit.name)
             deck = kit.deck(None)
         try:
             return camera_pipeline(config, clock, simulate=args.simulate_camera,
                                    threaded=True, deck=deck, zones=zones, watcher=kit.watcher,
-                                   config_path=config_path, tell=tell)
+                                   config_path=config_path, tell=tell_game,
+                                   search_width=kit.search_width)
         except ValueError as exc:  # a bad [camera]/[vision] section or an unusable deck
-            tell(f"camera/vision: {exc}; the defaults are used")
+            tell(f"camera/vision: {exc}; the defaults are used", "problem.config", None)
             return camera_pipeline(Config(), clock, simulate=args.simulate_camera,
                                    threaded=True, deck=kit.deck(None), zones=zones,
-                                   watcher=kit.watcher, config_path=config_path, tell=tell)
+                                   watcher=kit.watcher, config_path=config_path,
+                                   tell=tell_game)
 
     cards_source, deck = camera_for(kit)
     pause_banner: list[str] = []
@@ -226,9 +308,12 @@ def run_kiosk(args: argparse.Namespace) -> int:
                           roster=config.table.names)
     if config.table.variant:
         screen.variants[config.table.game] = config.table.variant
-    for problem in (config_problem, journal_problem, *early):
+    if config_problem:  # the lines are in the log and in ``tablekeeper selftest``
+        screen.show_problem(config_problem, key="problem.config")
+    for problem in (journal_problem, *early):
         if problem:
-            screen.show_problem(problem)
+            key, owner = early_keys.get(problem, (None, None))
+            screen.show_problem(problem, key=key, game=owner)
     shown.append(screen.show_problem)
     loop = Loop(referee, clock, cards=cards_source, screen=screen)
 
@@ -285,6 +370,7 @@ def run_kiosk(args: argparse.Namespace) -> int:
 
     screen.on_new_game = new_game
     screen.on_choose_game = choose_game
+    screen.games = games.home_choices()  # home is reachable even after a resumed game
     if not resumed:
         screen.show_home(games.home_choices(), chosen=kit.name)
 
@@ -311,11 +397,13 @@ def read_config(path: Path | None, *, explicit: bool) -> ConfigReport:
     """The config with every subsystem's section checked key by key (see
     :func:`tablekeeper.config.check_config`)."""
     from firmware.config import FirmwareConfig
+    from tablekeeper.cafe.config import CafeConfig
     from vision.camera import CameraConfig
     from vision.config import VisionConfig
 
     return check_config(path, explicit=explicit,
-                        sections={"firmware": FirmwareConfig.from_dict,
+                        sections={"cafe": CafeConfig.from_dict,
+                                  "firmware": FirmwareConfig.from_dict,
                                   "camera": CameraConfig.from_dict,
                                   "vision": VisionConfig.from_dict})
 
@@ -402,24 +490,53 @@ _DAMAGED = re.compile(r"^damaged-(\d+)(?:-[^.]*)?\.jsonl$")
 _STALE = re.compile(r"^\.(?P<name>.+\.jsonl)\.(?P<pid>\d+)\.new$")
 
 
-def set_aside(folder: Path, path: Path) -> Path:
+def set_aside(folder: Path, path: Path, *, rename: bool = False) -> Path:
     """Move a journal that cannot be read to ``damaged-<n>-<date>.jsonl``: ``n`` is one more
     than any number there, and the file is linked (which never replaces a file) before its
-    old name goes, so nothing kept before is overwritten, whatever the clock says."""
+    old name goes, so nothing kept before is overwritten, whatever the clock says.
+    ``rename``: what is not a file (a directory cannot be linked) is renamed to a name that
+    is free (the folder's lock keeps other writers away)."""
     used = [int(m.group(1)) for p in folder.iterdir() if (m := _DAMAGED.match(p.name))]
     n = max(used, default=0) + 1
     stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime())
     while True:
         target = folder / f"damaged-{n:03d}-{stamp}.jsonl"
+        if rename:
+            if os.path.lexists(target):
+                n += 1
+                continue
+            os.rename(path, target)
+            break
         try:
             os.link(path, target)
         except FileExistsError:
             n += 1
             continue
+        except PermissionError:  # a file this user may not link (fs.protected_hardlinks:
+            rename = True        # not its own and unreadable): renamed instead
+            continue
         break
-    path.unlink()
+    if not rename:
+        path.unlink()
     fsync_directory(folder)
     return target
+
+
+def odd_folder(folder: Path) -> str | None:
+    """Why ``folder`` (or a folder above it) cannot be the games folder, in one line: it is
+    a file, a FIFO, a device, a dangling link ...; None when it is a folder or not there yet
+    (it is made)."""
+    try:
+        for p in (folder, *folder.parents):
+            if os.path.isdir(p):
+                return None
+            if os.path.lexists(p):
+                kind = kind_of(p) or "a regular file"
+                return (f"the games folder {printable(folder)} cannot be made: {printable(p)} "
+                        f"is {kind}, not a folder; move it away / 遊戲資料夾的位置被其他檔案佔用")
+    except ValueError:
+        return f"the games folder {printable(folder)} has a NUL character in its name"
+    return None
 
 
 def remove_stale_temporaries(folder: Path) -> list[Path]:
@@ -434,6 +551,10 @@ def remove_stale_temporaries(folder: Path) -> list[Path]:
     for p in names:
         m = _STALE.match(p.name)
         if m is None or int(m.group("pid")) == os.getpid():
+            continue
+        if kind_of(p) is not None or p.is_symlink():  # not what a create leaves: left alone
+            log.warning("%s is not a leftover of an interrupted start (it is %s); left alone",
+                        printable(p.name), kind_of(p) or "a symbolic link")
             continue
         try:
             p.unlink()

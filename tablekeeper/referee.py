@@ -83,6 +83,11 @@ class BuzzInfo:
         return self.later_margin_us
 
 
+#: Rejections that are not the table's history: the journal could not be written (the pause
+#: says so), or an undo with nothing to take back.
+UNRECORDED = frozenset({"journal_unwritable", "nothing_to_undo"})
+
+
 class Referee:
     """Owns the game (engine state + journal), the game clock and the game's table adapter.
 
@@ -145,6 +150,9 @@ class Referee:
         if isinstance(result, Rejection):
             self.last_rejection = result
             log.info("rejected %s: %s", event.type_name, result.reason, extra=fields)
+            if result.code not in UNRECORDED:
+                self.note("refused", getattr(event, "at_ms", None), event=event.to_dict(),
+                          code=result.code, reason=result.reason)
             return result
         self.last_rejection = None
         log.info("%s", event.type_name, extra=fields)
@@ -152,6 +160,15 @@ class Referee:
         if self.on_change is not None:
             self.on_change(result, event)
         return result
+
+    def note(self, kind: str, at_ms: int | None = None, **fields: Any) -> None:
+        """Journal a history record (``Journal.note``: refused plays, early presses, a
+        camera/host mismatch ...): replay shows it and never applies it. A note that cannot
+        be written is logged and dropped -- it never pauses the game nor reaches the loop."""
+        try:
+            self.game.note(kind, at_ms, **fields)
+        except (OSError, TypeError, ValueError) as exc:
+            log.warning("history note %s not journalled: %s", kind, exc)
 
     def card_seen(self, seen: CardSeen) -> Any:
         """The camera saw a new card settle in a zone: the game's table adapter says what it

@@ -37,6 +37,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from enum import Enum
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
@@ -61,6 +62,7 @@ class Verdict(Enum):
     PASS = "PASS"
     FAIL = "FAIL"
     SKIP = "SKIP"
+    WARN = "WARN"  # works, but not as the box should run (exit code 0)
 
 
 @dataclass(frozen=True)
@@ -405,17 +407,33 @@ class SelfTest:
         if kind == "pygame":
             import pygame
 
+            device = self.firmware.config.sound.device
             if pygame.mixer.get_init() is None:
+                named = (f"[firmware.sound] device = {device!r} could not be opened (`aplay "
+                         "-L` lists ALSA's devices)" if device else
+                         "no sound device (a USB adapter is not ALSA's default: name it in "
+                         "[firmware.sound] device)")
                 return [Result("sound", Verdict.FAIL,
-                               "the audio mixer did not start: no sound device, or the user "
-                               "is not in the audio group")]
+                               f"the audio mixer did not start: {named}, or the user is not "
+                               "in the audio group")]
+            from firmware.sound import opened, output_names
+
+            how = opened[0] if opened else "an output opened elsewhere"
+            names = output_names()
+            results = [Result("sound device", Verdict.PASS,
+                              f"plays on {how}; outputs: {', '.join(names) or 'none listed'}"
+                              " ([firmware.sound] device names one)")]
+        else:
+            results = []
         where = "the audio output" if kind == "pygame" else "the piezo"
         if self.person is None:
-            return [Result("sound", Verdict.PASS,
-                           f"played on {where} without error (hearing it needs a person)")]
+            return [*results, Result("sound", Verdict.PASS,
+                                     f"played on {where} without error (hearing it needs a "
+                                     "person)")]
         heard = self.person.ask("聽到提示音了嗎？ / did you hear the tone?")
-        return [self._answer("sound", heard, f"heard on {where}",
-                             "not heard: speaker, volume, or the HDMI/USB audio device")]
+        return [*results, self._answer("sound", heard, f"heard on {where}",
+                                       "not heard: speaker, volume, or the HDMI/USB audio "
+                                       "device ([firmware.sound] device)")]
 
     # --- camera ----------------------------------------------------------------------------
 
@@ -539,14 +557,56 @@ def report(results: Sequence[Result]) -> str:
     failed = sum(r.outcome is Verdict.FAIL for r in results)
     passed = sum(r.outcome is Verdict.PASS for r in results)
     skipped = sum(r.outcome is Verdict.SKIP for r in results)
+    warned = sum(r.outcome is Verdict.WARN for r in results)
     lines = ["tablekeeper self-test 自我檢測", *[r.line() for r in results],
-             f"{passed} passed, {failed} failed, {skipped} skipped"]
+             f"{passed} passed, {failed} failed, {skipped} skipped"
+             + (f", {warned} warning(s)" if warned else "")]
     return "\n".join(lines)
 
 
 # --- the command ----------------------------------------------------------------------------
 
-PARTS = ("buttons", "host", "sound", "camera", "screen")
+PARTS = ("config", "buttons", "host", "sound", "camera", "screen")
+
+
+def check_config(config_path: Path | None) -> list[Result]:
+    """The builder's side of what the kiosk shows players as a short message: each problem
+    of the config (file, line, key, why), and the table's calibrations a game needs (Wink's
+    grid and markers) with the command that makes them."""
+    from tablekeeper.config import markers_file
+    from tablekeeper.kiosk import read_config
+    from vision.markers import MarkerFileError, grid_zones, load_markers
+
+    report = read_config(config_path, explicit=config_path is not None)
+    results = [Result("config", Verdict.FAIL, line) for line in report.problems]
+    if report.fatal is not None:
+        return [*results, Result("config", Verdict.FAIL, report.fatal)]
+    if not results:
+        results.append(Result("config", Verdict.PASS, str(config_path or "defaults")))
+    config = report.config
+    from vision.config import VisionConfig
+
+    try:
+        zones = grid_zones(VisionConfig.from_dict(config.sections.get("vision", {})).zones)
+    except ValueError as exc:
+        return [*results, Result("wink grid", Verdict.FAIL, str(exc))]
+    if not zones:
+        results.append(Result("wink grid", Verdict.FAIL, "the 6x6 grid is not calibrated: "
+                              "tablekeeper vision calibrate --layout grid:6x6"))
+        return results
+    results.append(Result("wink grid", Verdict.PASS, f"{len(zones)} cells"))
+    from vision.camera import CameraConfig
+
+    path = markers_file(config.table, config_path)
+    try:
+        size = CameraConfig.from_dict(config.sections.get("camera", {})).size
+        load_markers(path, (int(size[0]), int(size[1])))
+    except MarkerFileError as exc:
+        results.append(Result("wink markers", Verdict.FAIL,
+                              f"{exc}: tablekeeper vision calibrate-markers"))
+    else:
+        results.append(Result("wink markers", Verdict.PASS, str(path)))
+    return results
 
 
 def register(commands: Any, benches: Any) -> None:
@@ -567,6 +627,9 @@ def register(commands: Any, benches: Any) -> None:
     p.add_argument("--test-card", help="the id of the card laid down as the test card "
                                        "(default: any card of the deck)")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
+    p.add_argument("--boot-config", default="/boot/firmware/config.txt", metavar="FILE",
+                   help="the Pi's config.txt, checked for interfaces (I2S, SPI, 1-wire ...) "
+                        "that take the configured pins (default /boot/firmware/config.txt)")
     p.set_defaults(func=_selftest)
 
 
@@ -580,23 +643,32 @@ def _parse_only(text: str) -> list[str]:
 
 
 def _selftest(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from tablekeeper.config import ConfigError, load_config
 
+    config_results: list[Result] = []
     try:
         only = _parse_only(args.only)
         if args.timeout <= 0:
             raise ValueError(f"--timeout: {args.timeout:g} is not a positive number of seconds")
+        if "config" in only:  # every problem the kiosk only sums up for the players
+            config_results = check_config(Path(args.config) if args.config else None)
+            only = [p for p in only if p != "config"]
         config = load_config(Path(args.config) if args.config else None)
     except (ValueError, ConfigError) as exc:
+        if config_results:
+            print(report(config_results))
         print(f"tablekeeper selftest: {exc}", file=sys.stderr)
         return 2
     test = SelfTest(person=None if args.auto else TerminalPerson(), timeout_s=args.timeout,
                     test_card=args.test_card)
-    results: list[Result] = []
+    results: list[Result] = list(config_results)
     try:
         if "buttons" in only or "host" in only or "sound" in only:
+            try:
+                results.append(boot_config_result(config, args.boot_config))
+            except Exception as exc:
+                results.append(Result("pins vs config.txt", Verdict.FAIL,
+                                      f"could not check: {exc}"))
             try:
                 from firmware.box import build
                 from firmware.config import FirmwareConfig
@@ -621,6 +693,11 @@ def _selftest(args: argparse.Namespace) -> int:
                         deck, VisionConfig.from_dict(config.sections.get("vision", {})))
             except Exception as exc:
                 results.append(Result("camera", Verdict.FAIL, f"could not open: {exc}"))
+        if "camera" in only:
+            try:
+                results.extend(game_deck_results(config))
+            except Exception as exc:
+                results.append(Result("deck", Verdict.FAIL, f"could not check: {exc}"))
         if "screen" in only:
             test.screen = SelftestScreen(None if config.screen.fullscreen
                                        else config.screen.size)
@@ -635,6 +712,60 @@ def _selftest(args: argparse.Namespace) -> int:
     else:
         print(report(results))
     return 1 if any(r.outcome is Verdict.FAIL for r in results) else 0
+
+
+def boot_config_result(config: Any, path: Any) -> Result:
+    """``[firmware.pins]`` against the interfaces ``path`` (the Pi's config.txt) enables:
+    FAIL naming each clash (:mod:`firmware.bootconfig`), PASS, or SKIP without the file."""
+    from pathlib import Path
+
+    from firmware.bootconfig import clashes, configured_pins
+    from firmware.config import FirmwareConfig
+
+    file = Path(path)
+    try:
+        text = file.read_text(encoding="utf-8", errors="replace")
+    except FileNotFoundError:
+        return Result("pins vs config.txt", Verdict.SKIP, f"no {file} (not a Pi?)")
+    except OSError as exc:
+        return Result("pins vs config.txt", Verdict.FAIL, f"{file}: {exc.strerror or exc}")
+    fw = FirmwareConfig.from_dict(config.sections.get("firmware", {}))
+    used = configured_pins(fw.pins.to_dict(), fw.seats, fw.sound.kind == "piezo")
+    found = clashes(text, used)
+    if found:
+        return Result("pins vs config.txt", Verdict.FAIL,
+                      "; ".join(c.text() for c in found))
+    return Result("pins vs config.txt", Verdict.PASS,
+                  f"no interface in {file} takes the {len(used)} configured pins")
+
+
+def game_deck_results(config: Any) -> list[Result]:
+    """:func:`game_deck_result` for the config's game and every game in ``[table.decks]``."""
+    wanted = [config.table.game, *config.table.decks]
+    return [game_deck_result(config, g) for g in dict.fromkeys(wanted)]
+
+
+def game_deck_result(config: Any, game: str | None = None) -> Result:
+    """The deck of ``game`` (default: the config's game) as the kiosk would load it
+    (``[table.decks]``): FAIL when the enrolled deck cannot be read (a missing folder, a file
+    the service user may not read), WARN when a real camera would watch the demo deck, PASS
+    otherwise."""
+    from tablekeeper import games
+    from tablekeeper.vision_link import demo_deck_warning
+    from vision.camera import CameraConfig
+
+    kit = games.load(game or config.table.game)
+    folder = config.table.deck_for(kit.name)
+    try:
+        deck = kit.deck(folder)
+    except (ValueError, OSError) as exc:
+        return Result(f"deck {kit.name}", Verdict.FAIL, f"{folder}: {exc}")
+    source = CameraConfig.from_dict(config.sections.get("camera", {})).source
+    warning = demo_deck_warning(deck, source, kit.name)
+    if warning:
+        return Result(f"deck {kit.name}", Verdict.WARN, warning)
+    what = "the demo deck" if deck.demo else f"{deck.id} from {folder}"
+    return Result(f"deck {kit.name}", Verdict.PASS, f"{what}, {len(deck.ids)} cards")
 
 
 def _load_deck(name_or_path: str) -> Any:

@@ -442,6 +442,40 @@ def load_game_deck(path: str | None, demo: str) -> Any:
     return load_deck(Path(os.path.expanduser(path)) if path else demo_deck(demo))
 
 
+def with_search_width(vision_config: Any, vision_section: Any, search_width: int | None,
+                      frame_width: int) -> Any:
+    """``vision_config`` searching frames at the game's ``search_width`` (at most
+    ``frame_width``) unless the config's ``[vision.find]`` sets ``work_width`` itself."""
+    import dataclasses
+
+    find_section = vision_section.get("find", {}) if isinstance(vision_section, dict) else {}
+    if search_width is None or (isinstance(find_section, dict) and "work_width" in find_section):
+        return vision_config
+    width = max(vision_config.find.work_width, min(search_width, frame_width))
+    return dataclasses.replace(vision_config, find=dataclasses.replace(vision_config.find,
+                                                                       work_width=width))
+
+
+#: camera sources that are not a real table (a demo deck is what they are for)
+STAND_IN_SOURCES = ("sim", "folder")
+
+
+def demo_deck_warning(deck: Any, source: str, game: str) -> str | None:
+    """The warning when a real camera (``[camera] source``) watches a demo deck: the game's
+    ``[table.decks]`` entry is missing, so the published cards on the table will not be
+    recognised. None when the deck is enrolled or the camera is a stand-in.
+
+    The kiosk logs it at start and ``tablekeeper selftest`` prints it; it is also the hook for
+    the set-up screen's own notice (issue 28): call it with the kit's deck and the camera
+    source and show the text."""
+    if source in STAND_IN_SOURCES or not getattr(deck, "demo", False):
+        return None
+    return (f"{game}: a real camera ({source}) but the demo deck: cards printed for the game "
+            f"will not be recognised. Enrol the deck (hardware.md section 5) and name its "
+            f"folder in the config: [table.decks] {game} = \"/var/lib/tablekeeper/decks/"
+            f"{game}\"")
+
+
 def load_items_deck(path: str | None) -> Any:
     """The enrolled item deck at ``path``, or the generated demo deck."""
     return load_game_deck(path, ITEMS_DECK)
@@ -517,10 +551,12 @@ class CameraContext:
     config_path: Path | None
     simulate: bool
     zones: tuple[str, ...]
-    tell: Callable[[str], None]
+    #: ``tell(problem, key=None)``: the builder's account, and the players' message (an
+    #: i18n id) if the caller has one
+    tell: Callable[..., None]
 
 
-def _log_problem(problem: str) -> None:
+def _log_problem(problem: str, key: str | None = None) -> None:
     log.error("%s", problem)
 
 
@@ -530,14 +566,17 @@ def camera_pipeline(config: Config, clock: Clock, *, simulate: bool = False,
                     zones: tuple[str, ...] | None = ("centre",),
                     watcher: Callable[[CameraContext], Any] | None = None,
                     config_path: Path | None = None,
-                    tell: Callable[[str], None] | None = None) -> tuple[VisionSource, Any]:
+                    tell: Callable[..., None] | None = None,
+                    search_width: int | None = None) -> tuple[VisionSource, Any]:
     """The kiosk's camera from the config's ``[camera]`` and ``[vision]`` sections
     (``threaded``: read by a :class:`CameraThread`; real clocks only), watching ``deck``
     (default: the item deck of ``[table] items_deck``). ``zones``: the game's zones (its
     kit's table adapter); cards in every one of them that the calibration has are reported
     (none calibrated: cards anywhere). ``watcher``: the game's own watcher factory (its
     kit's ``watcher``: 眨眨眼 reads cells and markers), given a :class:`CameraContext`;
-    None: the card recogniser. ``tell``: where its problems go (default: the log)."""
+    None: the card recogniser. ``tell``: where its problems go (default: the log).
+    ``search_width``: the game's search width (its kit's ``search_width``), used unless the
+    config sets ``[vision.find] work_width``; never wider than the frame."""
     from vision.camera import CameraConfig, resilient_camera
     from vision.config import VisionConfig
     from vision.tracker import CardWatcher
@@ -549,8 +588,16 @@ def camera_pipeline(config: Config, clock: Clock, *, simulate: bool = False,
     if simulate:
         camera_section["source"] = "sim"
     camera_config = CameraConfig.from_dict(camera_section)
-    vision_config = VisionConfig.from_dict(config.sections.get("vision", {}))
-    camera = resilient_camera(camera_config, deck=deck, clock=clock.now_ns, on_status=on_status)
+    vision_section = config.sections.get("vision", {})
+    vision_config = VisionConfig.from_dict(vision_section)
+    vision_config = with_search_width(vision_config, vision_section, search_width,
+                                      camera_config.size[0])
+    # threaded (the kiosk): a read that hangs is a camera fault after read_timeout_s
+    camera = resilient_camera(camera_config, deck=deck, clock=clock.now_ns, on_status=on_status,
+                              bounded=threaded)
+    warning = demo_deck_warning(deck, camera_config.source, str(getattr(deck, "game", "")))
+    if warning:
+        log.warning("%s", warning)
     calibrated = {z.name for z in vision_config.zones}
     wanted = frozenset(z for z in zones or () if z in calibrated)
     # every calibrated zone of the game (The Game's four rows, Wink's 36 cells)

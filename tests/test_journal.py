@@ -55,7 +55,7 @@ def test_header_is_versioned_and_documents_the_rules(tmp_path: Path) -> None:
     path = tmp_path / "g.jsonl"
     Journal.create(path, Rules(check_ms=25_000), created="2026-01-01T00:00:00+00:00")
     header = json.loads(path.read_text(encoding="utf-8").splitlines()[0])
-    assert header["schema"] == "tablekeeper.journal" and header["version"] == 2
+    assert header["schema"] == "tablekeeper.journal" and header["version"] == 3
     assert header["game"] == "something_missing"
     assert header["rules"]["check_ms"] == 25_000
     assert read(path).rules == Rules(check_ms=25_000)
@@ -233,8 +233,8 @@ def test_undo_of_an_older_host_event_is_refused_by_the_writer(tmp_path: Path) ->
 
 
 @pytest.mark.parametrize(("header", "message"), [
-    ('{"schema": "tablekeeper.journal", "version": 3, "game": "something_missing"}',
-     "unsupported journal schema version 3"),
+    ('{"schema": "tablekeeper.journal", "version": 4, "game": "something_missing"}',
+     "unsupported journal schema version 4"),
     ('{"schema": "something.else", "version": 1}', "not a tablekeeper journal"),
     ('{"schema": "tablekeeper.journal", "version": 1, "game": "chess"}', "unknown game"),
     ('{"schema": "tablekeeper.journal", "version": 1, "game": "something_missing", '

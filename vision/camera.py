@@ -31,6 +31,7 @@ ExposureTime``), as picamera2 does; an implausible value falls back to the captu
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import dataclasses
 import math
@@ -459,6 +460,36 @@ class CameraStatus:
         return f"攝影機已斷線，{math.ceil(self.retry_in_s)} 秒後重試"
 
 
+class CameraTimeout(CameraError):
+    """A camera call that did not return within its bound (a hung driver, a stuck USB
+    device): a camera fault like an unplugged one."""
+
+
+class _Bounded:
+    """Calls into one camera made from a worker thread of their own, waited for at most
+    ``timeout_s``: a call that does not return in time raises :class:`CameraTimeout` and the
+    worker is abandoned -- it closes the camera when (if ever) the hung call returns, and
+    the caller opens a fresh one. One call at a time."""
+
+    def __init__(self, timeout_s: float) -> None:
+        self.timeout_s = timeout_s
+        self._pool = concurrent.futures.ThreadPoolExecutor(
+            max_workers=1, thread_name_prefix="tablekeeper-camera-read")
+
+    def call(self, what: str, fn: Callable[[], Any], on_abandon: Callable[[], None]) -> Any:
+        future = self._pool.submit(fn)
+        try:
+            return future.result(timeout=self.timeout_s)
+        except concurrent.futures.TimeoutError:
+            self._pool.shutdown(wait=False)
+            future.add_done_callback(lambda _f: on_abandon())
+            raise CameraTimeout(f"the camera's {what} did not return within "
+                                f"{self.timeout_s:g} s") from None
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=False)
+
+
 class ResilientCamera:
     """Keeps a camera going: reopens it with exponential back-off, never raises.
 
@@ -467,14 +498,27 @@ class ResilientCamera:
     :attr:`status`). Nothing sleeps: a reconnection is tried in the first ``capture()`` after
     the back-off, measured on ``clock`` (ns, CLOCK_MONOTONIC in the app, fake in tests).
     ``on_status`` is called whenever the state changes.
+
+    ``read_timeout_s`` (real clocks only; None: unbounded): opening, starting and every
+    ``capture()`` of the source run in a worker thread and are waited for at most this long.
+    A call that hangs is a camera fault like any other (:class:`CameraTimeout`: state
+    ``disconnected``, the back-off, then a fresh source); the hung worker is abandoned and
+    closes its source if its call ever returns. So a hung read never stops the caller.
     """
 
     def __init__(self, open_camera: Callable[[], Camera], *, clock: Clock = time.monotonic_ns,
                  size: tuple[int, int] | None = None, first_retry_s: float = 1.0,
                  max_retry_s: float = 30.0, factor: float = 2.0,
-                 on_status: Callable[[CameraStatus], None] | None = None) -> None:
+                 on_status: Callable[[CameraStatus], None] | None = None,
+                 read_timeout_s: float | None = None) -> None:
         if not 0 < first_retry_s <= max_retry_s or factor < 1:
             raise ValueError("need 0 < first_retry_s <= max_retry_s and factor >= 1")
+        if read_timeout_s is not None and read_timeout_s <= 0:
+            raise ValueError("read_timeout_s must be > 0 (or None)")
+        self.read_timeout_s = read_timeout_s
+        self._bounded: _Bounded | None = None
+        #: reads that did not return within read_timeout_s (each one a fresh source after)
+        self.timeouts = 0
         self._open = open_camera
         self._clock = clock
         self._size = size
@@ -516,7 +560,7 @@ class ResilientCamera:
                 return None
         assert self._cam is not None
         try:
-            frame = self._cam.capture()
+            frame: Frame = self._bound("read", self._cam.capture, self._cam)
         except EndOfFrames as e:
             self._drop(e)
             self._set_state("ended")
@@ -533,17 +577,64 @@ class ResilientCamera:
     def close(self) -> None:
         if self._cam is not None:
             self._drop(None)
+        if self._bounded is not None:
+            self._bounded.close()
+            self._bounded = None
         self._set_state("closed")
 
-    def _connect(self) -> bool:
-        cam: Camera | None = None
+    def _bound(self, what: str, fn: Callable[[], Any], cam: Camera | None) -> Any:
+        """``fn()`` within :attr:`read_timeout_s` (unbounded when None)."""
+        if self.read_timeout_s is None:
+            return fn()
+        if self._bounded is None:
+            self._bounded = _Bounded(self.read_timeout_s)
+        bounded = self._bounded
+
+        def abandon() -> None:  # in the hung worker, once (if ever) its call returns
+            if cam is not None:
+                with contextlib.suppress(Exception):
+                    cam.close()
+
         try:
+            return bounded.call(what, fn, abandon)
+        except CameraTimeout:
+            self.timeouts += 1
+            self._bounded = None  # the next call gets a fresh worker
+            if cam is not None and cam is self._cam:
+                self._cam = None  # the hung worker closes it: never from here, mid-call
+            raise
+
+    def _connect(self) -> bool:
+        made: list[Camera] = []
+
+        def connect() -> Camera:
             cam = self._open()
+            made.append(cam)
             if self._size is not None:
                 cam.configure(self._size)
             cam.start()
+            return cam
+
+        def abandon() -> None:  # a start that returned after its bound: not ours any more
+            for cam in made:
+                with contextlib.suppress(Exception):
+                    cam.close()
+
+        try:
+            if self.read_timeout_s is None:
+                cam = connect()
+            else:
+                if self._bounded is None:
+                    self._bounded = _Bounded(self.read_timeout_s)
+                try:
+                    cam = self._bounded.call("start", connect, abandon)
+                except CameraTimeout:
+                    self.timeouts += 1
+                    self._bounded = None
+                    made.clear()  # closed by the worker, when it returns
+                    raise
         except Exception as e:
-            if cam is not None:
+            for cam in made:
                 with contextlib.suppress(Exception):
                     cam.close()
             self._fail(e)
@@ -599,6 +690,8 @@ class CameraConfig:
         timestamp_basis = "monotonic"   # picamera2 SensorTimestamp clock (or "boottime")
         retry_first_s = 1.0    # reconnect back-off: first wait, doubling up to ...
         retry_max_s = 30.0
+        read_timeout_s = 5.0   # a read (or a start) that takes longer is a camera fault:
+                               # the source is reopened (the threaded kiosk camera only)
         sim_seed = 0           # sim: the simulated table's seed and surface
         sim_surface = "random"
     """
@@ -615,6 +708,7 @@ class CameraConfig:
     timestamp_basis: str = "monotonic"
     retry_first_s: float = 1.0
     retry_max_s: float = 30.0
+    read_timeout_s: float = 5.0
     sim_seed: int = 0
     sim_surface: str = "random"
 
@@ -658,6 +752,9 @@ class CameraConfig:
         for key in ("retry_first_s", "retry_max_s"):
             if key in d:
                 kw[key] = _number(d[key], f"camera.{key}", 0.01, 3600.0)
+        if "read_timeout_s" in d:
+            kw["read_timeout_s"] = _number(d["read_timeout_s"], "camera.read_timeout_s",
+                                           0.1, 600.0)
         if "sim_surface" in d:
             kw["sim_surface"] = _choice(d["sim_surface"], SURFACE_CHOICES, "camera.sim_surface")
         cfg = cls(**kw)
@@ -731,8 +828,11 @@ def open_camera(config: CameraConfig, *, deck: Any = None,
 
 def resilient_camera(config: CameraConfig, *, deck: Any = None,
                      clock: Clock = time.monotonic_ns,
-                     on_status: Callable[[CameraStatus], None] | None = None) -> ResilientCamera:
-    """The configured source wrapped in a :class:`ResilientCamera` with its back-off."""
+                     on_status: Callable[[CameraStatus], None] | None = None,
+                     bounded: bool = False) -> ResilientCamera:
+    """The configured source wrapped in a :class:`ResilientCamera` with its back-off;
+    ``bounded`` (real clocks only): reads and starts bounded by ``read_timeout_s``."""
     return ResilientCamera(lambda: open_camera(config, deck=deck, clock=clock), clock=clock,
                            first_retry_s=config.retry_first_s, max_retry_s=config.retry_max_s,
-                           on_status=on_status)
+                           on_status=on_status,
+                           read_timeout_s=config.read_timeout_s if bounded else None)

@@ -26,6 +26,17 @@ def register(commands: Any, benches: Any) -> None:
     b.set_defaults(func=_bench_sim)
     add_recognition_commands(sub)
     add_vision_bench(benches)
+    px = benches.add_parser(
+        "pixels", help="recognition against card size in px: the floor per deck (hardware.md "
+                       "section 3's mount heights follow from it)")
+    px.add_argument("--deck", action="append", default=None, metavar="NAME",
+                    help="only this demo deck (repeatable); default all")
+    px.add_argument("--frames", type=int, default=20,
+                    help="simulated frames per deck and width (3 cards each; default 20)")
+    px.add_argument("--seed", type=int, default=5)
+    px.add_argument("--no-real", action="store_true",
+                    help="leave out the real photos (set-crops)")
+    px.set_defaults(func=_bench_pixels)
 
 
 def add_deck_commands(sub: Any) -> None:
@@ -222,6 +233,13 @@ def add_recognition_commands(sub: Any) -> None:
     p.add_argument("--grow", type=float, default=1.5,
                    help="a zone is the card grown by this factor about its centre (default 1.5)")
     p.add_argument("--out", type=Path, help="also write the [[vision.zones]] TOML to this file")
+    p.add_argument("--config", type=Path, default=None,
+                   help="the box's config: a frame (--image) must be its [camera] size, and a "
+                        "live camera is read at that size (default: the [camera] defaults, "
+                        "1280x960)")
+    p.add_argument("--save-frame", type=Path, default=None, metavar="FILE",
+                   help="with --camera: also save the frame used (for calibrate-markers "
+                        "--images, or to calibrate again)")
     p.set_defaults(func=_calibrate)
     add_marker_calibration(sub)
 
@@ -313,6 +331,20 @@ def _camera_frames(cam: Any) -> Iterator[Any]:
         cam.close()
 
 
+def _may_write(folder: Path, tool: str) -> bool:
+    """Say (and refuse) when ``folder`` cannot be written by this user, or (a warning) when
+    the kiosk could not read it; see :func:`vision.deck.write_problem`."""
+    from vision.deck import write_problem
+
+    refusal, warning = write_problem(folder, ["tablekeeper", *sys.argv[1:]])
+    if warning:
+        print(warning, file=sys.stderr)
+    if refusal:
+        print(f"tablekeeper vision {tool}: {refusal}", file=sys.stderr)
+        return False
+    return True
+
+
 def _enroll(args: argparse.Namespace) -> int:
     from vision.deck import DeckError, load_deck
     from vision.enroll import (
@@ -336,6 +368,8 @@ def _enroll(args: argparse.Namespace) -> int:
             size = (200, 200) if args.shape == "square" else (200, 300)
         new = NewDeck(id=args.id or deck_id_from_folder(args.deck), game=args.game,
                       shape=args.shape, size=size, use_colour=not args.grey)
+    if not _may_write(Path(args.deck), "enroll"):
+        return 2
     if getattr(args, "from_layout", None) is not None:
         from vision.layout import LayoutError, enroll_from_layout, parse_layout
 
@@ -393,18 +427,41 @@ def _calibrate(args: argparse.Namespace) -> int:
 
     try:
         deck = load_deck(args.deck)
+        _table, _vision, camera = _marker_configs(args.config)
+        size = tuple(camera.size)
         image: Any = None
         if args.image is not None:
             image = read_image(args.image)
+            got = (int(image.shape[1]), int(image.shape[0]))
+            if got != size:
+                raise ValueError(
+                    f"{args.image} is {got[0]}x{got[1]}, but the camera ([camera] size) gives "
+                    f"{size[0]}x{size[1]}: zones are frame pixels, so calibrate on a frame "
+                    f"as the kiosk sees the table. Take one with the kiosk stopped: "
+                    f"tablekeeper vision calibrate --camera picamera2 --config CONFIG "
+                    f"--save-frame frame.png ... (a phone photo or rpicam-still's "
+                    f"4608x2592 will not do)")
         else:
-            image = next(iter(_camera_frames(camera_from_spec(args.camera))), None)
+            cam = camera_from_spec(args.camera)
+            if not args.camera.startswith("folder:"):
+                cam.configure(size)  # the frames the kiosk reads: [camera] size
+            image = next(iter(_camera_frames(cam)), None)
             if image is None:
                 raise ValueError("the camera gave no frame")
+            if args.save_frame is not None:
+                import cv2
+
+                ok, buf = cv2.imencode(args.save_frame.suffix or ".png", image)
+                if not ok:
+                    raise ValueError(f"{args.save_frame}: cannot encode a frame as "
+                                     f"{args.save_frame.suffix!r}")
+                atomic_write(args.save_frame, buf.tobytes())
+                print(f"frame saved to {args.save_frame}", file=sys.stderr)
         found = CardFinder(deck.size).find(image)
         names = [n.strip() for n in args.names.split(",") if n.strip()]
         zones = zones_from_cards([c.corners.tolist() for c in found], args.layout, names,
                                  args.grow)
-    except (DeckError, EnrolError, FrameError, ValueError) as e:
+    except (DeckError, EnrolError, FrameError, ValueError, _Refused) as e:
         print(f"tablekeeper vision calibrate: {e}", file=sys.stderr)
         return 2
     text = zones_toml(zones)
@@ -412,9 +469,17 @@ def _calibrate(args: argparse.Namespace) -> int:
     print(f"{len(zones)} zone(s) from {len(found)} card(s): "
           + ", ".join(z.name for z in zones), file=sys.stderr)
     if args.out is not None:
+        if not _may_write(Path(args.out).parent, "calibrate"):
+            return 2
         atomic_write(args.out, text.encode("utf-8"))
         print(f"written to {args.out}", file=sys.stderr)
     return 0
+
+
+def _bench_pixels(args: argparse.Namespace) -> int:
+    from vision.pixelbench import main
+
+    return main(args.deck, args.frames, args.seed, real=not args.no_real)
 
 
 def add_vision_bench(benches: Any) -> None:
@@ -545,6 +610,8 @@ def _calibrate_markers(args: argparse.Namespace) -> int:
         out = args.out if args.out is not None else markers_path(
             str(table.get("markers", "")), args.config,
             str(table.get("state_dir", "~/.local/state/tablekeeper")))
+        if not _may_write(Path(out).parent, "calibrate-markers"):
+            return 2
         layout = ", ".join(f"{c} on {z}" for c, z in placed.items())
         first = ("1/2 Lay the 36 cards face up on the grid, no marker on them / "
                  "將 36 張牌正面朝上排成方格，不放指示物")

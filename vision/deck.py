@@ -26,7 +26,10 @@ template per card stays readable by an older tablekeeper; version 1 manifests lo
 :func:`load_deck` checks everything (and reads every template) so a bad deck fails at load
 time with one clear :class:`DeckError` naming the folder, the card and what is wrong.
 :func:`save_deck` writes atomically (temporary file in the same folder, fsync, ``os.replace``),
-so a crash while enrolling never leaves a half-written template or manifest behind.
+so a crash while enrolling never leaves a half-written template or manifest behind. Every file
+and folder it writes is readable by its group (never 0600), and run as root (``sudo``) it gives
+them the owner of the folder they are written into, so a deck enrolled with ``sudo`` into
+``/var/lib/tablekeeper/decks`` belongs to the service user, as the kiosk needs.
 """
 
 from __future__ import annotations
@@ -451,7 +454,7 @@ def save_deck(deck: Deck, root: str | os.PathLike[str] | None = None,
     already exists in the folder.
     """
     target = Path(root) if root is not None else deck.root
-    target.mkdir(parents=True, exist_ok=True)
+    make_folder(target)
     _check_cards(deck.cards, f"deck {deck.id!r}")
     # check the manifest round-trips before touching anything on disk
     deck_from_manifest(json.loads(json.dumps(deck.manifest())), target, f"deck {deck.id!r}")
@@ -483,11 +486,118 @@ def write_templates(target: Path, card: CardSpec, images: Sequence[Image],
         atomic_write(target / file, buf.tobytes())
 
 
+def kiosk_owner(folder: Path) -> tuple[int, int] | None:
+    """The owner (uid, gid) that files written under ``folder`` must get so that the kiosk can
+    read them: that of the nearest existing folder at or above ``folder``, when this process
+    runs as root and that folder is not root's (``sudo tablekeeper vision enroll --deck
+    /var/lib/tablekeeper/decks/...``: the files go to the service user, as if it had written
+    them). None: keep the writer's own (an ordinary user writes as itself)."""
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        return None
+    here = folder.absolute()
+    while not here.exists() and here != here.parent:
+        here = here.parent
+    st = here.stat()
+    return None if st.st_uid == 0 else (st.st_uid, st.st_gid)
+
+
+#: Where the kiosk's unit cannot look (``ProtectHome=yes``).
+HIDDEN_FROM_KIOSK = ("/home", "/root", "/run/user")
+#: The service user ``systemd/install.sh`` creates.
+SERVICE_USER = "tablekeeper"
+
+
+def write_problem(folder: Path, command: Sequence[str]) -> tuple[str | None, str | None]:
+    """Before a tool writes into ``folder`` for the kiosk: ``(refusal, warning)``.
+
+    The refusal (write nothing) when this process cannot write there (an admin enrolling into
+    the service's ``/var/lib/tablekeeper``, which is the service user's, 0750): it names the
+    folder's owner and the command to run instead (``sudo`` + ``command``; run as root, the
+    files get the folder's owner, see :func:`kiosk_owner`). The warning when the folder is
+    one the kiosk's unit cannot see (under ``/home``, ``ProtectHome=yes``) on a machine where
+    the service user exists: fine on a laptop, not for the kiosk."""
+    import pwd
+    import shlex
+
+    here = folder.absolute()
+    while not here.exists() and here != here.parent:
+        here = here.parent
+    refusal = warning = None
+    if not os.access(here, os.W_OK | os.X_OK):
+        st = here.stat()
+        try:
+            owner = pwd.getpwuid(st.st_uid).pw_name
+        except KeyError:
+            owner = str(st.st_uid)
+        refusal = (f"cannot write in {here} (owner {owner}, mode {st.st_mode & 0o7777:04o}); "
+                   f"nothing written. Run it as root, which gives the files that folder's "
+                   f"owner so the kiosk can read them:\n  sudo {shlex.join(command)}")
+    try:
+        pwd.getpwnam(SERVICE_USER)
+        service = True
+    except KeyError:
+        service = False
+    resolved = str(folder.absolute())
+    if service and any(resolved == h or resolved.startswith(h + "/")
+                       for h in HIDDEN_FROM_KIOSK):
+        warning = (f"warning: the kiosk cannot read {folder} (its unit has ProtectHome=yes): "
+                   f"for the kiosk, write under /var/lib/tablekeeper (e.g. "
+                   f"/var/lib/tablekeeper/decks/NAME) with sudo, and name it in the config's "
+                   f"[table.decks]")
+    return refusal, warning
+
+
+def _new_file_mode() -> int:
+    """``0o666`` less the umask, and always readable by the owner's group (the service's
+    group: an admin in group ``tablekeeper`` reads what the kiosk reads, and the kiosk reads
+    what root wrote for it), never 0600."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return (0o666 & ~umask) | 0o640
+
+
+def make_folder(folder: Path) -> None:
+    """Create ``folder`` and its missing parents, each readable and searchable by its group
+    (``0o750`` at least) and, under sudo, owned like the nearest existing folder above it
+    (:func:`kiosk_owner`)."""
+    owner = kiosk_owner(folder)
+    missing: list[Path] = []
+    here = folder.absolute()
+    while not here.exists() and here != here.parent:
+        missing.append(here)
+        here = here.parent
+    umask = os.umask(0)
+    os.umask(umask)
+    for d in reversed(missing):
+        with contextlib.suppress(FileExistsError):
+            d.mkdir()
+            os.chmod(d, (0o777 & ~umask) | 0o750)
+            if owner is not None:
+                os.chown(d, *owner)
+
+
 def atomic_write(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` via a fsynced temporary file in the same folder."""
+    """Write ``data`` to ``path`` via a fsynced temporary file in the same folder.
+
+    The file keeps the mode and owner of the file it replaces; a new one gets
+    :func:`_new_file_mode` (group-readable) and, under sudo, the folder's owner
+    (:func:`kiosk_owner`), so whatever a tool writes for the kiosk the kiosk can read."""
+    path = Path(path)
+    owner: tuple[int, int] | None
+    try:
+        old = path.stat()
+        mode, owner = old.st_mode & 0o7777, (old.st_uid, old.st_gid)
+        if os.geteuid() != 0:
+            owner = None if old.st_uid == os.geteuid() else owner
+    except FileNotFoundError:
+        mode, owner = _new_file_mode(), kiosk_owner(path.parent)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as f:
+            os.fchmod(f.fileno(), mode)
+            if owner is not None:
+                with contextlib.suppress(PermissionError):  # (not root: keep our own)
+                    os.fchown(f.fileno(), *owner)
             f.write(data)
             f.flush()
             os.fsync(f.fileno())

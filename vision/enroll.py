@@ -351,15 +351,31 @@ def _sources(src: Path) -> tuple[list[tuple[str, list[Path]]], list[EnrolItem]]:
                                  f"not an image file type ({', '.join(IMAGE_EXTS)})"))
         return False
 
+    def regular(p: Path, cid: str) -> bool:
+        """A FIFO, a socket, a device, a dangling link ... is said and never opened."""
+        if p.is_file():
+            return True
+        what = ("a dangling symbolic link" if p.is_symlink() and not p.exists()
+                else "not a regular file (a FIFO, a socket or a device)")
+        skipped.append(EnrolItem(cid, p, False, IGNORED, what))
+        return False
+
     for p in sorted(src.iterdir()):
         if p.name.startswith("."):
             continue
         if p.is_dir():
-            for q in sorted(p.iterdir()):
-                if not q.name.startswith(".") and q.is_file() and image(q, p.name):
+            try:
+                inner = sorted(p.iterdir())
+            except OSError as exc:
+                skipped.append(EnrolItem(p.name, p, False, IGNORED,
+                                         f"a folder that cannot be read: {exc.strerror}"))
+                continue
+            for q in inner:
+                if not q.name.startswith(".") and not q.is_dir() and regular(q, p.name) \
+                        and image(q, p.name):
                     per.setdefault(p.name, []).append(((2, 0, q.name), q))
             continue
-        if not image(p, p.stem):
+        if not regular(p, p.stem) or not image(p, p.stem):
             continue
         at = _AT.match(p.stem)
         if at:

@@ -725,7 +725,7 @@ def save_markers(path: Path, palette: MarkerPalette, size: tuple[int, int],
     ``zones``: the grid's cells then (a grid calibrated again afterwards is noticed)."""
     import json
 
-    from vision.deck import atomic_write
+    from vision.deck import atomic_write, make_folder
 
     data = {"kind": MARKERS_KIND, "version": MARKERS_VERSION, "size": list(size),
             "grid": [z.name for z in zones],
@@ -733,7 +733,7 @@ def save_markers(path: Path, palette: MarkerPalette, size: tuple[int, int],
                               round(float(np.mean([p[1] for p in z.polygon])), 1)]
                              for z in zones],
             "palette": palette.to_dict()}
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_folder(path.parent)
     atomic_write(path, (json.dumps(data, indent=1) + "\n").encode("utf-8"))
 
 

@@ -163,8 +163,8 @@ def source_collection(weight: str, source_dir: Path | None = None) -> str | None
     from display.fonts import SYSTEM_CJK_PATTERNS
 
     if source_dir is not None:
-        path = source_dir / f"NotoSansCJK-{weight}.ttc"
-        return str(path) if path.is_file() else None
+        given = source_dir / f"NotoSansCJK-{weight}.ttc"
+        return str(given) if given.is_file() else None
     for pattern in SYSTEM_CJK_PATTERNS:
         path = pattern.format(weight=weight)
         if Path(path).is_file():

@@ -60,6 +60,12 @@ class GameDisplay:
     view_type: type | None = None
     #: sample snapshots for ``display shots`` and the tests: (name, snapshot) by language
     samples: Callable[[str], list[tuple[str, Any]]] | None = field(default=None)
+    #: the game's own words on the shared screens: shared i18n key -> the game's key (the
+    #: race's shout and winner line, its variants' names). A shared key a game does not map
+    #: shows the box's neutral wording.
+    phrases: Mapping[str, str] = field(default_factory=dict)
+    #: the game's rules in short, for the host menu: language -> lines (``rules.py``)
+    rules: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 def displays() -> tuple[GameDisplay, ...]:

@@ -180,6 +180,12 @@ class Kit:
     #: events or ``CardSeen`` values; ``forget()``), given a
     #: :class:`tablekeeper.vision_link.CameraContext`; None: the card recogniser
     watcher: Callable[[Any], Any] | None = None
+    #: the width (px) the camera frame is searched for cards at for this game, where the
+    #: game's table area is too big for the default (``FindParams.work_width``, 640): its
+    #: cards must be at least the floor of ``tablekeeper bench pixels`` wide there
+    #: (hardware.md section 3). None: ``[vision.find] work_width``, which also wins when the
+    #: config sets it
+    search_width: int | None = None
 
     def title_in(self, lang: str) -> str:
         return self.title.get(lang) or self.title.get("en") or self.name

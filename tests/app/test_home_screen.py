@@ -113,7 +113,10 @@ def test_confirm_on_the_setup_screen_starts_the_game_not_the_way_home(loop: Loop
     screen.gpio_button(loop, HostButton.CONFIRM, loop.clock.now_ns())  # the game highlighted
     screen.render(loop, loop.clock.now_ns())
     assert screen.renderer.screen == "setup"
-    assert [c.name for c in screen._choices()] == ["confirm"]  # "other game" is *back*
+    names = [c.name for c in screen._choices()]
+    assert names[0] == "confirm"  # the focus starts on "start the game"
+    assert "home" not in names  # "other game" is *back*
+    assert {"setup.add", "setup.colour", "setup.variant", "setup.start", "menu"} <= set(names)
     screen.gpio_button(loop, HostButton.CONFIRM, loop.clock.now_ns())
     assert loop.referee.engine.started(loop.referee.state)
 

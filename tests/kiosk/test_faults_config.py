@@ -166,3 +166,60 @@ def test_the_screen_gets_one_short_line_for_all_the_problems(tmp_path: Path) -> 
     assert line.startswith("設定檔有誤 / config: tablekeeper.toml:3: [table] language")
     assert "+2 more in the log" in line
     assert config_summary((), config) is None
+
+
+# --- a config that says nothing (issue 29): said, and the games stay where the service keeps
+# them ($STATE_DIRECTORY, which systemd sets from the unit's StateDirectory=) ----------------
+
+SAYS_NOTHING: dict[str, bytes] = {
+    "empty": b"",
+    "truncated to blanks": b"\n\n   \n",
+    "only comments": b"# tablekeeper configuration\n",
+    "NULs of a power cut": b"\0" * 4096,
+    "garbage": b"}}}{{{ not toml at all ===\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(SAYS_NOTHING))
+def test_a_config_that_says_nothing_is_said_and_the_games_stay_in_the_services_folder(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch,
+        name: str) -> None:
+    from tablekeeper import screen as screen_module
+
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    service = tmp_path / "var-lib-tablekeeper"
+    monkeypatch.setenv("STATE_DIRECTORY", str(service))  # what systemd sets for the unit
+    shown: list[str] = []
+    real = screen_module.PygameScreen.show_problem
+
+    def show_problem(self: object, problem: str, **told: str | None) -> None:
+        shown.append(problem)
+        real(self, problem, **told)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(screen_module.PygameScreen, "show_problem", show_problem)
+    config = tmp_path / "config.toml"
+    config.write_bytes(SAYS_NOTHING[name])
+    with caplog.at_level(logging.ERROR):
+        assert _run(config) == 0
+    assert (service / "games" / "current.jsonl").is_file()  # the service's folder
+    assert not (tmp_path / "home" / ".local").exists()  # never a new one in silence
+    said = [e for e in _errors(caplog) if "nothing is set" in e]
+    assert said and str(service) in said[0] and "STATE_DIRECTORY" in said[0]
+    assert any("config" in p for p in shown), shown  # on the screen too
+    assert config.read_bytes() == SAYS_NOTHING[name]  # left as it is
+
+
+def test_the_default_games_folder_is_decided_by_the_service_then_the_user() -> None:
+    from tablekeeper.config import USER_STATE_DIR, default_state_dir
+
+    assert default_state_dir({"STATE_DIRECTORY": "/var/lib/tablekeeper"})[0] == \
+        "/var/lib/tablekeeper"
+    assert default_state_dir({"STATE_DIRECTORY": "/a:/b"})[0] == "/a"
+    assert default_state_dir({"TABLEKEEPER_STATE_DIR": "/srv/tk"})[0] == "/srv/tk"
+    assert default_state_dir({})[0] == USER_STATE_DIR
+
+
+def test_the_unit_keeps_its_games_in_its_state_directory() -> None:
+    unit = (Path(__file__).resolve().parents[2] / "systemd" / "tablekeeper-kiosk.service"
+            ).read_text(encoding="utf-8")
+    assert "StateDirectory=tablekeeper\n" in unit  # systemd: STATE_DIRECTORY=/var/lib/...

@@ -87,3 +87,12 @@ def test_resilient_camera_from_config(tmp_path: Path) -> None:
     assert cam.capture() is None
     assert cam.status.state == "disconnected" and cam.status.retry_in_s == 2.0
     assert "does not exist" in cam.status.error
+
+
+def test_the_read_bound_is_a_config_key() -> None:
+    """A read (or a start) that takes longer than ``read_timeout_s`` is a camera fault
+    (tests/kiosk/test_faults_camera.py)."""
+    assert CameraConfig().read_timeout_s == 5.0
+    assert CameraConfig.from_dict({"read_timeout_s": 2}).read_timeout_s == 2.0
+    with pytest.raises(ValueError, match=r"camera\.read_timeout_s"):
+        CameraConfig.from_dict({"read_timeout_s": 0})

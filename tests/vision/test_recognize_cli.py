@@ -100,8 +100,16 @@ def test_calibrate_rows_and_grid(tmp_path: Path, wink_dir: Path, demo_decks: Dem
         table.place(f"w0{k + 1}", Pose(110 + 140 * k, 240, angle=0, width=100))
     frame = _save(tmp_path / "rows.png", table.capture().image)
     out_file = tmp_path / "zones.toml"
+    # The frame must be the camera's [camera] size (default 1280x960): zones are its pixels.
     assert main(["vision", "calibrate", "--deck", str(wink_dir), "--image", str(frame),
-                 "--layout", "rows:4", "--out", str(out_file)]) == 0
+                 "--layout", "rows:4", "--out", str(out_file)]) == 2
+    err = capsys.readouterr().err
+    assert "is 640x480, but the camera ([camera] size) gives 1280x960" in err
+    assert "--save-frame" in err and not out_file.exists()
+    config = tmp_path / "config.toml"
+    config.write_text("[camera]\nsize = [640, 480]\n")
+    assert main(["vision", "calibrate", "--deck", str(wink_dir), "--image", str(frame),
+                 "--layout", "rows:4", "--out", str(out_file), "--config", str(config)]) == 0
     out = capsys.readouterr().out
     import tomllib
 
@@ -111,14 +119,14 @@ def test_calibrate_rows_and_grid(tmp_path: Path, wink_dir: Path, demo_decks: Dem
     assert out_file.read_text() == out
     # the 4 corner cards of a 6x6 grid
     assert main(["vision", "calibrate", "--deck", str(wink_dir), "--image", str(frame),
-                 "--layout", "grid:2x2"]) == 0
+                 "--layout", "grid:2x2", "--config", str(config)]) == 0
     grid = VisionConfig.from_dict(tomllib.loads(capsys.readouterr().out)["vision"]).zones
     assert len(grid) == 4
     assert main(["vision", "calibrate", "--deck", str(wink_dir), "--image", str(frame),
-                 "--layout", "pile"]) == 2
+                 "--layout", "pile", "--config", str(config)]) == 2
     assert "exactly 1 card" in capsys.readouterr().err
     assert main(["vision", "calibrate", "--deck", str(wink_dir), "--image", str(frame),
-                 "--layout", "circle"]) == 2
+                 "--layout", "circle", "--config", str(config)]) == 2
     assert "is not one of" in capsys.readouterr().err
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from display.games import GameDisplay
+from display.games.eselsbruecke.rules import RULES
 from display.games.eselsbruecke.screens import SCREENS
 from display.games.eselsbruecke.strings import STRINGS
 from display.games.eselsbruecke.view import GameView, ViewPhase, game_view
@@ -44,4 +45,7 @@ DISPLAY = GameDisplay(
     scoring_screen="penalties",
     view_type=GameView,
     samples=_samples,
+    phrases={"variant.standard": "eb.variant.standard",
+             "variant.advanced": "eb.variant.advanced"},
+    rules=RULES,
 )

@@ -8,6 +8,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "eb.round": {"zh-TW": "第 {n}/{of} 回合", "en": "Round {n} of {of}"},
     "eb.side.standard": {"zh-TW": "標準面", "en": "standard side"},
     "eb.side.advanced": {"zh-TW": "進階面", "en": "advanced side"},
+    "eb.variant.standard": {"zh-TW": "標準面：6 回合", "en": "Standard side: 6 rounds"},
+    "eb.variant.advanced": {"zh-TW": "進階面：7 回合", "en": "Advanced side: 7 rounds"},
     "eb.bubble": {"zh-TW": "驢子在第 {n} 格", "en": "The donkey is on {n}"},
     "eb.teller": {"zh-TW": "說書人：{name}", "en": "Storyteller: {name}"},
     "eb.story.draw": {

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from display.games import GameDisplay
+from display.games.something_missing.rules import RULES
 from display.games.something_missing.screens import SCREENS
 from display.games.something_missing.view import GameView, ViewPhase, game_view
 
@@ -41,4 +42,8 @@ DISPLAY = GameDisplay(
     scoring_screen="scoring",
     view_type=GameView,
     samples=_samples,
+    phrases={"buzz.shout": "sm.buzz.shout", "buzz.first": "sm.buzz.first",
+             "variant.easy": "sm.variant.easy", "variant.standard": "sm.variant.standard",
+             "variant.advanced": "sm.variant.advanced"},
+    rules=RULES,
 )

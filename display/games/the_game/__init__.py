@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from display.games import GameDisplay
+from display.games.the_game.rules import RULES
 from display.games.the_game.screens import SCREENS
 from display.games.the_game.strings import STRINGS
 from display.games.the_game.view import GameView, game_view
@@ -31,4 +32,6 @@ DISPLAY = GameDisplay(
     screen_of=screen_of,
     view_type=GameView,
     samples=_samples,
+    phrases={},
+    rules=RULES,
 )

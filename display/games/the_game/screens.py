@@ -21,7 +21,7 @@ from display.colours import player_rgb, text_on
 from display.games.the_game.view import GameView, RowView, TableView, row_tops_over_time
 from display.input import HostAction
 from display.paint import Painter
-from display.screens import BODY_TOP, FOOTER_Y, Draw, Frame, footer, header
+from display.screens import BODY_TOP, FOOTER_Y, Draw, FooterChoice, Frame, footer, header
 
 #: the card faces on screen: ascending rows warm, descending cool (with arrows and words)
 UP_CARD: C.RGB = (255, 236, 200)
@@ -172,10 +172,11 @@ def draw_play(p: Painter, f: Frame) -> None:
     if table.claim_seat is not None:
         claim_panel(p, f)
         return
-    choices: list[Choice]
-    if table.refused:
-        choices = [(HostAction("tg.house_rule"), p.tr("tg.btn.house_rule"), None, C.WARN, True),
-                   (HostAction("tg.taken_back"), p.tr("tg.btn.taken_back"), None, C.ACCENT,
+    choices: list[FooterChoice]
+    if table.refused:  # taken back first (the focus's default); the house rule is risky
+        choices = [(HostAction("tg.taken_back"), p.tr("tg.btn.taken_back"), None, C.ACCENT,
+                    True),
+                   (HostAction("tg.house_rule"), p.tr("tg.btn.house_rule"), None, C.WARN, True,
                     True)]
     else:
         choices = [(HostAction("tg.enter"), p.tr("tg.btn.enter"), pygame.K_h, C.PANEL_HI, True),
@@ -237,8 +238,10 @@ def claim_panel(p: Painter, f: Frame) -> None:
                         chip.height // 2), text_on(player_rgb(info.colour)))
     p.text(p.tr("tg.claim.hint"), p.rect(0.16, 0.48, 0.68, 0.12), size=0.045,
            colour=C.TEXT, weight="regular")
-    footer(p, [(HostAction("tg.confirm_claim"), p.tr("tg.btn.confirm_end"), None, C.WARN, True),
-               (HostAction("tg.cancel_claim"), p.tr("tg.btn.cancel"), None, C.PANEL_HI, True)])
+    # (the safe choice first, and the focus's default: one press of *confirm* never ends it)
+    footer(p, [(HostAction("tg.cancel_claim"), p.tr("tg.btn.cancel"), None, C.ACCENT, True),
+               (HostAction("tg.confirm_claim"), p.tr("tg.btn.confirm_end"), None, C.WARN, True,
+                True)])
 
 
 def entry_panel(p: Painter, f: Frame) -> None:

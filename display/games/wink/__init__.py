@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from display.games import GameDisplay
+from display.games.wink.rules import RULES
 from display.games.wink.screens import SCREENS
 from display.games.wink.strings import STRINGS
 from display.games.wink.view import WinkView, game_view
@@ -35,4 +36,6 @@ DISPLAY = GameDisplay(
     score_screens=frozenset({"play"}),
     view_type=WinkView,
     samples=_samples,
+    phrases={"buzz.shout": "wink.accuse", "buzz.first": "wink.buzz.first"},
+    rules=RULES,
 )

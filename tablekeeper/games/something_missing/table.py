@@ -109,6 +109,9 @@ class Table:
                                                    "turned over by hand: the host says")
             self.referee.last_rejection = rejection
             log.info("%s", rejection.reason)
+            self.referee.note("mismatch", self.referee.at_ms(seen.t_ns), camera=seen.card_id,
+                              host="a card turned over by hand",
+                              question="a new card, or the one turned by hand?")
             return rejection
         if (state.phase is Phase.BUZZ and state.replacements_due > 0
                 and state.rules.interpretations.reveal_implies_no_buzz):
@@ -135,12 +138,16 @@ class Table:
         seen, self.held = self.held, None
         if seen is None:
             return Rejection("nothing_held", "no card from the camera waits for the host")
+        self.referee.note("host_decision", self.referee.state.now_ms, camera=seen.card_id,
+                          decision="a new card")
         return self._reveal_seen(seen, self.card_ids[seen.card_id])
 
     def drop_held(self) -> None:
         """The host says the held card is the one turned over by hand: it is forgotten."""
         if self.held is not None:
             log.info("card %r was the card turned over by hand", self.held.card_id)
+            self.referee.note("host_decision", self.referee.state.now_ms,
+                              camera=self.held.card_id, decision="the card turned by hand")
         self.held = None
 
     def _reveal_seen(self, seen: CardSeen, card: int) -> State | Rejection:
@@ -187,6 +194,9 @@ class Table:
     def decision(self, decision: Decision) -> None:
         """The arbiter's verdict on a buzz for the card it was armed for."""
         referee = self.referee
+        if decision.locked_out:  # pressed before the buzzers were armed: the table's history
+            referee.note("early_press", referee.at_ms(decision.t_ns),
+                         seats=[s - 1 for s in decision.locked_out])
         if self.state.phase is Phase.BUZZ and self._armed_for == len(self.state.pile):
             at = referee.at_ms(decision.t_ns)
             result = referee.submit(BuzzWon(at_ms=at, seat=decision.winner - 1,

@@ -224,14 +224,15 @@ def watcher_for(context: Any) -> Any:
         zones = sim_grid_zones(context.deck, context.camera)
         log.info("simulated camera, no grid calibrated: the simulated table's own grid")
     if not zones:
-        context.tell(NO_GRID)
+        context.tell(NO_GRID, key="wink.problem.grid")
         return CardWatcher(context.deck, context.vision)
     path = markers_file(context.config.table, context.config_path)
     try:
         palette = load_markers(path, tuple(context.camera.size))
     except MarkerFileError as exc:
-        context.tell(f"眨眨眼：指示物未校正，請主持人輸入擺放 / Wink: markers not read: {exc}; "
-                     "the camera reads the cards, the host enters the placements")
+        context.tell(f"Wink: markers not read: {exc}; the camera reads the cards, the host "
+                     "enters the placements (calibrate: tablekeeper vision calibrate-markers)",
+                     key="wink.problem.markers")
         return CardWatcher(context.deck, dataclasses.replace(context.vision, zones=zones))
     return GridSight(context.deck, zones, palette=palette, size=tuple(context.camera.size),
                      numbers=card_numbers(context.deck), vision=context.vision)

@@ -120,6 +120,13 @@ def test_the_card_turned_by_hand_is_not_taken_for_the_next_when_the_camera_comes
     assert referee.state.phase is Phase.REVEAL and referee.state.pile == (None,)
     table_of(referee).drop_held()  # the host: it is the one turned by hand
     assert table_of(referee).held is None and referee.state.pile == (None,)
+    # the dispute and the host's word are the table's history (journal notes, issue 29)
+    notes = [(r.note.kind, dict(r.note.fields)) for r in referee.game.journal.contents().notes()
+             if r.note is not None]
+    assert ("mismatch", {"camera": "i05", "host": "a card turned over by hand",
+                         "question": "a new card, or the one turned by hand?"}) in notes
+    assert notes[-1] == ("host_decision", {"camera": "i05",
+                                           "decision": "the card turned by hand"})
 
     table.place("i06", "centre")  # the next card, on top: seen laid, it counts
     seen = watch(camera, clock, 5)

@@ -76,7 +76,7 @@ def test_an_impossible_choice_is_shown_not_raised(loop: Loop) -> None:
     if state.buzz is not None and state.to_act == state.buzz.seat:
         # the hourglass taker must bet: "pass" is refused with a reason on screen
         screen.host_action(loop, HostAction("pass"), loop.clock.now_ns())
-        assert screen.notice is not None and screen.notice.text
+        assert screen.notice is not None and screen.notice.key == "status.refused"
         assert loop.referee.state == state
     snap = screen.snapshot(loop, loop.clock.now_ns())
     assert snap.state is state
@@ -165,7 +165,7 @@ def test_a_card_the_camera_missed_is_turned_over_by_hand(
     screen, loop = at_reveal
     screen.render(loop, loop.clock.now_ns())
     assert screen.renderer.screen == "reveal"
-    assert [c.name for c in screen._choices()] == ["by_hand"]  # the only choice here
+    assert [c.name for c in screen._choices()] == ["by_hand", "menu"]  # the only choice here
     before = loop.referee.state
     seat = before.to_act
     assert seat is not None
@@ -185,14 +185,14 @@ def test_a_card_the_camera_missed_is_turned_over_by_hand(
     assert loop.referee.last_rejection is not None
     assert loop.referee.last_rejection.code == "held_for_host"
     screen.render(loop, loop.clock.now_ns())
-    assert [c.name for c in screen._choices()] == ["held_new", "held_same"]
+    assert [c.name for c in screen._choices()] == ["held_new", "held_same", "menu"]
     shot = screen.snapshot(loop, loop.clock.now_ns())
     assert shot.held_card is not None and shot.held_card.card_id == "i07"
     screen.gpio_button(loop, HostButton.NEXT, loop.clock.now_ns())
     screen.gpio_button(loop, HostButton.CONFIRM, loop.clock.now_ns())  # the same card
     assert table_of(loop.referee).held is None and loop.referee.state == state
     screen.render(loop, loop.clock.now_ns())
-    assert [c.name for c in screen._choices()] == ["next"]  # (nobody buzzed)
+    assert [c.name for c in screen._choices()] == ["next", "menu"]  # (nobody buzzed)
     # The host undoes it (back): the turn is as it was.
     screen.gpio_button(loop, HostButton.BACK, loop.clock.now_ns())
     assert loop.referee.state == before

@@ -96,7 +96,12 @@ def test_the_host_ends_the_turn_and_confirms_cannot_play_with_the_host_buttons(
     assert _state(loop).turn == 2 and _state(loop).to_act == 1
     _act(loop, "tg.cannot")
     assert any("說：無法出牌" in t for t in _texts(loop))
-    screen.gpio_button(loop, HostButton.CONFIRM, loop.clock.now_ns())  # the highlighted one
+    screen.gpio_button(loop, HostButton.CONFIRM, loop.clock.now_ns())  # the default: cancel
+    assert _state(loop).phase is not tg.Phase.OVER  # one press of confirm never ends it
+    _act(loop, "tg.cannot")
+    screen.render(loop, loop.clock.now_ns())
+    screen.gpio_button(loop, HostButton.NEXT, loop.clock.now_ns())  # to "yes, end the game"
+    screen.gpio_button(loop, HostButton.CONFIRM, loop.clock.now_ns())
     state = _state(loop)
     assert state.phase is tg.Phase.OVER and state.outcome is not None
     assert state.outcome.reason is tg.EndReason.CANNOT_PLAY

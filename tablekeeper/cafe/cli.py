@@ -1,0 +1,185 @@
+"""The café's commands: ``cafe publish|board|settings|acl``, ``export``, ``bench cafe`` and
+``demo --tables N`` (options added to the ``demo`` command of :mod:`tablekeeper.app_commands`).
+paho-mqtt, Starlette and uvicorn are imported inside the commands only."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+
+def _tables(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of tables") from None
+    if not 1 <= n <= 64:
+        raise argparse.ArgumentTypeError(f"{n} tables: 1 to 64")
+    return n
+
+
+def register(commands: Any, benches: Any) -> None:
+    cafe = commands.add_parser("cafe", help="many tables, one café: the MQTT publisher and "
+                                            "the league board (docs/cafe.md)")
+    sub = cafe.add_subparsers(dest="cafe_command", required=True, metavar="COMMAND")
+    pub = sub.add_parser("publish", help="publish this table's games from its journals "
+                                         "(the tablekeeper-publisher unit)")
+    pub.add_argument("--settings", type=Path, required=True, metavar="FILE")
+    pub.add_argument("--run-for", type=float, metavar="SECONDS")
+    pub.add_argument("--log-level", default="INFO")
+    pub.set_defaults(func=_publish)
+    board = sub.add_parser("board", help="the league board: subscribe, store, serve the page "
+                                         "(the tablekeeper-board unit)")
+    board.add_argument("--settings", type=Path, required=True, metavar="FILE")
+    board.add_argument("--log-level", default="INFO")
+    board.set_defaults(func=_board)
+    settings = sub.add_parser("settings", help="write the publisher's settings from the box's "
+                                               "config.toml [cafe] (used by install.sh)")
+    settings.add_argument("--config", type=Path, required=True, metavar="FILE")
+    settings.add_argument("--journals", type=Path, default=Path("/var/lib/tablekeeper/games"))
+    settings.add_argument("--state-file", type=Path,
+                          default=Path("/var/lib/tablekeeper-publisher/state.json"))
+    settings.set_defaults(func=_settings)
+    acl = sub.add_parser("acl", help="print the broker ACL a café uses (Mosquitto acl_file)")
+    acl.set_defaults(func=_acl)
+
+    export = commands.add_parser("export", help="finished games as BG Stats JSON or CSV")
+    export.add_argument("journals", nargs="+", metavar="JOURNAL", type=Path)
+    export.add_argument("--format", choices=("bgstats", "csv"), default="bgstats")
+    export.add_argument("--table", default="box", help="the table's name in the export")
+    export.add_argument("--out", type=Path, metavar="FILE", help="default: standard output")
+    export.set_defaults(func=_export)
+
+    bench = benches.add_parser("cafe", help="N simulated tables into one broker and board: "
+                                            "messages/s, latency p50/p95, nothing lost")
+    bench.add_argument("--tables", type=_tables, nargs="+", default=[1, 2, 4, 8])
+    bench.add_argument("--games-per-table", type=int, default=2)
+    bench.add_argument("--pace-ms", type=float, default=10.0,
+                       help="between two journal records of a table (10)")
+    bench.add_argument("--timeout", type=float, default=600.0)
+    bench.add_argument("--nice", type=int, default=0)
+    bench.set_defaults(func=_bench)
+
+    demo = commands.choices.get("demo")
+    if demo is not None:
+        demo.add_argument("--tables", type=_tables, default=None, metavar="N",
+                          help="a café: N tables' simulated games at once into a local "
+                               "broker (started for the run) and the league board")
+        demo.add_argument("--games-per-table", type=int, default=1,
+                          help="--tables: games each table plays (1)")
+        demo.add_argument("--pace-ms", type=float, default=30.0,
+                          help="--tables: between two journal records (30)")
+        demo.add_argument("--linger", type=float, default=0.0, metavar="SECONDS",
+                          help="--tables: keep the board up this long after the games")
+        one_table: Callable[[argparse.Namespace], int] = demo.get_default("func")
+        demo.set_defaults(func=lambda args: _demo(args, one_table))
+
+
+def _demo(args: argparse.Namespace, one_table: Callable[[argparse.Namespace], int]) -> int:
+    if args.tables is None:
+        return one_table(args)
+    from tablekeeper.cafe.demo import run_demo_tables
+
+    return run_demo_tables(args)
+
+
+def _logging(level: str) -> None:
+    logging.basicConfig(level=level.upper(), format="%(levelname)s %(name)s: %(message)s")
+
+
+def _publish(args: argparse.Namespace) -> int:
+    from tablekeeper.cafe.publisher import run_publisher
+    from tablekeeper.cafe.settings import SettingsError, load_publisher
+
+    _logging(args.log_level)
+    try:
+        settings = load_publisher(args.settings)
+        settings.broker.password()  # fail now, clearly, if it cannot be read
+    except SettingsError as exc:
+        print(f"tablekeeper cafe publish: {exc}", file=sys.stderr)
+        return 78
+    return run_publisher(settings, run_for=args.run_for)
+
+
+def _board(args: argparse.Namespace) -> int:
+    from tablekeeper.cafe.board import run_board
+    from tablekeeper.cafe.settings import SettingsError, load_board
+
+    _logging(args.log_level)
+    try:
+        settings = load_board(args.settings)
+        settings.broker.password()
+    except SettingsError as exc:
+        print(f"tablekeeper cafe board: {exc}", file=sys.stderr)
+        return 78
+    return run_board(settings)
+
+
+def _settings(args: argparse.Namespace) -> int:
+    import tomllib
+
+    from tablekeeper.cafe.config import CafeConfig
+
+    try:
+        with open(args.config, "rb") as f:
+            data = tomllib.load(f)
+        cafe = CafeConfig.from_dict(data.get("cafe", {}))
+        text = cafe.publisher_toml(args.journals, args.state_file)
+    except (OSError, tomllib.TOMLDecodeError, ValueError) as exc:
+        print(f"tablekeeper cafe settings: {args.config}: {exc}", file=sys.stderr)
+        return 1
+    sys.stdout.write(text)
+    return 0
+
+
+def _acl(args: argparse.Namespace) -> int:
+    from tablekeeper.cafe.broker import acl_text
+
+    sys.stdout.write(acl_text())
+    return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    from tablekeeper.cafe import export, messages
+    from tablekeeper.journal import JournalError
+
+    try:
+        messages.check_table(args.table)
+    except ValueError as exc:
+        print(f"tablekeeper export: --table: {exc}", file=sys.stderr)
+        return 2
+    results = []
+    for path in args.journals:
+        try:
+            view = messages.read_view(args.table, path, timeline=True)
+        except JournalError as exc:
+            print(f"tablekeeper export: {exc}", file=sys.stderr)
+            return 1
+        if not view.over:
+            print(f"tablekeeper export: {path}: the game is not finished (seq {view.seq}); "
+                  "only finished games are exported", file=sys.stderr)
+            return 1
+        results.append(messages.result_message(view, 0))
+    text = (json.dumps(export.bgstats(results), ensure_ascii=False, indent=1)
+            if args.format == "bgstats" else export.csv_text(results))
+    if args.out is None:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    else:
+        try:
+            args.out.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            print(f"tablekeeper export: cannot write {args.out}: {exc.strerror}",
+                  file=sys.stderr)
+            return 1
+    return 0
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from tablekeeper.cafe.demo import run_bench
+
+    return run_bench(args)

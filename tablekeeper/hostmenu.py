@@ -1,0 +1,107 @@
+"""The host menu's entries: what each is called, when it is offered, what it does.
+
+The menu is a list (:data:`ENTRIES`) so another feature adds an entry without touching the
+screen: ``PygameScreen.menu_entries`` starts as a copy of it, and e.g. a "Set up this table"
+entry (issue 28) is one more :class:`Entry` inserted there (``screen.menu_entries.insert(...)``
+or :func:`add_entry`). The first entry is the menu's default focus and *back* closes the menu,
+so it is always the harmless "back to the game".
+
+Leaving to home with a game under way ends it (journalled as the game's own ``end_game`` event,
+after a yes/no question): the box keeps one current game, and an unfinished one left behind
+would be resumed at the next start and stop the host from choosing another game; its journal,
+with the result so far, is kept like any finished game's (``tablekeeper replay``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tablekeeper.app import Loop
+    from tablekeeper.screen import PygameScreen
+
+#: ``run(screen, loop, now_ns)``: what the entry does when the host takes it
+Run = Callable[["PygameScreen", "Loop", int], None]
+#: ``shown(screen, loop)``: whether the entry is offered now
+Shown = Callable[["PygameScreen", "Loop"], bool]
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One entry of the host menu. ``label`` is an i18n key (``params(screen)`` fills its
+    placeholders); ``confirm`` an i18n question asked first (yes/no, "no" the default);
+    ``risky``: it ends the game or discards data (never a default)."""
+
+    key: str
+    label: str
+    run: Run
+    shown: Shown = lambda screen, loop: True
+    confirm: str = ""
+    risky: bool = False
+    params: Callable[[PygameScreen], dict[str, Any]] = lambda screen: {}
+
+
+def _playing(screen: PygameScreen, loop: Loop) -> bool:
+    referee = loop.referee
+    return bool(referee.engine.started(referee.state)) and not referee.over
+
+
+def _resume(screen: PygameScreen, loop: Loop, now_ns: int) -> None:
+    screen.close_menu()
+
+
+def _rules(screen: PygameScreen, loop: Loop, now_ns: int) -> None:
+    screen.menu_page = "rules"
+    screen.focus = 0
+
+
+def _end(screen: PygameScreen, loop: Loop, now_ns: int) -> None:
+    screen.close_menu()
+    screen.end_game(loop, now_ns)
+
+
+def _home(screen: PygameScreen, loop: Loop, now_ns: int) -> None:
+    screen.close_menu()
+    if _playing(screen, loop):
+        screen.end_game(loop, now_ns)
+    screen.go_home(loop)
+
+
+def _volume(step: int) -> Run:
+    def run(screen: PygameScreen, loop: Loop, now_ns: int) -> None:
+        screen.set_volume(loop, screen.volume + step, muted=False)
+    return run
+
+
+def _mute(screen: PygameScreen, loop: Loop, now_ns: int) -> None:
+    screen.set_volume(loop, screen.volume, muted=not screen.muted)
+
+
+def _lang(screen: PygameScreen, loop: Loop, now_ns: int) -> None:
+    screen.lang = "en" if screen.lang == "zh-TW" else "zh-TW"
+    screen.renderer.invalidate(layers=True)
+
+
+#: The entries in the order they are drawn and walked (the risky ones last, so the focus
+#: walks them in the order the host sees them).
+ENTRIES: list[Entry] = [
+    Entry("resume", "menu.resume", _resume),
+    Entry("rules", "menu.rules", _rules),
+    Entry("volume_down", "menu.volume_down", _volume(-1),
+          params=lambda s: {"n": 0 if s.muted else s.volume}),
+    Entry("volume_up", "menu.volume_up", _volume(+1),
+          params=lambda s: {"n": 0 if s.muted else s.volume}),
+    Entry("mute", "menu.mute", _mute),
+    Entry("lang", "btn.lang", _lang),
+    Entry("end", "menu.end", _end, shown=_playing, confirm="menu.end_q", risky=True),
+    Entry("home", "menu.home", _home, shown=lambda s, lp: s.can_go_home() and s.home is None,
+          confirm="menu.home_q", risky=True),
+]
+
+
+def add_entry(entries: list[Entry], entry: Entry, *, before: str = "end") -> None:
+    """Put ``entry`` into ``entries`` before the entry ``before`` (at the end if absent)."""
+    index = next((i for i, e in enumerate(entries) if e.key == before), len(entries))
+    entries.insert(index, entry)

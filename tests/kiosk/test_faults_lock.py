@@ -1,0 +1,126 @@
+"""Fault suite, two kiosks on one games folder: a real second process holds the folder's lock
+(``tablekeeper.folderlock``); the kiosk started second says who holds it, exits 78 (the unit
+does not restart it) and writes nothing; killed with SIGKILL (a power cut's equivalent for the
+lock) the holder leaves no stale lock; reading tools still work while it runs."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+from tablekeeper.cli import main
+from tablekeeper.folderlock import LOCK_NAME, FolderLock, FolderLocked
+from tablekeeper.kiosk import EXIT_CONFIG
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _config(tmp_path: Path, state: Path) -> Path:
+    config = tmp_path / "c.toml"
+    config.write_text(f'[table]\nstate_dir = "{state}"\n', encoding="utf-8")
+    return config
+
+
+def _kiosk_args(config: Path, run_for: str) -> list[str]:
+    return ["kiosk", "--config", str(config), "--keyboard", "--simulate-camera", "--window",
+            "--run-for", run_for]
+
+
+@pytest.fixture
+def first_kiosk(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], Path]]:
+    """A kiosk in its own process on ``tmp_path/state``, up once its lock file names it."""
+    state = tmp_path / "state"
+    config = _config(tmp_path, state)
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy",
+               PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen([sys.executable, "-m", "tablekeeper", *_kiosk_args(config, "120")],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    lock = state / "games" / LOCK_NAME
+    journal = state / "games" / "current.jsonl"
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            why = proc.stderr.read().decode() if proc.stderr else ""
+            pytest.fail(f"the first kiosk ended: {why}")
+        try:
+            if json.loads(lock.read_text(encoding="utf-8") or "{}").get("pid") == proc.pid \
+                    and journal.exists():
+                break
+        except (OSError, ValueError):
+            pass
+        time.sleep(0.1)
+    else:
+        proc.kill()
+        pytest.fail("the first kiosk did not take its lock within 90 s")
+    yield proc, config
+    if proc.poll() is None:
+        proc.kill()
+    proc.wait(10)
+
+
+def test_a_second_kiosk_says_who_holds_the_folder_and_writes_nothing(
+        first_kiosk: tuple[subprocess.Popen[bytes], Path], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    proc, config = first_kiosk
+    games = tmp_path / "state" / "games"
+    before = {p.name: p.read_bytes() for p in games.iterdir() if p.name != LOCK_NAME}
+    assert main(_kiosk_args(config, "0.3")) == EXIT_CONFIG
+    err = capsys.readouterr().err
+    assert f"pid {proc.pid}" in err and "since" in err and "kiosk" in err, err
+    after = {p.name: p.read_bytes() for p in games.iterdir() if p.name != LOCK_NAME}
+    assert after == before  # nothing written, nothing cut
+    # the reading tools take no lock
+    done = subprocess.run([sys.executable, "-m", "tablekeeper", "replay",
+                           str(games / "current.jsonl")], capture_output=True, text=True,
+                          timeout=60, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert done.returncode == 0, done.stderr
+    assert proc.poll() is None  # the first one runs on
+
+
+def test_a_killed_kiosk_leaves_no_stale_lock(
+        first_kiosk: tuple[subprocess.Popen[bytes], Path], tmp_path: Path) -> None:
+    proc, config = first_kiosk
+    os.kill(proc.pid, signal.SIGKILL)  # no clean-up runs: what a power cut leaves of the lock
+    proc.wait(10)
+    assert (tmp_path / "state" / "games" / LOCK_NAME).exists()  # the file stays ...
+    assert main(_kiosk_args(config, "0.3")) == 0  # ... the lock does not
+
+
+@pytest.mark.parametrize("kind", ["fifo", "directory", "dangling link", "link to /dev/zero"])
+def test_an_odd_file_in_the_lock_files_place_is_moved_aside(tmp_path: Path, kind: str) -> None:
+    folder = tmp_path / "games"
+    folder.mkdir()
+    path = folder / LOCK_NAME
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "directory":
+        path.mkdir()
+        (path / "keep").write_text("the host's", encoding="utf-8")
+    elif kind == "dangling link":
+        path.symlink_to(folder / "gone")
+    else:
+        path.symlink_to("/dev/zero")
+    lock = FolderLock.acquire(folder)
+    try:
+        assert lock.held and lock.problem and "moved aside" in lock.problem
+        odd = folder / f"{LOCK_NAME}.odd-1"
+        assert os.path.lexists(odd)  # kept, never deleted
+        if kind == "directory":
+            assert (odd / "keep").read_text(encoding="utf-8") == "the host's"
+        # flock locks belong to an open file description: a second acquire is refused here too
+        with pytest.raises(FolderLocked, match=f"pid {os.getpid()}"):
+            FolderLock.acquire(folder)
+    finally:
+        lock.release()
+
