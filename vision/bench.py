@@ -1015,3 +1015,109 @@ def photo_check(data: str) -> int:
     print(f"  the card finder finds {len(found)} card-shaped outline(s) in box_in_scene.png "
           "(the box's corner is covered by the rice box, so it is not a whole quadrilateral)")
     return 0
+
+
+def tables_main(long_side: int = 1280, limit: int | None = None) -> int:
+    """``bench vision --tables``: real photos of several cards on a table
+    (:mod:`vision.realtables`), per set and split: cards found, named, wrong, and the gate
+    histogram of the rest. Two decks: one cut from the boards' tuning photos (one photo of
+    nine cards in a known grid each: :func:`vision.layout.cards_in_layout`), one from
+    ``set-crops``' tuning half (photos of another session). Skips, saying so, where a set is
+    absent. The test split's figures are the headline; no threshold is tuned on it."""
+    from vision import realsets, realtables
+    from vision.explain import format_histogram, histogram
+    from vision.tracker import CardWatcher
+
+    sets = {n: realtables.table_set(n) for n in realtables.NAMES}
+    for n, root in sets.items():
+        if root is None:
+            print(f"bench vision --tables: {n} skipped: {realtables.absent_message(n)}")
+    photos = {n: realtables.load_tables(r) for n, r in sets.items() if r is not None}
+    if not photos:
+        return 0
+    size = realsets.SET_SIZE
+    decks: list[tuple[str, realtables.MemDeck]] = []
+    tune: list[realtables.TablePhoto] = []
+    if realtables.BOARDS in photos:
+        tune = [p for p in photos[realtables.BOARDS] if p.split == "tune"]
+        deck, notes = realtables.deck_from_layouts(tune, size)
+        print(f"deck 'layout': {len(deck.ids)} cards, "
+              f"{sum(len(v) for v in deck.per_card.values())} templates cut from "
+              f"{len(tune)} tuning photos of set-boards-9 (3x3 grids in a known order)")
+        for note in notes:
+            print(f"  {note}")
+        decks.append(("layout", deck))
+    crops = realsets.find_set("set-crops")
+    if crops is None:
+        print(f"deck 'crops' skipped: {realsets.absent_message('set-crops')}")
+    else:
+        tuning, _ = realsets.load_set(crops, "set-crops").split(10)
+        ids, templates = realsets.enrol(tuning, size, "medoids-3")
+        decks.append(("crops", realtables.MemDeck("set-crops", tuple(ids), {
+            c: tuple(t) for c, t in zip(ids, templates, strict=True)}, size)))
+        print(f"deck 'crops': {len(ids)} cards, 3 templates each (k-medoids of the first 10 "
+              "shots of set-crops: another session's photos)")
+    runs: list[tuple[str, realtables.MemDeck, VisionConfig]] = []
+    for dname, deck in decks:
+        runs.append((dname, deck, VisionConfig()))
+        # The fine decision (MatchParams.fine), its thresholds from the tuning split only:
+        # the layout deck, cut from the boards' tuning photos, by two folds of them (cut
+        # from each board's first photo, observed on its second, and the other way round);
+        # the crops deck on the boards' tuning photos.
+        # Two choices: on the deck's own cards (a game whose whole deck is enrolled sees no
+        # card from outside it), and with foreign cards observed too (a deck of every other
+        # card: the cards it left out, named, are wrong), which turns them away as well.
+        own: list[realtables.FineSeen] = []
+        foreign: list[realtables.FineSeen] = []
+        if dname == "layout":
+            a, b = realtables.board_folds(tune)
+            for x, y in ((a, b), (b, a)):
+                d, _ = realtables.deck_from_layouts(x, size)
+                own += realtables.observe_fine(d, y, long_side)
+                foreign += realtables.observe_fine_foreign(d, y, long_side)
+        else:
+            own = realtables.observe_fine(deck, tune, long_side)
+            foreign = realtables.observe_fine_foreign(deck, tune, long_side)
+        for tag, seen in (("fine", own), ("fine-foreign", own + foreign)):
+            lo, lead, right, wrong = realtables.choose_fine(seen)
+            print(f"deck '{dname}+{tag}': min_fine {lo}, min_fine_margin {lead} (tuning "
+                  f"observations{', own and foreign cards' if tag != 'fine' else ''}: "
+                  f"{right} of {len(seen)} named right, {wrong} wrong)", flush=True)
+            fine = replace(MatchParams(), fine=True, min_fine=lo, min_fine_margin=lead)
+            runs.append((f"{dname}+{tag}", deck, VisionConfig(match=fine, deck_thresholds={})))
+    for dname, deck, config in runs:
+        watcher = CardWatcher(deck, config, deck.id)
+        for sname, ph in photos.items():
+            for split in ("tune", "test"):
+                sel = [p for p in ph if p.split == split][:limit]
+                s = realtables.measure_tables(watcher, sel, long_side)
+                print(f"  {dname} deck, {sname} {split} ({s.photos} photos, {s.cards} cards): "
+                      f"found {100 * s.rate(s.found):.1f} %, named {100 * s.rate(s.named):.1f} "
+                      f"%, wrong {s.wrong} ({100 * s.rate(s.wrong):.1f} %), outlines where no "
+                      f"card lies {s.extra} ({s.extra_named} named); CPU per photo median "
+                      f"{median(s.cpu_ms):.0f} ms  [targets on test: >= 90 % named, <= 1 % "
+                      "wrong]", flush=True)
+                print(f"    gates: {format_histogram(histogram(s.gate_list()))}")
+                for note in s.skipped:
+                    print(f"    skipped {note}")
+                if s.wrong_examples:
+                    print(f"    wrong: {'; '.join(s.wrong_examples[:4])}")
+        # Foreign cards (issue 30 item 5 on real tables): a deck of every other card of the
+        # family; the test photos' other cards must come back unknown.
+        half = realtables.half_deck(deck)
+        watcher = CardWatcher(half, config, half.id)
+        f = realtables.TableScore()
+        for ph in photos.values():
+            sel = [p for p in ph if p.split == "test"][:limit]
+            g = realtables.measure_tables(watcher, sel, long_side, set(half.ids))
+            f.foreign += g.foreign
+            f.foreign_named += g.foreign_named
+            f.cards += g.cards
+            f.named += g.named
+            f.wrong += g.wrong
+        print(f"  {dname} deck, foreign cards (a deck of {len(half.ids)} of its "
+              f"{len(deck.ids)} cards, the test photos' other cards): {f.foreign_named} of "
+              f"{f.foreign} found taken for a card of the deck "
+              f"({100 * f.foreign_named / max(f.foreign, 1):.1f} %; target <= 1 %); its own "
+              f"cards: {100 * f.rate(f.named):.1f} % named, {f.wrong} wrong", flush=True)
+    return 0

@@ -188,6 +188,9 @@ def add_recognition_commands(sub: Any) -> None:
                    help="the deck folder, or a demo deck's name (the-game, wink, ...)")
     p.add_argument("--config", type=Path, metavar="TOML",
                    help="a config file whose [vision] section sets thresholds and parameters")
+    p.add_argument("--explain", action="store_true",
+                   help="per card, each gate's value and threshold and the gate that rejected "
+                        "it (\"why\"), and a gate histogram per image")
     p.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
     p.set_defaults(func=_recognize)
 
@@ -201,6 +204,13 @@ def add_recognition_commands(sub: Any) -> None:
                           "(at most 8 a card)")
     src.add_argument("--camera", metavar="SPEC",
                      help="enrol live: picamera2, opencv:INDEX or folder:PATH")
+    src.add_argument("--from-layout", type=Path, metavar="PHOTO",
+                     help="one photo of several cards laid in a known order (--layout, --ids)")
+    p.add_argument("--layout", metavar="grid:RxC|row:N",
+                   help="with --from-layout: how the cards lie (rows x columns, or one row)")
+    p.add_argument("--ids", metavar="ID,ID,...",
+                   help="with --from-layout: the cards' ids in reading order (row by row "
+                        "from the top left; - for a place left out)")
     p.add_argument("--add", action="store_true",
                    help="add images whose id is not in the manifest as new cards")
     p.add_argument("--id", help="new deck: its id (default: the folder's name)")
@@ -261,6 +271,7 @@ def _recognize(args: argparse.Namespace) -> int:
     from vision.deck import DeckError, load_deck
     from vision.demo_decks import deck_folder
     from vision.enroll import EnrolError, read_image
+    from vision.explain import explain, gate_of, histogram
     from vision.find import FrameError
     from vision.tracker import CardWatcher
 
@@ -285,6 +296,11 @@ def _recognize(args: argparse.Namespace) -> int:
                               "margin": round(o.match.margin, 4),
                               "corners": [[round(float(x), 1), round(float(y), 1)]
                                           for x, y in o.corners]} for o in obs]
+            if getattr(args, "explain", False):
+                params = watcher.matcher.params
+                for card, o in zip(line["cards"], obs, strict=True):
+                    card["why"] = explain(o.match, params, straight=o.straight)
+                line["gates"] = histogram(gate_of(o.match) for o in obs)
         print(json.dumps(line, ensure_ascii=False), flush=True)
     return 1 if failed else 0
 
@@ -359,6 +375,23 @@ def _enroll(args: argparse.Namespace) -> int:
                       shape=args.shape, size=size, use_colour=not args.grey)
     if not _may_write(Path(args.deck), "enroll"):
         return 2
+    if getattr(args, "from_layout", None) is not None:
+        from vision.layout import LayoutError, enroll_from_layout, parse_layout
+
+        if not args.layout or not args.ids:
+            print("tablekeeper vision enroll: --from-layout needs --layout (grid:RxC or "
+                  "row:N) and --ids (the cards in reading order)", file=sys.stderr)
+            return 2
+        try:
+            rows, cols = parse_layout(args.layout)
+            ids = [x.strip() for x in args.ids.split(",")]
+            report = enroll_from_layout(args.deck, args.from_layout, rows, cols, ids,
+                                        new=new, add_new=args.add)
+        except (LayoutError, DeckError, OSError, ValueError) as e:
+            print(f"tablekeeper vision enroll: {e}", file=sys.stderr)
+            return 2
+        print(report.text())
+        return 0 if report.complete else 1
     if args.from_images is not None:
         try:
             report = enroll_from_images(args.deck, args.from_images, new=new, add_new=args.add)
@@ -474,6 +507,10 @@ def add_vision_bench(benches: Any) -> None:
     p.add_argument("--real", action="store_true",
                    help="instead: real labelled card photos (../shared/data/set-crops or "
                         "$TABLEKEEPER_REAL_SETS; skipped where absent)")
+    p.add_argument("--tables", action="store_true",
+                   help="instead: real photos of several cards on a table (tomwhite/set-game's "
+                        "labelled boards, from a git mirror; skipped where absent), tuning and "
+                        "test splits, with the gate histogram")
     p.add_argument("--photos", metavar="DIR", default=None,
                    help="instead: the real-photo check on OpenCV's sample photos in DIR "
                         "(Debian opencv-doc: /usr/share/doc/opencv-doc/examples/data)")
@@ -487,6 +524,8 @@ def _bench_vision(args: argparse.Namespace) -> int:
         return bench.photo_check(args.photos)
     if args.real:
         return bench.real_main()
+    if args.tables:
+        return bench.tables_main(limit=args.frames)
     if args.styles:
         return bench.styles_main(frames=args.frames or 200, seed=args.seed)
     frames = args.frames or (100 if args.quick else 1000)

@@ -240,13 +240,31 @@ def template_from_image(image: Image, size: tuple[int, int],
         if len(cards) > 1 and cards[1].area > 0.6 * cards[0].area:
             raise EnrolError(f"{len(cards)} cards in the picture; photograph one card at a time")
         corners = cards[0].corners / np.float32(scale)
-        return warp_card(img, corners, size), "photo"
+        return checked_template(warp_card(img, corners, size), size, "photo")
     if shaped:
         src = np.ascontiguousarray(np.rot90(img)) if shaped[0][0] else img
         out = cv2.resize(src, (w, h), interpolation=cv2.INTER_AREA)
-        return np.asarray(out, dtype=np.uint8), "scan"
+        return checked_template(np.asarray(out, dtype=np.uint8), size, "scan")
     raise EnrolError(f"no card found in the picture, and at {iw}x{ih} px it does not have the "
                      f"card's proportions ({w}:{h}) to be a scan")
+
+
+def checked_template(template: Image, size: tuple[int, int], how: str) -> tuple[Image, str]:
+    """``template`` (made ``how``) if its border is the card's own edge; cut again inside it
+    where a sliver of table or of another card lies along a side (``how`` then says so);
+    EnrolError saying why where more than a sliver does (:mod:`vision.layout`; issue 30:
+    three cut-outs holding table and the edges of neighbouring cards, enrolled without a
+    word, then took 123 cards outlined a little too large)."""
+    from vision.layout import border_problem, recut
+
+    problem = border_problem(template)
+    if problem is None:
+        return template, how
+    again = recut(template, size)
+    if again is None:
+        raise EnrolError(f"not enrolled: {problem} -- cut the card out along its own edge, "
+                         "or photograph it alone on a plain table")
+    return again, f"{how}, re-cut: its border held table"
 
 
 def cut_out_corners(alpha: Image, size: tuple[int, int]) -> FloatArray | None:

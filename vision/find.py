@@ -56,6 +56,10 @@ OTHER_MIN = 0.4
 #: A card whose bounding box covers this much of the part searched is a close-up: its
 #: contour is filled in along long straight runs before its sides are fitted.
 CLOSE_UP = 0.1
+#: A candidate outline whose short side is this long (work px) or more is checked against
+#: edges a pixel wider where it falls short of ``min_edge_support`` (``CardFinder._fitted``):
+#: real cards bow (issue 30: 3 of 9 cards of a board photo missed for it).
+BOWED_MIN_SIDE = 80.0
 #: How fully the sides of a box from straight edges must lie on edges in ``find_near``.
 NEAR_LINE_SUPPORT = 0.7
 
@@ -685,6 +689,16 @@ class CardFinder:
         # (a close-up: a corner at the border) can.
         inside = _within_frame(q, w, h, self.aspect)
         support = _edge_support_many(edge_mask, q)
+        # A big card whose sides bow a few pixels (a bent card, a wide lens: real phone
+        # photos) has straight fitted sides just off its edge for part of their length:
+        # there, its edges are looked for a pixel further (at this size a pixel is under
+        # 1.5 % of its short side). Small cards (the camera's stream) are not affected.
+        d = q[:, _NEXT] - q
+        short = np.sqrt((d * d).sum(axis=2)).min(axis=1)
+        weak = (support < self.params.min_edge_support) & inside & (short >= BOWED_MIN_SIDE)
+        if weak.any():
+            wide = np.asarray(cv2.dilate(edge_mask, np.ones((3, 3), np.uint8)), np.uint8)
+            support[weak] = _edge_support_many(wide, q[weak])
         ok = np.nonzero((support >= self.params.min_edge_support) & inside)[0]
         return [(q[i], float(support[i])) for i in ok]
 

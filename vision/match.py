@@ -123,6 +123,17 @@ class MatchParams:
     min_twin_margin: float = 0.1
     twin_candidates: int = 48
     twin_side: int = 144  # px: the long side near-twins are compared at (at most canonical)
+    #: The fine decision (:meth:`DeckMatcher.decide`; issue 30): the coarse score only
+    #: shortlists (the best ``fine_candidates`` cards within ``fine_within`` of the best);
+    #: the card is aligned to each and compared at ``twin_side``; the best is named when it
+    #: scores ``min_fine`` and leads the next by ``min_fine_margin``. Off by default (the
+    #: demo decks' coarse verdicts are right); for decks whose detail is finer than the
+    #: coarse comparison (thin outlines, stripes), thresholds from a tuning split.
+    fine: bool = False
+    fine_candidates: int = 6
+    fine_within: float = 0.25
+    min_fine: float = 0.7
+    min_fine_margin: float = 0.03
 
     def __post_init__(self) -> None:
         if self.long_side is not None and not 8 <= self.long_side <= 1024:
@@ -149,6 +160,14 @@ class MatchParams:
             raise ValueError(f"min_twin_margin: {self.min_twin_margin} is not in 0..2")
         if not 32 <= self.twin_side <= 1024:
             raise ValueError(f"twin_side: {self.twin_side} is not in 32..1024")
+        if not 1 <= self.fine_candidates <= 100:
+            raise ValueError(f"fine_candidates: {self.fine_candidates} is not in 1..100")
+        if not 0 <= self.fine_within <= 2:
+            raise ValueError(f"fine_within: {self.fine_within} is not in 0..2")
+        if not -1 <= self.min_fine <= 1:
+            raise ValueError(f"min_fine: {self.min_fine} is not in -1..1")
+        if not 0 <= self.min_fine_margin <= 2:
+            raise ValueError(f"min_fine_margin: {self.min_fine_margin} is not in 0..2")
         if not 2 <= self.twin_candidates <= 1000:
             raise ValueError(f"twin_candidates: {self.twin_candidates} is not in 2..1000")
 
@@ -183,6 +202,26 @@ class Match:
     #: Which of the card's templates scored best (0: its first; a card enrolled from several
     #: photos has several, see "Several templates per card").
     template: int = 0
+    #: Why it is unknown: the first gate it failed (:data:`GATES`); None when accepted.
+    gate: str | None = None
+    #: Its score once aligned to its card (``verify``; ``nan``: not aligned).
+    aligned: float = float("nan")
+    #: The fine decision (``DeckMatcher.decide``; ``nan``: not run): the best candidate's
+    #: score aligned at the fine size, and its lead over the next candidate's.
+    fine: float = float("nan")
+    fine_margin: float = float("nan")
+
+
+#: The gates a card's verdict passes, in order (``Match.gate`` names the one it failed):
+#: ``min_score`` its best score, ``margin`` its lead over the next card (absolute, then
+#: relative to how alike the two templates are), ``twin`` the near-twin step's lead,
+#: ``colour`` its colours, ``aligned`` the alignment floor (``verify``: accepted below
+#: ``min_aligned``, it must score that once aligned), ``straight`` a box from straight edges
+#: too weak to count, ``aligned_floor`` a card recognised only once aligned to a candidate
+#: but below the floor such a card needs; ``fine`` / ``fine_margin`` the fine decision
+#: (``DeckMatcher.decide``): its best candidate's aligned fine score, and its lead.
+GATES = ("min_score", "margin", "twin", "colour", "aligned", "straight", "aligned_floor",
+         "fine", "fine_margin")
 
 
 class DeckLike(Protocol):
@@ -479,11 +518,13 @@ class DeckMatcher:
         if match.card_id is None or match.score >= self.params.min_aligned:
             return quad, match
         got = self.realign(image, grey, quad, match)
+        aligned = float("nan")
         if got is not None:
             q, m2 = got
             if m2.card_id == match.card_id and m2.score >= self.params.min_aligned:
-                return q, m2
-        return quad, replace(match, card_id=None)
+                return q, replace(m2, aligned=m2.score)
+            aligned = m2.score if m2.card_id == match.card_id else -1.0
+        return quad, replace(match, card_id=None, gate="aligned", aligned=aligned)
 
     def realign(self, image: Image, grey: Image, quad: Corners,
                 match: Match) -> tuple[Corners, Match] | None:
@@ -511,6 +552,67 @@ class DeckMatcher:
                       limit: int = 3) -> list[tuple[int, int]]:
         """:meth:`candidates` of the card at ``quad`` of ``image``."""
         return self._candidates(self._scores([self.warp(image, quad)])[0], within, limit)
+
+    # -- the fine decision ----------------------------------------------------------------
+    def fine_score(self, image: Image, grey: Image, quad: Corners, card: int,
+                   rotation: int) -> tuple[float, Corners]:
+        """How well card ``card`` (turned ``rotation`` quarter turns) fits the card at
+        ``quad``: aligned to each of its templates (``vision.align``; as found where that
+        fails), warped at :attr:`twin_size` and correlated with the template's fine features
+        (:meth:`_fine_features`) at the best shift of a few pixels. (score, the corners of
+        the best fit.)"""
+        best, best_q = -1.0, quad
+        r = self.rotations.index(rotation) if rotation in self.rotations else 0
+        m = self._shift
+        for t in range(int(self.starts[card]), int(self.starts[card + 1])):
+            k = t - int(self.starts[card])
+            if k and self._alt_aligner is not None:
+                a = self._alt_aligner.align(grey, quad, self._alt_index[(card, k)], rotation)
+            else:
+                a = self.aligner.align(grey, quad, card, rotation)
+            q = quad if a is None else order_corners(a, self.square)
+            f = self._fine_features(warp_card(image, q, self.twin_size))
+            tf = np.ascontiguousarray(self._template_features(t, self.rotations[r])[m:-m, m:-m])
+            norm = float(np.linalg.norm(tf))
+            if norm <= 1e-9:
+                continue
+            s = float(cv2.matchTemplate(f, tf, cv2.TM_CCORR).max()) / norm
+            if s > best:
+                best, best_q = s, q
+        return best, best_q
+
+    def decide(self, image: Image, grey: Image, quad: Corners,
+               match: Match) -> tuple[Corners, Match]:
+        """The fine decision on the card at ``quad`` (see :class:`MatchParams`'s ``fine``):
+        its coarse candidates, each aligned and compared at :attr:`twin_size`; the best named
+        if it scores ``min_fine`` and leads the next by ``min_fine_margin`` (and its colours
+        fit, on a colour deck), else unknown (``gate`` ``fine`` or ``fine_margin``). (the
+        best fit's corners, the verdict.) Needs the twin step's fine templates
+        (``twin_trigger`` > 0)."""
+        p = self.params
+        if not self._fine:
+            return quad, match
+        cands = self.candidates_in(image, quad, p.fine_within, p.fine_candidates)
+        scored = sorted(((*self.fine_score(image, grey, quad, i, r), i, r) for i, r in cands),
+                        key=lambda x: -x[0])
+        if not scored:
+            return quad, match
+        s, q, i, r = scored[0]
+        lead = s - scored[1][0] if len(scored) > 1 else s + 1.0
+        gate = None if s >= p.min_fine and lead >= p.min_fine_margin else (
+            "fine" if s < p.min_fine else "fine_margin")
+        (m2,) = self.match_quads(image, [q])
+        colour = m2.colour
+        if gate is None and self.colours is not None and self.coloured is not None:
+            img = self.warp(image, q)
+            row = int(self.starts[i]) * self._k + self.rotations.index(r)
+            if self.coloured[row]:
+                colour = float(_unit(colours(img)) @ self.colours[row])
+                if colour < p.min_colour:
+                    gate = "colour"
+        return q, replace(m2, card_id=self.ids[i] if gate is None else None,
+                          best_id=self.ids[i], rotation=r, colour=colour, gate=gate,
+                          fine=s, fine_margin=lead)
 
     # -- near-twins ----------------------------------------------------------------------
     def _fine_features(self, img: Image, blur: float = 0.0) -> FloatArray:
@@ -662,6 +764,7 @@ class DeckMatcher:
             else:
                 margin, rel = score + 1.0, 1.0
             ok = score >= lo and margin >= mg and rel >= rel_lo
+            gate = None if ok else ("min_score" if score < lo else "margin")
             twin = float("nan")
             p = self.params
             if (self._fine and imgs and len(order) > 1 and score >= lo
@@ -684,6 +787,8 @@ class DeckMatcher:
                     margin = score - max(float(per_card[c]) for c in near if c != i)
                     ok = (score >= lo and twin >= p.min_twin_margin
                           and (outside >= mg or len(order) <= len(near)))
+                    gate = (None if ok else "min_score" if score < lo
+                            else "twin" if twin < p.min_twin_margin else "margin")
             colour = 1.0
             ti, ri = self._pick(raw, i)
             row = ti * self._k + ri
@@ -691,10 +796,11 @@ class DeckMatcher:
                     and imgs[n].ndim == 3 and self.coloured[row]):
                 colour = float(_unit(colours(imgs[n])) @ self.colours[row])
                 ok = colour >= self.params.min_colour
+                gate = None if ok else "colour"
             out.append(Match(card_id=self.ids[i] if ok else None, score=score, margin=margin,
                              best_id=self.ids[i], rotation=self.rotations[ri],
                              rel_margin=rel, colour=colour, twin_margin=twin,
-                             template=ti - int(self.starts[i])))
+                             template=ti - int(self.starts[i]), gate=gate))
         return out
 
     def _pick(self, raw: FloatArray, card: int) -> tuple[int, int]:

@@ -232,13 +232,14 @@ def recognise(finder: CardFinder, matcher: DeckMatcher, image: Image,
             # outlines that gave way to it is the top card.)
             card, m = _near(finder, matcher, image, grey, card, m)
         if card.straight and m.card_id is not None and m.score < straight_min:
-            m = replace(m, card_id=None)
+            m = replace(m, card_id=None, gate="straight")
         out.append((card, m))
     kp_boxes: list[FloatArray] = []
     for box in finder.unexplained:
         # Paper no card found covers (the top card of a pile, light on light): the boxes from
         # straight edges there, recognised or nothing.
-        none = Match(card_id=None, score=-1.0, margin=0.0, best_id="", rotation=0)
+        none = Match(card_id=None, score=-1.0, margin=0.0, best_id="", rotation=0,
+                     gate="min_score")
         card, m = _near(finder, matcher, image, grey, FoundCard(box, straight=True), none,
                         [c.corners for c, _ in out])
         if m.card_id is not None:
@@ -263,7 +264,19 @@ def recognise(finder: CardFinder, matcher: DeckMatcher, image: Image,
         if kp_boxes:
             out = _by_keypoints(matcher, image, grey, out, kp_boxes, typical)
     # (The cards recognised around a pile or in paper left over, verified as well.)
-    return _one_per_place([_verified(matcher, image, grey, c, m) for c, m in out])
+    out = [_verified(matcher, image, grey, c, m) for c, m in out]
+    if matcher.params.fine:
+        # The deck's detail is finer than the coarse comparison: the coarse verdict only
+        # shortlisted; each card is decided on its aligned candidates (DeckMatcher.decide).
+        out = [_decided(matcher, image, grey, c, m) for c, m in out]
+    return _one_per_place(out)
+
+
+def _decided(matcher: DeckMatcher, image: Image, grey: Image, card: FoundCard,
+             m: Match) -> tuple[FoundCard, Match]:
+    """:meth:`DeckMatcher.decide` of a found card (the corners of its best fit)."""
+    q, v = matcher.decide(image, grey, card.corners, m)
+    return FoundCard(q, straight=card.straight, others=card.others), v
 
 
 def _verified(matcher: DeckMatcher, image: Image, grey: Image, card: FoundCard,
@@ -352,7 +365,7 @@ def _aligned(matcher: DeckMatcher, image: Image, grey: Image, card: FoundCard,
     if best is not m and best.card_id is not None and best.score < ALIGNED_MIN_SCORE:
         # Aligned, a card of the deck scores 0.95 and more; a card from no deck pulled into
         # shape by the alignment may pass the deck's thresholds, but not this.
-        best = replace(best, card_id=None)
+        best = replace(best, card_id=None, gate="aligned_floor")
     return best_card, best
 
 
@@ -425,6 +438,8 @@ class Observation:
     match: Match
     corners: FloatArray
     zone: str | None
+    #: Found from straight edges only, not as an outline (see ``FoundCard.straight``).
+    straight: bool = False
 
     @property
     def centre(self) -> tuple[float, float]:
@@ -721,7 +736,8 @@ class CardWatcher:
             # Report corners in the card's own orientation: its printed top-left first.
             corners = np.roll(card.corners, -m.rotation, axis=0).astype(np.float32)
             cx, cy = card.centre
-            out.append(Observation(m.card_id, m, corners, zone_of(self.config.zones, cx, cy)))
+            out.append(Observation(m.card_id, m, corners, zone_of(self.config.zones, cx, cy),
+                                   card.straight))
         return out
 
     def process(self, frame: FrameLike) -> list[CardEvent]:

@@ -13,9 +13,11 @@ import pytest
 from vision.deck import Deck, DeckError, load_deck
 from vision.demo_decks import write_demo_deck
 from vision.enroll import (
+    EnrolError,
     EnrolProgress,
     LiveEnroller,
     NewDeck,
+    checked_template,
     enroll_from_images,
     sharpness,
     template_from_image,
@@ -192,3 +194,36 @@ def test_live_enrolment_asks_for_one_card_and_a_clear_view(wink: Deck) -> None:
     assert states == ["steady", "steady", "done"]
     with pytest.raises(ValueError, match="no cards"):
         LiveEnroller([], wink.size)
+
+
+def _cut_too_large(template: np.ndarray, px: int, side: str = "left") -> np.ndarray:
+    """A "scan" cut out of a photo a little too large: ``px`` of dark table along a side."""
+    h, w = template.shape[:2]
+    out = np.full_like(template, 35)
+    if side == "left":
+        out[:, px:] = cv2.resize(template, (w - px, h), interpolation=cv2.INTER_AREA)
+    else:
+        out[px:, :] = cv2.resize(template, (w, h - px), interpolation=cv2.INTER_AREA)
+    return np.asarray(cv2.resize(out, (2 * w, 2 * h), interpolation=cv2.INTER_CUBIC), np.uint8)
+
+
+def test_a_scan_holding_table_is_cut_again_or_refused_and_says_so(
+        tmp_path: Path, wink: Deck) -> None:
+    deck_dir = tmp_path / "deck"
+    write_demo_deck("wink", deck_dir)
+    src = tmp_path / "src"
+    src.mkdir()
+    _write(src / "w02.png", _cut_too_large(wink.template("w02"), 5))
+    report = enroll_from_images(deck_dir, src)
+    status = {i.card_id: (i.enrolled, i.how, i.reason) for i in report.items}
+    assert status["w02"][0] is True and "re-cut" in status["w02"][1]
+    assert "re-cut" in report.text()
+    m = DeckMatcher.from_deck(load_deck(deck_dir))
+    assert m.match(wink.template("w02")).card_id == "w02"
+    # A quarter of the template table (no sliver): refused, saying which side and why.
+    bad = np.asarray(cv2.resize(_cut_too_large(wink.template("w03"), 70, "top"), wink.size,
+                                interpolation=cv2.INTER_AREA), np.uint8)
+    with pytest.raises(EnrolError, match=r"top.*cut too large"):
+        checked_template(bad, wink.size, "scan")
+    clean = wink.template("w03")
+    assert checked_template(clean, wink.size, "scan") == (clean, "scan")

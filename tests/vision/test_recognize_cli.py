@@ -128,3 +128,29 @@ def test_calibrate_rows_and_grid(tmp_path: Path, wink_dir: Path, demo_decks: Dem
     assert main(["vision", "calibrate", "--deck", str(wink_dir), "--image", str(frame),
                  "--layout", "circle", "--config", str(config)]) == 2
     assert "is not one of" in capsys.readouterr().err
+
+
+def test_recognize_explain_says_which_gate_rejected_each_card(
+        tmp_path: Path, wink_dir: Path, demo_decks: DemoDecks,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    table = SimulatedTable(demo_decks("wink"), seed=2, conditions=Conditions.clean("wood"))
+    table.place("w12", Pose(200, 240, angle=30, width=130))
+    table.place_foreign(Pose(460, 240, angle=-10, width=130))
+    good = _save(tmp_path / "table.jpg", table.capture().image)
+    code = main(["vision", "recognize", "--explain", "--deck", str(wink_dir), str(good)])
+    out, _ = capsys.readouterr()
+    assert code == 0
+    (line,) = [json.loads(x) for x in out.splitlines()]
+    named, foreign = sorted(line["cards"], key=lambda c: c["corners"][0][0])
+    assert named["id"] == "w12" and named["why"]["rejected_by"] is None
+    assert named["why"]["found"] == "outline" and named["why"]["best"] == "w12"
+    assert named["why"]["score"] >= named["why"]["min_score"]
+    why = foreign["why"]
+    assert foreign["id"] is None and why["rejected_by"] in (
+        "min_score", "margin", "twin", "colour", "aligned", "straight", "aligned_floor")
+    # The gate named is one the card's own values fail.
+    if why["rejected_by"] == "min_score":
+        assert why["score"] < why["min_score"]
+    elif why["rejected_by"] == "aligned":
+        assert why["aligned"] is None or why["aligned"] < why["min_aligned"]
+    assert line["gates"] == {"named": 1, why["rejected_by"]: 1}
