@@ -266,6 +266,8 @@ def test_a_crash_leftovers_name_on_something_else_is_left_alone(tmp_path: Path) 
 def test_enroll_from_images_with_odd_files_in_the_folder(kind: str) -> None:
     """``vision enroll --from-images DIR``: a FIFO in DIR once blocked it for ever."""
     photos = sorted((ROOT.parent / "shared" / "data" / "set-crops").rglob("*.jpg"))[:1]
+    if not photos:
+        pytest.skip("no real card photo to enrol: ../shared/data/set-crops is absent")
     with scratch() as base:
         src = base / "img"
         src.mkdir()
