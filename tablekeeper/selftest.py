@@ -591,7 +591,9 @@ def check_config(config_path: Path | None) -> list[Result]:
     except ValueError as exc:
         return [*results, Result("wink grid", Verdict.FAIL, str(exc))]
     if not zones:
-        results.append(Result("wink grid", Verdict.FAIL, "the 6x6 grid is not calibrated: "
+        # not a fault of the box: Wink is not set up at this table yet (its grid and
+        # accusations are entered by hand until it is)
+        results.append(Result("wink grid", Verdict.WARN, "the 6x6 grid is not calibrated: "
                               "tablekeeper vision calibrate --layout grid:6x6"))
         return results
     results.append(Result("wink grid", Verdict.PASS, f"{len(zones)} cells"))

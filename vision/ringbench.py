@@ -165,16 +165,10 @@ def run(trials: int = 4, seed: int = 1, casts: tuple[str, ...] = tuple(CASTS),
             "total": figures(total)}
 
 
-def add_ring_bench(benches: Any) -> None:
-    p = benches.add_parser("ring", help="什麼不見啦's ring: tokens and scenes read by the camera "
-                                        "on the simulated table, per colour cast")
-    p.add_argument("--trials", type=int, default=2, help="rings per surface, size and cast")
-    p.add_argument("--seed", type=int, default=1)
-    p.set_defaults(func=lambda a: _print(run(a.trials, a.seed)))
-
-
-def _print(result: dict[str, Any]) -> int:
-    print(json.dumps(result, ensure_ascii=False, indent=1))
+def run_and_print(trials: int, seed: int) -> int:
+    """``tablekeeper bench ring`` (registered in :mod:`vision.cli`, which imports this module
+    only when the bench runs: OpenCV stays out of the CLI's start)."""
+    print(json.dumps(run(trials, seed), ensure_ascii=False, indent=1))
     return 0
 
 
@@ -183,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--trials", type=int, default=2)
     p.add_argument("--seed", type=int, default=1)
     a = p.parse_args(argv)
-    return _print(run(a.trials, a.seed))
+    return run_and_print(a.trials, a.seed)
 
 
 if __name__ == "__main__":
