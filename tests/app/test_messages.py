@@ -66,7 +66,9 @@ def test_the_self_test_tells_the_builder_what_the_screen_sums_up(tmp_path: Path)
     results = check_config(config)
     failed = [r.detail for r in results if r.outcome is Verdict.FAIL]
     assert any("language" in d and str(config) in d for d in failed), failed
-    assert any("calibrate --layout grid:6x6" in d for d in failed), failed
+    # Wink not set up at this table yet: the builder is told how, as a warning (not a fault)
+    warned = [r.detail for r in results if r.outcome is Verdict.WARN]
+    assert any("calibrate --layout grid:6x6" in d for d in warned), warned
 
 
 def test_an_early_press_is_shown_while_the_race_is_on(loop: Loop) -> None:
