@@ -241,7 +241,8 @@ def add_recognition_commands(sub: Any) -> None:
     p.add_argument("--layout", required=True,
                    help="pile | cards | rows:N | grid:RxC (all cells or the 4 corner cards) "
                         "| ring:N "
-                        "(什麼不見啦: N scenes and their memory cards)")
+                        "(什麼不見啦: N scenes and their memory cards) | area (one zone "
+                        "round all the cards laid: Eselsbrücke's tiles, --names centre)")
     p.add_argument("--names", default="", help="comma-separated zone names (pile, cards, rows)")
     p.add_argument("--grow", type=float, default=1.5,
                    help="a zone is the card grown by this factor about its centre (default 1.5)")
@@ -433,10 +434,10 @@ def _enroll(args: argparse.Namespace) -> int:
 
 
 def _calibrate(args: argparse.Namespace) -> int:
-    from vision.config import zones_from_cards, zones_toml
+    from vision.config import zones_in_frame, zones_toml
     from vision.deck import DeckError, atomic_write, load_deck
     from vision.enroll import EnrolError, read_image
-    from vision.find import CardFinder, FrameError
+    from vision.find import FrameError
 
     try:
         deck = load_deck(args.deck)
@@ -470,16 +471,16 @@ def _calibrate(args: argparse.Namespace) -> int:
                                      f"{args.save_frame.suffix!r}")
                 atomic_write(args.save_frame, buf.tobytes())
                 print(f"frame saved to {args.save_frame}", file=sys.stderr)
-        found = CardFinder(deck.size).find(image)
         names = [n.strip() for n in args.names.split(",") if n.strip()]
-        zones = zones_from_cards([c.corners.tolist() for c in found], args.layout, names,
-                                 args.grow)
+        # the one implementation the set-up screen's "Show the box the table" runs too
+        found = zones_in_frame(image, deck.size, args.layout, names, args.grow)
+        zones = found.zones
     except (DeckError, EnrolError, FrameError, ValueError, _Refused) as e:
         print(f"tablekeeper vision calibrate: {e}", file=sys.stderr)
         return 2
     text = zones_toml(zones)
     print(text, end="")
-    print(f"{len(zones)} zone(s) from {len(found)} card(s): "
+    print(f"{len(zones)} zone(s) from {len(found.cards)} card(s): "
           + ", ".join(z.name for z in zones), file=sys.stderr)
     if args.out is not None:
         if not _may_write(Path(args.out).parent, "calibrate"):
@@ -591,25 +592,43 @@ def add_marker_calibration(sub: Any) -> None:
     p.set_defaults(func=_calibrate_markers)
 
 
-#: The cells the markers are laid on, in the colours' order.
-MARKER_CELLS = tuple(f"r{i // 6 + 1}c{i % 6 + 1}" for i in range(36))
-
-
 class _Refused(Exception):
     """The calibration cannot be made: the message says why and what to do."""
+
+
+def _measured(before: Any, after: Any, zones: Any, placed: dict[str, str],
+              back: str | None, size: tuple[int, int], *, tokens: bool) -> Any:
+    """:func:`vision.markers.measure_palette` (the set-up screen's too), its refusals said
+    for the terminal."""
+    from vision.markers import MIN_SEPARATION, ColoursTooClose, MarkerNotFound, measure_palette
+
+    try:
+        return measure_palette(before, after, zones, placed, back_zone=back, size=size)
+    except MarkerNotFound as exc:
+        if tokens:
+            raise _Refused(f"not found: {', '.join(exc.missing)} -- is each token in its "
+                           "slot, in view and not under a hand? / 找不到代表物") from None
+        raise _Refused(f"not found: {', '.join(exc.missing)} -- is each marker on the card "
+                       "of its cell, in view and not under a hand, and the second frame "
+                       "taken after they were laid? / 找不到指示物") from None
+    except ColoursTooClose as exc:
+        pairs = "; ".join(f"{a} and {b}: {d:.1f}" for a, b, d in exc.pairs)
+        hint = "" if tokens else ", or leave one of them out with --colours"
+        raise _Refused(f"too close to tell apart under this light: {pairs} (at least "
+                       f"{MIN_SEPARATION:.0f} needed) -- more or whiter light{hint}; nothing "
+                       "written / 顏色太接近") from None
+    except ValueError as exc:
+        raise _Refused(str(exc)) from None
 
 
 def _calibrate_markers(args: argparse.Namespace) -> int:
     from vision.markers import (
         MARKER_COLOURS,
-        MIN_SEPARATION,
-        MarkerNotFound,
-        calibrate,
         grid_zones,
+        marker_places,
         markers_path,
         nearest_other,
         save_markers,
-        too_close,
     )
 
     name = "tablekeeper vision calibrate-markers"
@@ -618,14 +637,11 @@ def _calibrate_markers(args: argparse.Namespace) -> int:
     try:
         given = args.colours if args.colours is not None else ",".join(MARKER_COLOURS)
         colours = [c.strip() for c in given.split(",") if c.strip()]
-        unknown = [c for c in colours if c not in MARKER_COLOURS]
-        if unknown or not colours or len(set(colours)) != len(colours):
-            raise _Refused(f"--colours {given!r}: name each of "
-                           f"{', '.join(MARKER_COLOURS)} at most once")
         back = args.back.strip() or None
-        placed = dict(zip(colours, MARKER_CELLS, strict=False))
-        if back is not None and (back not in MARKER_CELLS or back in placed.values()):
-            raise _Refused(f"--back {back!r}: a cell r1c1..r6c6 with no marker on it")
+        try:
+            placed = marker_places(colours, back)
+        except ValueError as exc:
+            raise _Refused(f"--{exc}") from None
         table, vision, camera = _marker_configs(args.config)
         zones = grid_zones(vision.zones)
         out = args.out if args.out is not None else markers_path(
@@ -653,27 +669,8 @@ def _calibrate_markers(args: argparse.Namespace) -> int:
         else:
             before, after = _camera_pair(args.camera, (first, second), tuple(camera.size))
         size = (int(after.shape[1]), int(after.shape[0]))
-        if before.shape != after.shape:
-            raise _Refused(f"the two frames differ in size ({before.shape[1]}x"
-                           f"{before.shape[0]} and {size[0]}x{size[1]})")
-        if size != tuple(camera.size):
-            raise _Refused(f"the frames are {size[0]}x{size[1]}, the camera ([camera] size) "
-                           f"gives {camera.size[0]}x{camera.size[1]}: take them as the kiosk "
-                           "sees the table")
-        try:
-            palette = calibrate(before, after, zones, placed, back_zone=back)
-        except MarkerNotFound as exc:
-            raise _Refused(f"not found: {', '.join(exc.missing)} -- is each marker on the card "
-                           "of its cell, in view and not under a hand, and the second frame "
-                           "taken after they were laid? / 找不到指示物") from None
-        except ValueError as exc:
-            raise _Refused(str(exc)) from None
-        close = too_close(palette, MIN_SEPARATION)
-        if close:
-            pairs = "; ".join(f"{a} and {b}: {d:.1f}" for a, b, d in close)
-            raise _Refused(f"too close to tell apart under this light: {pairs} (at least "
-                           f"{MIN_SEPARATION:.0f} needed) -- more or whiter light, or leave "
-                           "one of them out with --colours; nothing written / 顏色太接近")
+        palette = _measured(before, after, zones, placed, back, tuple(camera.size),
+                            tokens=False)
     except _Refused as exc:
         print(f"{name}: {exc}", file=sys.stderr)
         return 2
@@ -689,28 +686,19 @@ def _calibrate_markers(args: argparse.Namespace) -> int:
 
 
 def _calibrate_tokens(args: argparse.Namespace, name: str) -> int:
-    """``calibrate-markers --ring``: the same measurement (:func:`vision.markers.calibrate`)
-    with the memory cards' slots as the cells and 什麼不見啦's seven tokens as the colours."""
-    from vision.markers import (
-        MIN_SEPARATION,
-        MarkerNotFound,
-        calibrate,
-        markers_path,
-        nearest_other,
-        save_markers,
-        too_close,
-    )
-    from vision.ring import SLOTS, TOKEN_COLOURS, ring_of, slot_zones
+    """``calibrate-markers --ring``: the same measurement (:func:`vision.markers.
+    measure_palette`) with the memory cards' slots as the cells and 什麼不見啦's seven tokens
+    as the colours."""
+    from vision.markers import markers_path, nearest_other, save_markers
+    from vision.ring import TOKEN_COLOURS, ring_of, ring_slots, token_places
 
     try:
         given = args.colours if args.colours is not None else ",".join(TOKEN_COLOURS)
         colours = [c.strip() for c in given.split(",") if c.strip()]
-        if (any(c not in TOKEN_COLOURS for c in colours) or not colours
-                or len(set(colours)) != len(colours)):
-            raise _Refused(f"--colours {given!r}: name each of {', '.join(TOKEN_COLOURS)} at "
-                           "most once")
-        cells = [f"memory{i // SLOTS + 1}.{i % SLOTS + 1}" for i in range(len(colours))]
-        placed = dict(zip(colours, cells, strict=True))
+        try:
+            placed = token_places(colours)
+        except ValueError as exc:
+            raise _Refused(f"--{exc}") from None
         table, vision, camera = _marker_configs(args.config)
         ring = ring_of(vision.zones)
         out = args.out if args.out is not None else markers_path(
@@ -734,27 +722,9 @@ def _calibrate_tokens(args: argparse.Namespace, name: str) -> int:
         else:
             before, after = _camera_pair(args.camera, (first, second), tuple(camera.size))
         size = (int(after.shape[1]), int(after.shape[0]))
-        if before.shape != after.shape:
-            raise _Refused(f"the two frames differ in size ({before.shape[1]}x"
-                           f"{before.shape[0]} and {size[0]}x{size[1]})")
-        if size != tuple(camera.size):
-            raise _Refused(f"the frames are {size[0]}x{size[1]}, the camera ([camera] size) "
-                           f"gives {camera.size[0]}x{camera.size[1]}: take them as the kiosk "
-                           "sees the table")
-        slots = [z for p, (_s, m) in enumerate(ring) for z in slot_zones(m, p)]
-        try:
-            palette = calibrate(before, after, slots, placed)
-        except MarkerNotFound as exc:
-            raise _Refused(f"not found: {', '.join(exc.missing)} -- is each token in its slot, "
-                           "in view and not under a hand? / 找不到代表物") from None
-        except ValueError as exc:
-            raise _Refused(str(exc)) from None
-        close = too_close(palette, MIN_SEPARATION)
-        if close:
-            pairs = "; ".join(f"{a} and {b}: {d:.1f}" for a, b, d in close)
-            raise _Refused(f"too close to tell apart under this light: {pairs} (at least "
-                           f"{MIN_SEPARATION:.0f} needed) -- more or whiter light; nothing "
-                           "written / 顏色太接近")
+        slots = ring_slots(ring)
+        palette = _measured(before, after, slots, placed, None, tuple(camera.size),
+                            tokens=True)
     except _Refused as exc:
         print(f"{name}: {exc}", file=sys.stderr)
         return 2
@@ -873,6 +843,7 @@ def _simulated_frames(camera: Any, zones: tuple[Any, ...], placed: dict[str, str
 
     from vision.deck import load_deck
     from vision.demo_decks import demo_deck
+    from vision.markers import GRID_ZONES
     from vision.simmarkers import place_marker, sim_grid_zones, sim_table
     from vision.simtable import CASTS
 
@@ -886,7 +857,7 @@ def _simulated_frames(camera: Any, zones: tuple[Any, ...], placed: dict[str, str
     numbers = random.Random(camera.sim_seed).sample(range(1, 37), 36)
     poses = {}
     cards = {}
-    for i, zone in enumerate(MARKER_CELLS):
+    for i, zone in enumerate(GRID_ZONES):
         poses[zone] = table.grid_pose(i // 6, i % 6)
         cards[zone] = table.place(f"w{numbers[i]:02d}", poses[zone])
     print(prompts[0])

@@ -316,7 +316,7 @@ def _zone(raw: Any, where: str) -> Zone:
 
 # -- calibration: zones from cards laid at the zone positions --------------------------------
 
-LAYOUTS = ("pile", "cards", "rows:N", "grid:RxC", "ring:N")
+LAYOUTS = ("pile", "cards", "rows:N", "grid:RxC", "ring:N", "area")
 
 
 def _scaled(quad: Sequence[Point], grow: float) -> tuple[Point, ...]:
@@ -360,7 +360,10 @@ def zones_from_cards(quads: Sequence[Sequence[Point]], layout: str,
     * ``ring:N``: 什麼不見啦's ring of N scene positions (4/5/6), each a scene card and its
       memory card: 2N cards, the memory cards nearer the ring's centre than their scenes
       (see :func:`vision.ring.ring_zones_from_cards`): zones scene1..sceneN and
-      memory1..memoryN, numbered clockwise from the top.
+      memory1..memoryN, numbered clockwise from the top;
+    * ``area``: one zone (``names[0]``, else ``area``) round all the cards laid (Eselsbrücke's
+      tiles: one at each end of where the stories lie): the smallest rectangle holding
+      them, widened on each side by ``grow - 1`` of a card's short side.
 
     Raises ValueError saying how many cards were expected and found.
     """
@@ -412,6 +415,17 @@ def zones_from_cards(quads: Sequence[Sequence[Point]], layout: str,
             return _grid_from_corners(qs, rows, cols)
         raise ValueError(f"layout grid:{rows}x{cols}: lay all {rows * cols} cards, or the 4 "
                          f"corner cards; found {len(qs)}")
+    if kind == "area":
+        if not qs:
+            raise ValueError("layout area: lay a card at each end of the area; found none")
+        pts = np.array([p for q in qs for p in q], np.float32)
+        (cx, cy), (w, h), angle = cv2.minAreaRect(pts)
+        card = float(np.median([min(math.dist(q[0], q[1]), math.dist(q[1], q[2]))
+                                for q in qs]))
+        more = 2 * (grow - 1.0) * card
+        box = cv2.boxPoints(((cx, cy), (w + more, h + more), angle))
+        return (Zone(names[0] if names else "area",
+                     tuple((float(x), float(y)) for x, y in box)),)
     if kind == "ring":
         from vision.ring import ring_zones_from_cards
 
@@ -421,6 +435,66 @@ def zones_from_cards(quads: Sequence[Sequence[Point]], layout: str,
             raise ValueError(f"layout {layout!r}: expected ring:N, e.g. ring:5") from None
         return ring_zones_from_cards(qs, n)
     raise ValueError(f"layout {layout!r} is not one of {', '.join(LAYOUTS)}")
+
+
+def cards_for_layout(layout: str) -> tuple[int, ...]:
+    """How many cards ``layout`` takes (each count it accepts; ``()``: any number from 1).
+    ValueError for a layout that is not one of :data:`LAYOUTS`."""
+    kind, _, arg = layout.partition(":")
+    try:
+        if kind == "pile":
+            return (1,)
+        if kind in ("cards", "area"):
+            return ()
+        if kind == "rows":
+            return (int(arg),)
+        if kind == "ring":
+            return (2 * int(arg),)
+        if kind == "grid":
+            r_s, c_s = arg.lower().split("x")
+            rows, cols = int(r_s), int(c_s)
+            return (4, rows * cols) if rows > 1 and cols > 1 else (rows * cols,)
+    except ValueError:
+        pass
+    raise ValueError(f"layout {layout!r} is not one of {', '.join(LAYOUTS)}")
+
+
+class ZoneLayoutError(ValueError):
+    """The frame does not show the cards a layout takes: ``found`` cards were found where
+    ``expected`` (each count the layout accepts; empty: any from 1) were wanted."""
+
+    def __init__(self, message: str, found: int, expected: tuple[int, ...]) -> None:
+        super().__init__(message)
+        self.found = found
+        self.expected = expected
+
+
+@dataclass(frozen=True)
+class ZoneFind:
+    """What :func:`zones_in_frame` found: the zones and the cards' corners they came from."""
+
+    zones: tuple[Zone, ...]
+    cards: tuple[tuple[Point, ...], ...]
+
+
+def zones_in_frame(image: Any, card_size: tuple[int, int], layout: str,
+                   names: Sequence[str] = (), grow: float = 1.5,
+                   find: FindParams | None = None) -> ZoneFind:
+    """The zones of ``layout`` from the cards laid in one camera frame (BGR): the one
+    implementation of ``tablekeeper vision calibrate`` and the set-up screen's "Show the box
+    the table". :class:`ZoneLayoutError` (a ValueError) where the frame holds too few or too
+    many cards for the layout, or they do not lie as it says; other ValueErrors for a bad
+    layout, name or ``grow``."""
+    from vision.find import CardFinder
+
+    expected = cards_for_layout(layout)
+    found = CardFinder(card_size, find or FindParams()).find(image)
+    cards = tuple(tuple((float(x), float(y)) for x, y in c.corners.tolist()) for c in found)
+    try:
+        zones = zones_from_cards(cards, layout, names, grow)
+    except ValueError as e:
+        raise ZoneLayoutError(str(e), len(cards), expected) from None
+    return ZoneFind(zones, cards)
 
 
 def _grid_from_corners(qs: Sequence[Sequence[Point]], rows: int, cols: int) -> tuple[Zone, ...]:

@@ -690,6 +690,53 @@ def nearest_other(palette: MarkerPalette, colour: str) -> tuple[str, float] | No
     return min(others, key=lambda p: p[1]) if others else None
 
 
+class ColoursTooClose(ValueError):
+    """Two (or more) measured colours too close to tell apart under this light (or the same
+    colour laid twice): ``pairs`` as (colour, colour, distance), nearest first."""
+
+    def __init__(self, pairs: Sequence[tuple[str, str, float]]) -> None:
+        self.pairs = tuple(pairs)
+        super().__init__("markers calibrate: too close to tell apart: " + "; ".join(
+            f"{a} and {b}: {d:.1f}" for a, b, d in self.pairs))
+
+
+def measure_palette(before: Image, after: Image, zones: Sequence[Zone],
+                    placed: Mapping[str, str], *, back_zone: str | None = None,
+                    size: tuple[int, int] | None = None) -> MarkerPalette:
+    """:func:`calibrate`, then the checks every caller needs: the one implementation of
+    ``vision calibrate-markers`` (Wink's grid, 什麼不見啦's ring with ``--ring``) and of
+    the set-up screen's "Wink's markers". ``size``: the camera's frame size the frames must
+    have. Raises :class:`MarkerNotFound` (a colour not seen where it was to lie),
+    :class:`ColoursTooClose` (two colours the reader could not tell apart: under this light,
+    or one colour laid twice) or ValueError (frames of another size, an unknown zone)."""
+    if before.shape != after.shape:
+        raise ValueError(f"the two frames differ in size ({before.shape[1]}x"
+                         f"{before.shape[0]} and {after.shape[1]}x{after.shape[0]})")
+    got = (int(after.shape[1]), int(after.shape[0]))
+    if size is not None and got != tuple(size):
+        raise ValueError(f"the frames are {got[0]}x{got[1]}, the camera ([camera] size) "
+                         f"gives {size[0]}x{size[1]}: take them as the kiosk sees the table")
+    palette = calibrate(before, after, zones, placed, back_zone=back_zone)
+    close = too_close(palette, MIN_SEPARATION)
+    if close:
+        raise ColoursTooClose(close)
+    return palette
+
+
+def marker_places(colours: Sequence[str], back: str | None = "r6c6") -> dict[str, str]:
+    """Where each of ``colours`` (Wink's markers, in the order they are laid) lies for the
+    calibration: the grid's cells in reading order from r1c1; ValueError naming what is
+    wrong (an unknown or repeated colour, a back cell that holds a marker)."""
+    unknown = [c for c in colours if c not in MARKER_COLOURS]
+    if unknown or not colours or len(set(colours)) != len(colours):
+        raise ValueError(f"colours {','.join(colours)!r}: name each of "
+                         f"{', '.join(MARKER_COLOURS)} at most once")
+    placed = dict(zip(colours, GRID_ZONES, strict=False))
+    if back is not None and (back not in GRID_ZONES or back in placed.values()):
+        raise ValueError(f"back {back!r}: a cell r1c1..r6c6 with no marker on it")
+    return placed
+
+
 #: What a marker calibration file says it is (``vision calibrate-markers``).
 MARKERS_KIND = "tablekeeper-markers"
 MARKERS_VERSION = 1
@@ -699,6 +746,8 @@ MARKERS_VERSION = 1
 MARKERS_FILE = "markers.json"
 #: The grid's cells, as ``vision calibrate --layout grid:6x6`` names them.
 GRID_ZONES = tuple(f"r{r}c{c}" for r in range(1, 7) for c in range(1, 7))
+#: The cell whose card is turned face down for the calibration (the back's colour).
+BACK_CELL = "r6c6"
 
 
 def grid_zones(zones: Sequence[Zone]) -> tuple[Zone, ...]:

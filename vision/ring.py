@@ -174,6 +174,22 @@ def ring_of(zones: Sequence[Zone]) -> tuple[tuple[Zone, Zone], ...]:
     return tuple(out)
 
 
+def ring_slots(ring: Sequence[tuple[Zone, Zone]]) -> tuple[Zone, ...]:
+    """Every slot of the ring's memory cards (:func:`slot_zones`), position by position."""
+    return tuple(z for p, (_s, m) in enumerate(ring) for z in slot_zones(m, p))
+
+
+def token_places(colours: Sequence[str]) -> dict[str, str]:
+    """Where each of ``colours`` (the tokens, in the order they are laid) lies for the
+    calibration (``vision calibrate-markers --ring``, the set-up screen): the slots of
+    memory card 1, then of memory card 2. ValueError naming an unknown or repeated colour."""
+    if (any(c not in TOKEN_COLOURS for c in colours) or not colours
+            or len(set(colours)) != len(colours)):
+        raise ValueError(f"colours {','.join(colours)!r}: name each of "
+                         f"{', '.join(TOKEN_COLOURS)} at most once")
+    return {c: slot_zone(i // SLOTS, i % SLOTS + 1) for i, c in enumerate(colours)}
+
+
 # --- reading the ring: the coloured-marker reader over the slots and the scenes ------------
 
 
