@@ -72,6 +72,61 @@ def suggest_tie_window_us(diffs_ns: tuple[int, ...] | list[int]) -> float:
     return float(np.ceil(wanted / 10) * 10)
 
 
+#: The calibration's output pin by default (hardware.md section 4: header pin 26).
+DEFAULT_OUT_PIN = 7
+
+
+class TieMeter:
+    """The measurement of :func:`run` and of the set-up screen's tie-window step (one
+    implementation): after each toggle of the jumpered output (:meth:`toggled`), the first
+    edge of each of the two seats in the direction the toggle drives them (:meth:`edge`,
+    kernel timestamps); a toggle that does not reach both seats is :meth:`missed`. Not
+    thread-safe: :func:`run` holds a lock round it."""
+
+    def __init__(self, seats: tuple[int, int]) -> None:
+        self.seats = seats
+        self.diffs_ns: list[int] = []
+        self.missed = 0
+        self.toggles = 0
+        self._pressed = True
+        self._seen: dict[int, int] = {}
+        self._open = False
+
+    def toggled(self, pressed: bool) -> None:
+        """The output was just driven: both seats should now go ``pressed`` (low) or up."""
+        self._pressed = pressed
+        self._seen = {}
+        self._open = True
+        self.toggles += 1
+
+    def edge(self, seat: int, pressed: bool, t_ns: int) -> bool:
+        """A seat's edge; True once both seats' edges of this toggle are in (measured)."""
+        if not self._open or seat not in self.seats or pressed != self._pressed \
+                or seat in self._seen:
+            return False
+        self._seen[seat] = t_ns
+        if len(self._seen) < 2:
+            return False
+        a, b = self.seats
+        self.diffs_ns.append(self._seen[b] - self._seen[a])
+        self._open = False
+        return True
+
+    @property
+    def waiting(self) -> bool:
+        """The last toggle has not reached both seats yet."""
+        return self._open
+
+    def missed_one(self) -> None:
+        """Give up on the last toggle (a seat's edge did not come in time)."""
+        if self._open:
+            self._open = False
+            self.missed += 1
+
+    def report(self, pins: tuple[int, int], out_pin: int) -> CalibrationReport:
+        return CalibrationReport(self.seats, pins, out_pin, tuple(self.diffs_ns), self.missed)
+
+
 def run(config: FirmwareConfig, pin_factory: Any | None, *, out_pin: int,
         seats: tuple[int, int] = (1, 2), toggles: int = 2000, timeout_s: float = 0.1,
         pause_s: float = 0.002, sleep: Callable[[float], None] = time.sleep
@@ -95,20 +150,15 @@ def run(config: FirmwareConfig, pin_factory: Any | None, *, out_pin: int,
 
     lock = threading.Lock()
     both = threading.Event()
-    expect = {"pressed": True}
-    seen: dict[int, int] = {}
+    meter = TieMeter((a, b))
 
     def handler(seat: int) -> Callable[[bool, int], None]:
         def on_edge(pressed: bool, t_ns: int) -> None:
             with lock:
-                if pressed == expect["pressed"] and seat not in seen:
-                    seen[seat] = t_ns
-                    if len(seen) == 2:
-                        both.set()
+                if meter.edge(seat, pressed, t_ns):
+                    both.set()
         return on_edge
 
-    diffs: list[int] = []
-    missed = 0
     devices: list[Any] = []
     try:
         devices.append(_StampedButton(pins[0], handler(a), factory))
@@ -118,21 +168,18 @@ def run(config: FirmwareConfig, pin_factory: Any | None, *, out_pin: int,
         for _ in range(toggles):
             for level in (False, True):  # low = both "pressed", then high = released
                 with lock:
-                    seen.clear()
                     both.clear()
-                    expect["pressed"] = not level
+                    meter.toggled(not level)
                 out.value = level
-                if both.wait(timeout_s):
+                if not both.wait(timeout_s):
                     with lock:
-                        diffs.append(seen[b] - seen[a])
-                else:
-                    missed += 1
+                        meter.missed_one()
                 if pause_s:
                     sleep(pause_s)
     finally:
         for device in devices:
             device.close()
-    if not diffs:
+    if not meter.diffs_ns:
         raise RuntimeError(f"no edge reached both seat inputs in {2 * toggles} toggles: "
                            f"is GPIO {out_pin} jumpered to GPIO {pins[0]} and GPIO {pins[1]}?")
-    return CalibrationReport(seats, pins, out_pin, tuple(diffs), missed)
+    return meter.report(pins, out_pin)

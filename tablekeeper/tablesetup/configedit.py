@@ -1,0 +1,145 @@
+"""What the set-up steps save into the box's config file, edited in place (issue 28).
+
+The zones (``[[vision.zones]]``) and the buzzer's tie window (``[firmware.arbiter]
+tie_window_us``) are written into the config file the kiosk reads, the way issue 27 writes
+the roster (:func:`tablekeeper.config.save_roster`): tomlkit edits the document -- the host's
+comments, the order of the keys and every other key stay as they were -- and the new text
+replaces the old atomically (:func:`tablekeeper.atomic.write_atomic`: a power cut leaves the
+old file or the new one, never half).
+
+Nothing is written when the file cannot be used: not valid TOML, a section that is not a
+table, or the edit would make the ``[vision]`` section unreadable (:class:`ConfigEditError`,
+``kind`` "broken"); a file or folder the box may not write (``kind`` "unwritable"). The set-up
+screen says which, in the host's language, and keeps what was measured, so the host can fix
+the file and save again.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from tablekeeper.atomic import write_atomic
+from vision.config import VisionConfig, Zone
+
+#: Which of :class:`ConfigEditError`'s kinds a screen may see.
+BROKEN = "broken"
+UNWRITABLE = "unwritable"
+
+
+class ConfigEditError(Exception):
+    """The config file was not changed: ``kind`` is :data:`BROKEN` (the file cannot be read
+    as a config: the host's text is left alone) or :data:`UNWRITABLE` (the box may not
+    write it); ``detail`` says what exactly, naming the file."""
+
+    def __init__(self, kind: str, detail: str) -> None:
+        super().__init__(detail)
+        self.kind = kind
+        self.detail = detail
+
+
+def edit_config(path: Path, change: Callable[[Any], None]) -> None:
+    """Apply ``change`` to the tomlkit document of the config at ``path`` (a missing file is
+    an empty one) and write it back atomically; :class:`ConfigEditError` and nothing
+    written where the file cannot be read or written, or the changed text would not load."""
+    import tomlkit
+    from tomlkit.exceptions import TOMLKitError
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        text = ""
+    except UnicodeDecodeError as exc:
+        raise ConfigEditError(BROKEN, f"{path}: not UTF-8 text ({exc.reason})") from None
+    except OSError as exc:
+        raise ConfigEditError(UNWRITABLE, f"{path}: cannot be read: "
+                                          f"{exc.strerror or exc}") from None
+    try:
+        doc = tomlkit.parse(text)
+        change(doc)
+        out = tomlkit.dumps(doc)
+        data = tomllib.loads(out)
+    except (TOMLKitError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigEditError(BROKEN, f"{path}: not valid TOML ({exc})") from None
+    except (TypeError, ValueError) as exc:
+        raise ConfigEditError(BROKEN, f"{path}: {exc}") from None
+    try:
+        VisionConfig.from_dict(data.get("vision", {}))
+    except ValueError as exc:
+        raise ConfigEditError(BROKEN, f"{path}: {exc}") from None
+    try:
+        write_atomic(path, out)
+    except OSError as exc:
+        raise ConfigEditError(UNWRITABLE, f"{path}: cannot be written: "
+                                          f"{exc.strerror or exc}") from None
+
+
+def _table(doc: Any, key: str, where: str, *, super_table: bool = False) -> Any:
+    """``doc[key]``, made (empty) if absent; ValueError if it is there but not a table."""
+    import tomlkit
+
+    if key not in doc:
+        doc[key] = tomlkit.table(is_super_table=super_table)
+    table = doc[key]
+    if not isinstance(table, dict):
+        raise ValueError(f"'{where}' is not a table")
+    return table
+
+
+def _zone_table(zone: Zone) -> Any:
+    import tomlkit
+
+    t = tomlkit.table()
+    t["name"] = zone.name
+    polygon = tomlkit.array()
+    polygon.extend([[round(x, 1), round(y, 1)] for x, y in zone.polygon])
+    t["polygon"] = polygon
+    return t
+
+
+def set_zones(doc: Any, zones: Sequence[Zone], replaces: Callable[[str], bool]) -> None:
+    """In the tomlkit document ``doc``: drop the ``[[vision.zones]]`` whose name
+    ``replaces`` says the new ones stand for, keep every other zone (another game's) as it
+    was, and add ``zones``."""
+    import tomlkit
+
+    vision = _table(doc, "vision", "vision")
+    old = vision.get("zones")
+    if old is not None and not isinstance(old, list):
+        raise ValueError("'vision.zones' is not a list of zones")
+    kept = [z for z in (old or []) if not (isinstance(z, dict)
+                                          and replaces(str(z.get("name", ""))))]
+    aot = tomlkit.aot()
+    for z in kept:
+        aot.append(z)
+    for zone in zones:
+        aot.append(_zone_table(zone))
+    if "zones" in vision:
+        del vision["zones"]
+    vision["zones"] = aot
+
+
+def save_zones(path: Path, zones: Sequence[Zone],
+               replaces: Callable[[str], bool] = lambda name: False) -> None:
+    """Write ``zones`` into the config at ``path``, atomically, keeping the rest: a zone of
+    the same name as a new one, or one ``replaces`` names (a ring of another size's
+    ``scene6``), goes (see :func:`set_zones`)."""
+    names = {z.name for z in zones}
+    edit_config(path, lambda doc: set_zones(doc, zones,
+                                            lambda n: n in names or replaces(n)))
+
+
+def save_tie_window(path: Path, tie_window_us: float) -> None:
+    """Write ``[firmware.arbiter] tie_window_us`` into the config at ``path``, atomically,
+    keeping the rest."""
+    if not 0 <= tie_window_us <= 100_000:
+        raise ValueError(f"tie_window_us: {tie_window_us} is not in 0..100000")
+
+    def change(doc: Any) -> None:
+        firmware = _table(doc, "firmware", "firmware", super_table=True)
+        arbiter = _table(firmware, "arbiter", "firmware.arbiter")
+        arbiter["tie_window_us"] = float(tie_window_us)
+
+    edit_config(path, change)

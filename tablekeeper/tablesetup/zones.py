@@ -1,0 +1,285 @@
+"""The set-up step "Show the box the table": the game's zones from cards laid on them.
+
+The host lays cards where the game's zones are (什麼不見啦: one card where the pile goes; The
+Game: one card on each of the four rows; Wink: the grid's four corner cards; Eselsbrücke: a
+tile at each end of where the stories lie -- the kit's ``zone_layout``). Every camera frame
+is searched for them (:func:`vision.config.zones_in_frame`, the one implementation of
+``tablekeeper vision calibrate``); the screen draws the zones found over the live picture, or
+says how many cards it sees and how many it wants. The host takes the zones (*confirm*),
+then may adjust them with the three host buttons (choose a zone or all of them, then bigger
+/ smaller / move, or *find again*) and saves (*confirm*): the zones go into the config file
+(:func:`tablekeeper.tablesetup.configedit.save_zones`: atomically, the host's comments and
+other keys -- another game's zones among them -- kept). A config that cannot be written
+or read is said on the screen and the zones are kept, to save again once it is fixed.
+
+Phases: ``look`` (finding the cards) -> ``adjust`` (the zones taken, not yet saved) ->
+``saved`` (:attr:`ZonesStep.done`). *back* leaves ``adjust`` for ``look``, and ``look`` for
+the set-up hub (:attr:`ZonesStep.left`: the step can be resumed).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from display.input import HostAction
+from tablekeeper.tablesetup.configedit import ConfigEditError, save_zones
+from vision.config import Point, Zone, ZoneLayoutError, cards_for_layout, zones_in_frame
+
+#: The same cards found this many frames in a row before the zones are offered (a hand
+#: passing, a card still sliding, is not taken).
+STEADY_FRAMES = 3
+#: A zone's corners may move this far (fraction of the frame's width) between two frames
+#: and still be "the same".
+STEADY_MOVE = 0.01
+#: *bigger* / *smaller*: the zone(s) scaled about their centre by this factor.
+SCALE_STEP = 1.08
+#: *move*: by this fraction of the frame's width.
+MOVE_STEP = 0.015
+#: Frames are searched for the cards at most this often (a search of a 1280x960 frame takes
+#: 0.1-0.2 s on a laptop core: the screen stays live in between).
+SEARCH_EVERY_NS = 250_000_000
+#: The picture the screen shows: its long side in pixels (the frame is scaled down).
+PICTURE_SIDE = 480
+
+#: The host's actions on this step (besides confirm and back).
+ACTIONS = ("zones.pick", "zones.grow", "zones.shrink", "zones.left", "zones.right",
+           "zones.up", "zones.down", "zones.again")
+
+
+@dataclass(frozen=True)
+class ZonePlan:
+    """What the game's zones are: the layout of cards the host lays (``vision calibrate
+    --layout``), the zones' names, how much a zone is larger than its card."""
+
+    layout: str
+    names: tuple[str, ...] = ()
+    grow: float = 1.5
+
+    @property
+    def cards(self) -> tuple[int, ...]:
+        """How many cards the layout takes (each count it accepts; empty: any from 1)."""
+        return cards_for_layout(self.layout)
+
+
+@dataclass(frozen=True, eq=False)
+class ZonesView:
+    """What the screen draws (see the module docstring for the phases). ``problem`` is a
+    string key of :mod:`display.i18n` (with ``params``) saying what is wrong, or None."""
+
+    phase: str
+    plan: ZonePlan
+    title: str
+    zones: tuple[Zone, ...] = ()
+    cards: tuple[tuple[Point, ...], ...] = ()
+    found: int | None = None
+    frame_size: tuple[int, int] | None = None
+    #: the last frame scaled down (RGB, long side :data:`PICTURE_SIDE`), None: no picture
+    picture: npt.NDArray[np.uint8] | None = None
+    #: the zone *bigger* / *smaller* / *move* change (index into ``zones``); None: all
+    selected: int | None = None
+    problem: str | None = None
+    params: Mapping[str, Any] = field(default_factory=dict)
+    #: the zones can be taken (look) / saved (adjust)
+    ready: bool = False
+
+
+def _scale(zone: Zone, centre: Point, k: float) -> Zone:
+    cx, cy = centre
+    return Zone(zone.name, tuple((cx + (x - cx) * k, cy + (y - cy) * k) for x, y in zone.polygon))
+
+
+def _move(zone: Zone, dx: float, dy: float) -> Zone:
+    return Zone(zone.name, tuple((x + dx, y + dy) for x, y in zone.polygon))
+
+
+def _centre(zones: Sequence[Zone]) -> Point:
+    pts = [p for z in zones for p in z.polygon]
+    return (sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts))
+
+
+def _same(a: Sequence[Zone], b: Sequence[Zone], tolerance: float) -> bool:
+    if [z.name for z in a] != [z.name for z in b]:
+        return False
+    return all(math.dist(p, q) <= tolerance for za, zb in zip(a, b, strict=True)
+               for p, q in zip(za.polygon, zb.polygon, strict=False))
+
+
+def picture_of(image: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    """A camera frame (BGR) as the screen shows it: RGB, its long side
+    :data:`PICTURE_SIDE` pixels."""
+    import cv2
+
+    h, w = image.shape[:2]
+    k = min(1.0, PICTURE_SIDE / max(h, w))
+    small = image if k == 1.0 else cv2.resize(image, (max(1, round(w * k)), max(1, round(h * k))),
+                                              interpolation=cv2.INTER_AREA)
+    if small.ndim == 2:
+        return np.asarray(cv2.cvtColor(small, cv2.COLOR_GRAY2RGB), np.uint8)
+    return np.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2RGB), np.uint8)
+
+
+class ZonesStep:
+    """The controller of "Show the box the table" (see the module docstring).
+
+    ``card_size``: the game's cards' template size (their shape: :class:`vision.find.
+    CardFinder`); ``config_path``: the file the zones are saved into; ``replaces``: a test of
+    the names of saved zones the new ones stand for (besides their own names); ``save``:
+    the writer (tests inject a failing one; default :func:`configedit.save_zones`)."""
+
+    key = "zones"
+
+    def __init__(self, plan: ZonePlan, card_size: tuple[int, int], config_path: Path, *,
+                 title: str = "", replaces: Callable[[str], bool] = lambda name: False,
+                 save: Callable[..., None] = save_zones) -> None:
+        self.plan = plan
+        self.card_size = card_size
+        self.config_path = config_path
+        self.title = title
+        self.replaces = replaces
+        self._save = save
+        self.phase = "look"
+        self.done = False
+        self.left = False
+        self.zones: tuple[Zone, ...] = ()  # taken (adjust) or offered (look)
+        self.cards: tuple[tuple[Point, ...], ...] = ()
+        self.found: int | None = None
+        self.selected: int | None = None
+        self.problem: str | None = None
+        self.params: dict[str, Any] = {}
+        self.frame_size: tuple[int, int] | None = None
+        self.picture: npt.NDArray[np.uint8] | None = None
+        self._steady = 0
+        self._last: tuple[Zone, ...] = ()
+        self._searched_ns: int | None = None
+        self.frames = 0  # frames searched (the closing note's figures)
+        self.presses = 0  # host actions taken
+
+    # -- the protocol ---------------------------------------------------------------------
+    def frame(self, image: npt.NDArray[np.uint8] | None, t_ns: int) -> None:
+        """A camera frame (BGR), or None when the camera gave none."""
+        if image is None:
+            self.picture = None
+            if self.phase == "look":
+                self._offer((), (), None, "setup.zones.no_camera", {})
+            return
+        self.frame_size = (int(image.shape[1]), int(image.shape[0]))
+        self.picture = picture_of(image)
+        if self.phase != "look" or (self._searched_ns is not None
+                                    and 0 <= t_ns - self._searched_ns < SEARCH_EVERY_NS):
+            return
+        self._searched_ns = t_ns
+        self.frames += 1
+        try:
+            found = zones_in_frame(image, self.card_size, self.plan.layout, self.plan.names,
+                                   self.plan.grow)
+        except ZoneLayoutError as exc:
+            self._offer((), (), exc.found, *self._count_problem(exc))
+            return
+        except ValueError as exc:  # a layout that does not lie as it says
+            self._offer((), (), None, "setup.zones.layout", {"detail": str(exc)})
+            return
+        tolerance = STEADY_MOVE * self.frame_size[0]
+        self._steady = self._steady + 1 if _same(found.zones, self._last, tolerance) else 1
+        self._last = found.zones
+        self._offer(found.zones, found.cards, len(found.cards), None, {})
+
+    def act(self, action: HostAction, now_ns: int) -> None:
+        name = action.name
+        self.presses += 1
+        if self.phase == "look":
+            if name == "confirm" and self.ready:
+                self.phase = "adjust"
+                self.selected = None
+                self.problem = None
+            elif name == "back":
+                self.left = True
+            return
+        if self.phase != "adjust":
+            return
+        if name == "confirm":
+            self._save_zones()
+        elif name in ("back", "zones.again"):
+            self.phase = "look"
+            self.zones = ()
+            self._steady = 0
+            self._last = ()
+            self._searched_ns = None
+            self.problem = None
+        elif name == "zones.pick":
+            n = len(self.zones)
+            self.selected = 0 if self.selected is None else (
+                None if self.selected + 1 >= n else self.selected + 1)
+        elif name in ("zones.grow", "zones.shrink"):
+            self._change(lambda zs, c: [_scale(z, c, SCALE_STEP if name == "zones.grow"
+                                               else 1 / SCALE_STEP) for z in zs])
+        elif name in ("zones.left", "zones.right", "zones.up", "zones.down"):
+            step = MOVE_STEP * (self.frame_size[0] if self.frame_size else 1000)
+            dx = {"zones.left": -step, "zones.right": step}.get(name, 0.0)
+            dy = {"zones.up": -step, "zones.down": step}.get(name, 0.0)
+            self._change(lambda zs, _c: [_move(z, dx, dy) for z in zs])
+
+    def seat(self, seat: int, pressed: bool, t_ns: int) -> None:
+        """Seat buttons mean nothing here."""
+
+    def next_time(self) -> int | None:
+        return None
+
+    @property
+    def ready(self) -> bool:
+        if self.phase == "look":
+            return bool(self.zones) and self._steady >= STEADY_FRAMES
+        return self.phase == "adjust" and bool(self.zones)
+
+    def view(self) -> ZonesView:
+        return ZonesView(self.phase, self.plan, self.title, self.zones, self.cards, self.found,
+                         self.frame_size, self.picture, self.selected, self.problem,
+                         dict(self.params), self.ready)
+
+    # -- inside -----------------------------------------------------------------------------
+    def _offer(self, zones: tuple[Zone, ...], cards: tuple[tuple[Point, ...], ...],
+               found: int | None, problem: str | None, params: Mapping[str, Any]) -> None:
+        self.zones, self.cards, self.found = zones, cards, found
+        self.problem, self.params = problem, dict(params)
+        if not zones:
+            self._steady = 0
+            self._last = ()
+
+    def _count_problem(self, exc: ZoneLayoutError) -> tuple[str, dict[str, Any]]:
+        want = " / ".join(str(n) for n in exc.expected) if exc.expected else "1+"
+        if exc.found == 0:
+            return "setup.zones.none", {"want": want}
+        if exc.expected and exc.found < min(exc.expected):
+            return "setup.zones.few", {"found": exc.found, "want": want}
+        if exc.expected and exc.found > max(exc.expected):
+            return "setup.zones.many", {"found": exc.found, "want": want}
+        return "setup.zones.layout", {"detail": str(exc)}
+
+    def _change(self, how: Callable[[list[Zone], Point], list[Zone]]) -> None:
+        if not self.zones:
+            return
+        zs = list(self.zones)
+        if self.selected is None:
+            zs = how(zs, _centre(zs))
+        else:
+            i = self.selected
+            zs[i] = how([zs[i]], _centre([zs[i]]))[0]
+        self.zones = tuple(zs)
+
+    def _save_zones(self) -> None:
+        try:
+            self._save(self.config_path, self.zones, self.replaces)
+        except ConfigEditError as exc:
+            self.problem = f"setup.config.{exc.kind}"
+            self.params = {"detail": exc.detail}
+            return
+        self.phase = "saved"
+        self.problem = None
+        self.params = {"count": len(self.zones)}
+        self.done = True
