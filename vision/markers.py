@@ -723,6 +723,27 @@ def measure_palette(before: Image, after: Image, zones: Sequence[Zone],
     return palette
 
 
+def markers_seen(before: Image, after: Image, zones: Sequence[Zone],
+                 placed: Mapping[str, str], *, back_zone: str | None = None) -> frozenset[str]:
+    """Which markers of ``placed`` (colour -> zone) already lie on their cells in ``after``
+    (something changed there since ``before``, as :func:`calibrate` looks for them), and
+    ``"back"`` when ``back_zone``'s card has been turned: the set-up screen ticks them off
+    while the host lays them."""
+    if before.shape != after.shape:
+        return frozenset()
+    reader = GridReader(zones, MarkerPalette.nominal(tuple(placed) or MARKER_COLOURS),
+                        after.shape[1::-1])
+    cells = {c.zone: c for c in reader.cells}
+    ones = np.ones(3, np.float32)
+    seen = {colour for colour, zone in placed.items()
+            if zone in cells and _changed_blob(cells[zone], before, after, ones)[0] is not None}
+    if back_zone is not None and back_zone in cells:
+        blob, _lab = _changed_blob(cells[back_zone], before, after, ones)
+        if blob is not None and blob.sum() >= 0.3 * cells[back_zone].mask.sum():
+            seen.add("back")
+    return frozenset(seen)
+
+
 def marker_places(colours: Sequence[str], back: str | None = "r6c6") -> dict[str, str]:
     """Where each of ``colours`` (Wink's markers, in the order they are laid) lies for the
     calibration: the grid's cells in reading order from r1c1; ValueError naming what is

@@ -1,0 +1,234 @@
+"""The set-up step "Wink's markers" (and 什麼不見啦's ring tokens): the players' colours
+measured under this table's light, from the screen.
+
+The same measurement as ``tablekeeper vision calibrate-markers`` (``--ring`` for the tokens):
+:func:`vision.markers.measure_palette`. Phases:
+
+- ``need_zones``: the grid (Wink) or the ring (tokens) has no zones yet: the screen says to
+  show the box the table first (:attr:`MarkersStep.left` on *back*);
+- ``before``: the host lays the 36 cards face up (the ring laid), no marker on them;
+  *confirm* takes the frame;
+- ``after``: the host lays each colour on its cell (red on r1c1, yellow on r1c2 ...; for
+  Wink the card of r6c6 turned face down, the back's colour); the screen ticks each one off
+  as the camera sees it (:func:`vision.markers.markers_seen`); *confirm* measures them.
+  A colour not found is named (the host lays it and confirms again), two colours too close to
+  tell apart (or one colour laid twice) are named as a pair;
+- ``result``: each colour as measured and its nearest other; *confirm* saves the file the
+  kiosk reads (``[table] markers``, default ``markers.json`` next to the config; the
+  tokens: ``tokens.json``), atomically; *again* starts over;
+- ``saved``: :attr:`MarkersStep.done`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from display.input import HostAction
+from tablekeeper.tablesetup.zones import SEARCH_EVERY_NS, picture_of
+from vision.config import Zone
+from vision.markers import (
+    BACK_CELL,
+    MARKER_COLOURS,
+    ColoursTooClose,
+    MarkerNotFound,
+    MarkerPalette,
+    grid_zones,
+    marker_places,
+    markers_seen,
+    measure_palette,
+    nearest_other,
+    save_markers,
+)
+
+GRID = "grid"
+RING = "ring"
+
+
+@dataclass(frozen=True, eq=False)
+class MarkersView:
+    """What the screen draws. ``problem``: a string key of :mod:`display.i18n` (``params``)."""
+
+    phase: str
+    mode: str  # GRID (Wink's markers) or RING (什麼不見啦's tokens)
+    title: str
+    #: colour -> the zone it is laid on, in the order they are laid
+    placed: Mapping[str, str]
+    back: str | None
+    #: the zones of ``placed`` and ``back`` (frame px), to draw where each goes
+    cells: Mapping[str, Zone]
+    #: the colours (and "back") the camera sees laid (phase ``after``)
+    seen: frozenset[str] = frozenset()
+    #: phase ``result``: colour -> (RGB as measured, nearest other colour, its distance)
+    measured: Mapping[str, tuple[tuple[int, int, int], str, float]] = field(default_factory=dict)
+    frame_size: tuple[int, int] | None = None
+    picture: npt.NDArray[np.uint8] | None = None
+    problem: str | None = None
+    params: Mapping[str, Any] = field(default_factory=dict)
+    ready: bool = False
+
+
+def _rgb_of_lab(lab: Sequence[float]) -> tuple[int, int, int]:
+    import cv2
+
+    px = np.array([[lab]], np.float32)
+    bgr = cv2.cvtColor(px, cv2.COLOR_Lab2BGR)[0, 0]
+    r, g, b = (int(np.clip(round(float(v) * 255), 0, 255)) for v in bgr[::-1])
+    return r, g, b
+
+
+class MarkersStep:
+    """The controller of the markers step (see the module docstring). ``zones``: the
+    config's zones (the grid's cells, or the ring); ``out``: the file the kiosk reads;
+    ``camera_size``: the frames' size the kiosk reads (a frame of another size is refused);
+    ``save``: the writer (tests inject a failing one)."""
+
+    key = "markers"
+
+    def __init__(self, zones: Sequence[Zone], out: Path, *, mode: str = GRID,
+                 colours: Sequence[str] | None = None, title: str = "",
+                 camera_size: tuple[int, int] | None = None,
+                 save: Callable[..., None] = save_markers) -> None:
+        self.mode = mode
+        self.title = title
+        self.out = out
+        self.camera_size = camera_size
+        self._save = save
+        if mode == RING:
+            from vision.ring import TOKEN_COLOURS, ring_of, ring_slots, token_places
+
+            ring = ring_of(zones)
+            self.cells: tuple[Zone, ...] = ring_slots(ring) if len(ring) >= 2 else ()
+            self.placed = token_places(list(colours or TOKEN_COLOURS))
+            self.back: str | None = None
+        else:
+            self.cells = grid_zones(zones)
+            self.placed = marker_places(list(colours or MARKER_COLOURS), BACK_CELL)
+            self.back = BACK_CELL
+        self.phase = "before" if self.cells else "need_zones"
+        self.done = False
+        self.left = False
+        self.before: npt.NDArray[np.uint8] | None = None
+        self.image: npt.NDArray[np.uint8] | None = None
+        self.picture: npt.NDArray[np.uint8] | None = None
+        self.seen: frozenset[str] = frozenset()
+        self.palette: MarkerPalette | None = None
+        self.problem: str | None = None if self.cells else f"setup.markers.no_{mode}"
+        self.params: dict[str, Any] = {}
+        self._looked_ns: int | None = None
+        self.presses = 0
+        self.shots = 0
+
+    # -- the protocol ---------------------------------------------------------------------
+    def frame(self, image: npt.NDArray[np.uint8] | None, t_ns: int) -> None:
+        if image is None:
+            self.image = self.picture = None
+            if self.phase in ("before", "after"):
+                self.problem, self.params = "setup.markers.no_camera", {}
+            return
+        if self.problem == "setup.markers.no_camera":
+            self.problem = None
+        self.image = image
+        self.picture = picture_of(image)
+        if self.phase == "after" and self.before is not None and (
+                self._looked_ns is None or not 0 <= t_ns - self._looked_ns < SEARCH_EVERY_NS):
+            self._looked_ns = t_ns
+            self.seen = markers_seen(self.before, image, self.cells, self.placed,
+                                     back_zone=self.back)
+
+    def act(self, action: HostAction, now_ns: int) -> None:
+        name = action.name
+        self.presses += 1
+        if name == "back":
+            if self.phase in ("need_zones", "before"):
+                self.left = True
+            elif self.phase in ("after", "result"):
+                self._again()
+            return
+        if name == "markers.again":
+            self._again()
+            return
+        if name != "confirm" or not self.ready:
+            return
+        if self.phase == "before":
+            assert self.image is not None
+            self.before = self.image
+            self.shots += 1
+            self.phase, self.problem, self.seen, self._looked_ns = "after", None, frozenset(), None
+        elif self.phase == "after":
+            self._measure()
+        elif self.phase == "result":
+            self._store()
+
+    def seat(self, seat: int, pressed: bool, t_ns: int) -> None:
+        """Seat buttons mean nothing here."""
+
+    def next_time(self) -> int | None:
+        return None
+
+    @property
+    def ready(self) -> bool:
+        if self.phase in ("before", "after"):
+            return self.image is not None and self.problem != "setup.markers.no_camera"
+        return self.phase == "result" and self.palette is not None
+
+    def view(self) -> MarkersView:
+        measured: dict[str, tuple[tuple[int, int, int], str, float]] = {}
+        if self.palette is not None and self.phase in ("result", "saved"):
+            for colour in self.placed:
+                near = nearest_other(self.palette, colour)
+                measured[colour] = (_rgb_of_lab(self.palette.colours[colour]),
+                                    near[0] if near else "", near[1] if near else 0.0)
+        cells = {z.name: z for z in self.cells
+                 if z.name in self.placed.values() or z.name == self.back}
+        size = (None if self.image is None
+                else (int(self.image.shape[1]), int(self.image.shape[0])))
+        return MarkersView(self.phase, self.mode, self.title, dict(self.placed), self.back,
+                           cells, self.seen, measured, size, self.picture, self.problem,
+                           dict(self.params), self.ready)
+
+    # -- inside -----------------------------------------------------------------------------
+    def _again(self) -> None:
+        self.phase = "before"
+        self.before = None
+        self.palette = None
+        self.seen = frozenset()
+        self.problem, self.params = None, {}
+
+    def _measure(self) -> None:
+        assert self.before is not None and self.image is not None
+        self.shots += 1
+        try:
+            self.palette = measure_palette(self.before, self.image, self.cells, self.placed,
+                                           back_zone=self.back, size=self.camera_size)
+        except MarkerNotFound as exc:
+            self.problem = "setup.markers.missing"
+            self.params = {"missing": ", ".join(exc.missing), "count": len(exc.missing)}
+            return
+        except ColoursTooClose as exc:
+            a, b, d = exc.pairs[0]
+            self.problem = "setup.markers.too_close"
+            self.params = {"a": a, "b": b, "distance": round(d, 1),
+                           "pairs": "; ".join(f"{x}+{y}" for x, y, _ in exc.pairs)}
+            return
+        except ValueError as exc:
+            self.problem, self.params = "setup.markers.failed", {"detail": str(exc)}
+            return
+        self.phase, self.problem, self.params = "result", None, {}
+
+    def _store(self) -> None:
+        assert self.palette is not None and self.image is not None
+        size = (int(self.image.shape[1]), int(self.image.shape[0]))
+        try:
+            self._save(self.out, self.palette, size, self.cells)
+        except OSError as exc:
+            self.problem = "setup.config.unwritable"
+            self.params = {"detail": f"{self.out}: {exc.strerror or exc}"}
+            return
+        self.phase, self.problem, self.params = "saved", None, {"file": str(self.out)}
+        self.done = True
