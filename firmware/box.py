@@ -30,6 +30,9 @@ class Firmware:
     buttons: GpioButtons | KeyboardButtons
     lamps: Lamps
     sound: WinSound
+    #: the set-up's lamp test (issue 28, "Buttons and lamps"): while not None, these seats'
+    #: lamps are lit and the others dark, whatever the arbiter says
+    lamp_test: frozenset[int] | None = None
 
     def key_event(self, key_name: str, pressed: bool, t_ns: int) -> bool:
         """Feed a pygame key (keyboard backend); False if not a buzzer key or GPIO backend."""
@@ -63,7 +66,10 @@ class Firmware:
         decision = self.arbiter.poll(now_ns)
         if decision is not None:
             self.sound.play()
-        self.lamps.show(LampState.from_status(self.arbiter.status(now_ns)))
+        state = LampState.from_status(self.arbiter.status(now_ns))
+        if self.lamp_test is not None:
+            state = LampState(test=self.lamp_test)
+        self.lamps.show(state)
         return decision
 
     def status(self, now_ns: int | None = None) -> ArbiterStatus:

@@ -127,6 +127,31 @@ class TieMeter:
         return CalibrationReport(self.seats, pins, out_pin, tuple(self.diffs_ns), self.missed)
 
 
+class JumperOutput:
+    """The calibration output as the set-up screen drives it, on the box's own pin factory:
+    ``output(level)`` drives it (opened on first use: the pin is free otherwise), ``close()``
+    lets it go. The seats' edges come back through the box's buttons."""
+
+    def __init__(self, pin_factory: Any, out_pin: int = DEFAULT_OUT_PIN) -> None:
+        _pin(out_pin, "out")
+        self.pin_factory = pin_factory
+        self.out_pin = out_pin
+        self._device: Any = None
+
+    def __call__(self, level: bool) -> None:
+        if self._device is None:
+            from gpiozero import DigitalOutputDevice
+
+            self._device = DigitalOutputDevice(self.out_pin, initial_value=True,
+                                               pin_factory=self.pin_factory)
+        self._device.value = level
+
+    def close(self) -> None:
+        if self._device is not None:
+            self._device.close()
+            self._device = None
+
+
 def run(config: FirmwareConfig, pin_factory: Any | None, *, out_pin: int,
         seats: tuple[int, int] = (1, 2), toggles: int = 2000, timeout_s: float = 0.1,
         pause_s: float = 0.002, sleep: Callable[[float], None] = time.sleep

@@ -38,6 +38,9 @@ class LampState:
     armed: bool = False
     winner: int | None = None
     locked_out: frozenset[int] = field(default_factory=frozenset)
+    #: the set-up's lamp test (issue 28): these seats' lamps steady on, every other off,
+    #: whatever the arbiter says (None: no test)
+    test: frozenset[int] | None = None
 
     @classmethod
     def from_status(cls, status: ArbiterStatus) -> LampState:
@@ -51,7 +54,9 @@ def lamp_modes(state: LampState, seats: int) -> tuple[LampMode, ...]:
     """The mode of each seat's lamp (index 0 = seat 1)."""
     modes = []
     for seat in range(1, seats + 1):
-        if state.winner is not None:
+        if state.test is not None:
+            mode = LampMode.ON if seat in state.test else LampMode.OFF
+        elif state.winner is not None:
             mode = LampMode.BLINK if seat == state.winner else LampMode.OFF
         elif seat in state.locked_out:
             mode = LampMode.FAST_BLINK
