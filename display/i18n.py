@@ -222,6 +222,9 @@ STRINGS: dict[str, Mapping[str, str]] = {
     "over.reason.cards": {"zh-TW": "{n} 位玩家沒牌了", "en": "{n} players ran out of cards",
                           "en:one": "{n} player ran out of cards"},
     "over.reason.host": {"zh-TW": "主持人結束了遊戲", "en": "Ended by the host"},
+    # issue 28: cards and area (the set-up area, its hub, teaching the cards; 28a)
+    "tablesetup.no_picture": {"zh-TW": "沒有畫面", "en": "No picture"},
+    # (end of issue 28: cards and area; 28b's block "# issue 28: zones" goes at the end)
     # --- status banner -------------------------------------------------------------------
     "status.camera_disconnected": {"zh-TW": "攝影機已斷線，正在重試",
                                    "en": "Camera disconnected, retrying now"},
