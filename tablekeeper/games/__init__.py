@@ -174,6 +174,15 @@ class Kit:
     #: the calibrated vision zones whose cards the game takes, in order of preference
     #: (None: any card in view)
     zones: tuple[str, ...] | None = None
+    #: the set-up's "Show the box the table" (issue 28): the cards the host lays where the
+    #: zones are, as ``vision calibrate --layout`` names them (``pile``, ``rows:4``,
+    #: ``grid:6x6``, ``area``), and the zones' names (empty: the layout's own); None: the
+    #: game has no zones to show
+    zone_layout: str | None = None
+    zone_names: tuple[str, ...] = ()
+    #: the set-up's marker colours: ``"grid"`` (Wink's markers on the grid's cells),
+    #: ``"ring"`` (什麼不見啦's tokens on the ring's memory cards); None: none
+    markers: str | None = None
     #: what the box needs for this game: "camera", "buzzers", "seat buttons"
     uses: tuple[str, ...] = field(default=())
     #: ``watcher(context)`` -> what the kiosk's camera feeds frames (``process(frame)`` ->

@@ -31,7 +31,8 @@ from typing import Any
 
 from display.input import HostAction
 from firmware.calibrate import TieMeter, suggest_tie_window_us
-from tablekeeper.tablesetup.configedit import ConfigEditError, save_tie_window
+from tablekeeper.tablesetup.configedit import ConfigEditError, fresh_section, save_tie_window
+from tablekeeper.tablesetup.step import NOTHING, StepContext, StepStatus, Want
 
 #: A seat not pressed this long after the step started or the last press is named.
 QUIET_S = 20.0
@@ -181,6 +182,18 @@ class ButtonsStep:
     def frame(self, image: Any, t_ns: int) -> None:
         """Camera frames mean nothing here."""
 
+    def wants(self) -> Want:
+        if self.phase == "seats":
+            missing = self._missing()
+            if missing:
+                return Want("seat", seat=missing[0], hint="setup.buttons.press")
+            return Want("confirm", action="confirm", hint="setup.buttons.all")
+        if self.phase == "missing":
+            return Want("confirm", action="buttons.without", hint="setup.buttons.silent")
+        if self.phase in ("tie_ready", "tie_result") and self.problem is None:
+            return Want("confirm", action="confirm", hint=f"setup.buttons.{self.phase}")
+        return NOTHING
+
     def next_time(self) -> int | None:
         if self.phase == "tie_measuring":
             return self._next_ns
@@ -258,6 +271,10 @@ class ButtonsStep:
         self.phase = "tie_result"
 
     def _finish(self) -> None:
+        if self._toggle is not None:
+            close = getattr(self._toggle, "close", None)
+            if close is not None:
+                close()
         self.phase = "done"
         self.done = True
         self._light(None)
@@ -265,3 +282,59 @@ class ButtonsStep:
     def _leave(self) -> None:
         self.left = True
         self._light(None)
+
+
+# -- the step module's protocol (tablekeeper.tablesetup.step) --------------------------------
+
+
+def _sim_jumper(factory: Any, seat_pins: tuple[int, ...], out_pin: int) -> None:
+    """The simulated table's test jumper: on gpiozero's mock pins, the calibration output
+    drives the inputs of seats :data:`TIE_SEATS` (as hardware.md section 4 wires it)."""
+    from firmware.mock import JumperMockPin
+
+    inputs = [factory.pin(seat_pins[s - 1]) for s in TIE_SEATS]
+    try:
+        factory.pin(out_pin, pin_class=JumperMockPin, inputs=inputs)
+    except ValueError:  # wired already (the step shown again)
+        pass
+
+
+def make(ctx: StepContext) -> ButtonsStep:
+    from firmware.calibrate import DEFAULT_OUT_PIN, JumperOutput
+    from firmware.config import FirmwareConfig
+
+    fw = ctx.firmware
+    config = fw.config if fw is not None else FirmwareConfig.from_dict(
+        fresh_section(ctx.config_path, ctx.config, "firmware"))
+    toggle: Callable[[bool], None] | None = None
+    if fw is not None and config.backend == "gpio" and config.seats >= max(TIE_SEATS):
+        factory = fw.buttons.pin_factory
+        if ctx.simulated and type(factory).__name__ == "MockFactory":
+            _sim_jumper(factory, config.pins.seats, DEFAULT_OUT_PIN)
+        toggle = JumperOutput(factory, DEFAULT_OUT_PIN)
+
+    def light(seats: frozenset[int] | None) -> None:
+        if fw is not None:
+            fw.lamp_test = seats
+
+    return ButtonsStep(config.seats, ctx.config_path or Path("config.toml"), light=light,
+                       toggle=toggle, current_us=config.arbiter.tie_window_us,
+                       save=_saver(ctx))
+
+
+def _saver(ctx: StepContext) -> Callable[[Path, float], None]:
+    if ctx.config_path is not None:
+        return save_tie_window
+
+    def nowhere(path: Path, us: float) -> None:
+        raise ConfigEditError("none", "the box runs without a config file")
+
+    return nowhere
+
+
+def status(ctx: StepContext) -> StepStatus:
+    """DONE once a tie window is in the config (measured here or by ``buzzer calibrate``);
+    OPTIONAL otherwise: the box plays with the default window."""
+    arbiter = fresh_section(ctx.config_path, ctx.config, "firmware").get("arbiter", {})
+    return (StepStatus.DONE if isinstance(arbiter, dict) and "tie_window_us" in arbiter
+            else StepStatus.OPTIONAL)

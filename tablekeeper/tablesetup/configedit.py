@@ -143,3 +143,29 @@ def save_tie_window(path: Path, tie_window_us: float) -> None:
         arbiter["tie_window_us"] = float(tie_window_us)
 
     edit_config(path, change)
+
+
+def fresh_section(config_path: Path | None, parsed: Any, section: str) -> dict[str, Any]:
+    """The config file's ``section`` as the file holds it now (a step may have written it
+    since the box read it: the zones before the markers); where the file cannot be read,
+    the parsed config's (``parsed``: a :class:`tablekeeper.config.Config`)."""
+    if config_path is not None:
+        try:
+            data = tomllib.loads(config_path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            data = {}
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            data = None
+        if data is not None:
+            value = data.get(section, {})
+            return dict(value) if isinstance(value, dict) else {}
+    return dict(parsed.sections.get(section, {})) if parsed is not None else {}
+
+
+def fresh_zones(config_path: Path | None, parsed: Any) -> tuple[Zone, ...]:
+    """The zones (``[[vision.zones]]``) as the config file holds them now; () where its
+    ``[vision]`` cannot be read."""
+    try:
+        return VisionConfig.from_dict(fresh_section(config_path, parsed, "vision")).zones
+    except ValueError:
+        return ()

@@ -30,12 +30,15 @@ import numpy as np
 import numpy.typing as npt
 
 from display.input import HostAction
+from tablekeeper.tablesetup.configedit import fresh_section, fresh_zones
+from tablekeeper.tablesetup.step import NOTHING, Picture, StepContext, StepStatus, Want, hint_params
 from tablekeeper.tablesetup.zones import SEARCH_EVERY_NS, picture_of
 from vision.config import Zone
 from vision.markers import (
     BACK_CELL,
     MARKER_COLOURS,
     ColoursTooClose,
+    GridReader,
     MarkerNotFound,
     MarkerPalette,
     grid_zones,
@@ -64,6 +67,8 @@ class MarkersView:
     cells: Mapping[str, Zone]
     #: the colours (and "back") the camera sees laid (phase ``after``)
     seen: frozenset[str] = frozenset()
+    #: phase ``before``: the cells the camera sees a face-up card on
+    up: int = 0
     #: phase ``result``: colour -> (RGB as measured, nearest other colour, its distance)
     measured: Mapping[str, tuple[tuple[int, int, int], str, float]] = field(default_factory=dict)
     frame_size: tuple[int, int] | None = None
@@ -71,6 +76,8 @@ class MarkersView:
     problem: str | None = None
     params: Mapping[str, Any] = field(default_factory=dict)
     ready: bool = False
+    #: the live picture, where each colour goes boxed over it
+    shown: Picture | None = None
 
 
 def _rgb_of_lab(lab: Sequence[float]) -> tuple[int, int, int]:
@@ -121,6 +128,9 @@ class MarkersStep:
         self.problem: str | None = None if self.cells else f"setup.markers.no_{mode}"
         self.params: dict[str, Any] = {}
         self._looked_ns: int | None = None
+        self._reader: GridReader | None = None
+        self.up = 0
+        self._seq = 0
         self.presses = 0
         self.shots = 0
 
@@ -134,12 +144,24 @@ class MarkersStep:
         if self.problem == "setup.markers.no_camera":
             self.problem = None
         self.image = image
+        self._seq += 1
         self.picture = picture_of(image)
-        if self.phase == "after" and self.before is not None and (
-                self._looked_ns is None or not 0 <= t_ns - self._looked_ns < SEARCH_EVERY_NS):
-            self._looked_ns = t_ns
+        if self._looked_ns is not None and 0 <= t_ns - self._looked_ns < SEARCH_EVERY_NS:
+            return
+        self._looked_ns = t_ns
+        if self.phase == "after" and self.before is not None:
             self.seen = markers_seen(self.before, image, self.cells, self.placed,
                                      back_zone=self.back)
+        elif self.phase == "before" and self.cells:
+            size = (int(image.shape[1]), int(image.shape[0]))
+            try:
+                if self._reader is None or self._reader.size != size:
+                    self._reader = GridReader(self.cells, None, size)
+                readings = self._reader.read(image)
+            except ValueError:  # zones outside this frame: another camera size
+                self.up = 0
+                return
+            self.up = sum(1 for r in readings.values() if r.face == "up" and not r.covered)
 
     def act(self, action: HostAction, now_ns: int) -> None:
         name = action.name
@@ -160,6 +182,7 @@ class MarkersStep:
             self.before = self.image
             self.shots += 1
             self.phase, self.problem, self.seen, self._looked_ns = "after", None, frozenset(), None
+            self.up = 0
         elif self.phase == "after":
             self._measure()
         elif self.phase == "result":
@@ -170,6 +193,57 @@ class MarkersStep:
 
     def next_time(self) -> int | None:
         return None
+
+    def tick(self, now_ns: int) -> None:
+        """Nothing here waits for the clock."""
+
+    def wants(self) -> Want:
+        if self.phase == "before" and self.image is not None:
+            if self.up < len(self.cells):
+                return Want("cards_in_zones", zones=tuple(z.name for z in self.cells),
+                            hint=f"setup.markers.lay_{self.mode}")
+            return Want("confirm", action="confirm", hint=f"setup.markers.lay_{self.mode}")
+        if self.phase == "after" and self.image is not None:
+            for colour, cell in self.placed.items():
+                if colour not in self.seen:
+                    return Want("marker", colour=colour, where=self._box(cell),
+                                hint="setup.markers.put",
+                                hint_params=hint_params({"colour": colour, "cell": cell}))
+            if self.back is not None and "back" not in self.seen:
+                return Want("marker", colour="back", where=self._box(self.back),
+                            hint="setup.markers.turn",
+                            hint_params=hint_params({"cell": self.back}))
+            if self.problem in (None, "setup.markers.missing"):
+                return Want("confirm", action="confirm", hint="setup.markers.measure")
+        if self.phase == "result" and self.problem is None:
+            return Want("confirm", action="confirm", hint="setup.markers.save")
+        return NOTHING
+
+    def _box(self, cell: str) -> tuple[float, float, float, float] | None:
+        zone = next((z for z in self.cells if z.name == cell), None)
+        if zone is None or self.image is None:
+            return None
+        h, w = self.image.shape[:2]
+        xs = [x / w for x, _ in zone.polygon]
+        ys = [y / h for _, y in zone.polygon]
+        return (min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
+
+    def _shown(self) -> Picture | None:
+        if self.image is None:
+            return None
+        boxes: list[tuple[tuple[float, float, float, float], str, str]] = []
+        if self.phase in ("after", "result"):
+            for colour, cell in self.placed.items():
+                box = self._box(cell)
+                if box is not None:
+                    boxes.append((box, str(len(boxes) + 1),
+                                  "good" if colour in self.seen or self.phase == "result"
+                                  else "warn"))
+            if self.back is not None:
+                box = self._box(self.back)
+                if box is not None:
+                    boxes.append((box, "", "good" if "back" in self.seen else "warn"))
+        return Picture(self.image, self._seq, (), tuple(boxes))
 
     @property
     def ready(self) -> bool:
@@ -189,11 +263,12 @@ class MarkersStep:
         size = (None if self.image is None
                 else (int(self.image.shape[1]), int(self.image.shape[0])))
         return MarkersView(self.phase, self.mode, self.title, dict(self.placed), self.back,
-                           cells, self.seen, measured, size, self.picture, self.problem,
-                           dict(self.params), self.ready)
+                           cells, self.seen, self.up, measured, size, self.picture,
+                           self.problem, dict(self.params), self.ready, self._shown())
 
     # -- inside -----------------------------------------------------------------------------
     def _again(self) -> None:
+        self._looked_ns = None
         self.phase = "before"
         self.before = None
         self.palette = None
@@ -232,3 +307,47 @@ class MarkersStep:
             return
         self.phase, self.problem, self.params = "saved", None, {"file": str(self.out)}
         self.done = True
+
+
+# -- the step module's protocol (tablekeeper.tablesetup.step) --------------------------------
+
+
+def _where(ctx: StepContext, mode: str) -> Path:
+    """The file the kiosk reads this table's colours from."""
+    from tablekeeper.config import markers_file
+    from vision.markers import markers_path
+
+    if mode == RING:
+        return markers_path("tokens.json", ctx.config_path, ctx.config.table.state_dir)
+    return markers_file(ctx.config.table, ctx.config_path)
+
+
+def _camera_size(ctx: StepContext) -> tuple[int, int] | None:
+    from vision.camera import CameraConfig
+
+    try:
+        size = CameraConfig.from_dict(fresh_section(ctx.config_path, ctx.config, "camera")).size
+    except ValueError:
+        return None
+    return (int(size[0]), int(size[1]))
+
+
+def make(ctx: StepContext) -> MarkersStep:
+    mode = getattr(ctx.kit, "markers", None) or GRID
+    return MarkersStep(fresh_zones(ctx.config_path, ctx.config), _where(ctx, mode), mode=mode,
+                       title=ctx.kit.title_in(ctx.lang), camera_size=_camera_size(ctx))
+
+
+def status(ctx: StepContext) -> StepStatus:
+    """DONE when the colours are measured for this camera's frames; OPTIONAL otherwise (the
+    game is played without them: the host enters the placements)."""
+    from vision.markers import MarkerFileError, load_markers
+
+    mode = getattr(ctx.kit, "markers", None)
+    if mode is None:
+        return StepStatus.DONE
+    try:
+        load_markers(_where(ctx, mode), _camera_size(ctx))
+    except MarkerFileError:
+        return StepStatus.OPTIONAL
+    return StepStatus.DONE

@@ -29,7 +29,8 @@ import numpy as np
 import numpy.typing as npt
 
 from display.input import HostAction
-from tablekeeper.tablesetup.configedit import ConfigEditError, save_zones
+from tablekeeper.tablesetup.configedit import ConfigEditError, fresh_zones, save_zones
+from tablekeeper.tablesetup.step import NOTHING, Picture, StepContext, StepStatus, Want, hint_params
 from vision.config import Point, Zone, ZoneLayoutError, cards_for_layout, zones_in_frame
 
 #: The same cards found this many frames in a row before the zones are offered (a hand
@@ -67,6 +68,27 @@ class ZonePlan:
         """How many cards the layout takes (each count it accepts; empty: any from 1)."""
         return cards_for_layout(self.layout)
 
+    @property
+    def kind(self) -> str:
+        """``pile``, ``rows``, ``grid``, ``area``, ``ring`` or ``cards``."""
+        return self.layout.partition(":")[0]
+
+    def zone_names(self) -> tuple[str, ...]:
+        """The names the layout's zones take."""
+        kind, _, arg = self.layout.partition(":")
+        if kind == "rows":
+            n = int(arg)
+            return self.names if len(self.names) == n else tuple(f"row{i}" for i in
+                                                                  range(1, n + 1))
+        if kind == "grid":
+            r, c = (int(v) for v in arg.lower().split("x"))
+            return tuple(f"r{i}c{j}" for i in range(1, r + 1) for j in range(1, c + 1))
+        if kind == "ring":
+            n = int(arg)
+            return (*(f"scene{i}" for i in range(1, n + 1)),
+                    *(f"memory{i}" for i in range(1, n + 1)))
+        return self.names[:1] or ((kind,) if kind in ("pile", "area") else self.names)
+
 
 @dataclass(frozen=True, eq=False)
 class ZonesView:
@@ -84,6 +106,8 @@ class ZonesView:
     picture: npt.NDArray[np.uint8] | None = None
     #: the zone *bigger* / *smaller* / *move* change (index into ``zones``); None: all
     selected: int | None = None
+    #: the live picture with the cards found and the zones drawn over it
+    shown: Picture | None = None
     problem: str | None = None
     params: Mapping[str, Any] = field(default_factory=dict)
     #: the zones can be taken (look) / saved (adjust)
@@ -135,7 +159,7 @@ class ZonesStep:
 
     key = "zones"
 
-    def __init__(self, plan: ZonePlan, card_size: tuple[int, int], config_path: Path, *,
+    def __init__(self, plan: ZonePlan, card_size: tuple[int, int], config_path: Path | None, *,
                  title: str = "", replaces: Callable[[str], bool] = lambda name: False,
                  save: Callable[..., None] = save_zones) -> None:
         self.plan = plan
@@ -158,6 +182,8 @@ class ZonesStep:
         self._steady = 0
         self._last: tuple[Zone, ...] = ()
         self._searched_ns: int | None = None
+        self._image: npt.NDArray[np.uint8] | None = None
+        self._seq = 0
         self.frames = 0  # frames searched (the closing note's figures)
         self.presses = 0  # host actions taken
 
@@ -165,11 +191,13 @@ class ZonesStep:
     def frame(self, image: npt.NDArray[np.uint8] | None, t_ns: int) -> None:
         """A camera frame (BGR), or None when the camera gave none."""
         if image is None:
-            self.picture = None
+            self.picture = self._image = None
             if self.phase == "look":
                 self._offer((), (), None, "setup.zones.no_camera", {})
             return
         self.frame_size = (int(image.shape[1]), int(image.shape[0]))
+        self._image = image
+        self._seq += 1
         self.picture = picture_of(image)
         if self.phase != "look" or (self._searched_ns is not None
                                     and 0 <= t_ns - self._searched_ns < SEARCH_EVERY_NS):
@@ -231,6 +259,21 @@ class ZonesStep:
     def next_time(self) -> int | None:
         return None
 
+    def tick(self, now_ns: int) -> None:
+        """Nothing here waits for the clock."""
+
+    def wants(self) -> Want:
+        if self.phase == "look":
+            if self.ready:
+                return Want("confirm", action="confirm", hint="setup.zones.take")
+            return Want("cards_in_zones", zones=self.plan.zone_names(),
+                        hint=f"setup.zones.lay.{self.plan.kind}",
+                        hint_params=hint_params({"n": self.plan.cards[0]
+                                                 if self.plan.cards else 2}))
+        if self.phase == "adjust" and self.problem is None:
+            return Want("confirm", action="confirm", hint="setup.zones.save")
+        return NOTHING
+
     @property
     def ready(self) -> bool:
         if self.phase == "look":
@@ -239,8 +282,29 @@ class ZonesStep:
 
     def view(self) -> ZonesView:
         return ZonesView(self.phase, self.plan, self.title, self.zones, self.cards, self.found,
-                         self.frame_size, self.picture, self.selected, self.problem,
-                         dict(self.params), self.ready)
+                         self.frame_size, self.picture, self.selected, self._shown(),
+                         self.problem, dict(self.params), self.ready)
+
+    def _shown(self) -> Picture | None:
+        if self._image is None or self.frame_size is None:
+            return None
+        w, h = self.frame_size
+
+        def norm(q: Sequence[Point]) -> Any:
+            pts = [(x / w, y / h) for x, y in q]
+            if len(pts) != 4:  # a zone of another shape: its bounding box's corners
+                xs, ys = [x for x, _ in pts], [y for _, y in pts]
+                pts = [(min(xs), min(ys)), (max(xs), min(ys)), (max(xs), max(ys)),
+                       (min(xs), max(ys))]
+            return tuple(pts)
+
+        outlines: list[tuple[Any, str]] = []
+        if self.phase == "look":
+            outlines += [(norm(c), "info") for c in self.cards]
+        for i, z in enumerate(self.zones):
+            picked = self.phase == "adjust" and self.selected in (None, i)
+            outlines.append((norm(z.polygon), "good" if picked else "warn"))
+        return Picture(self._image, self._seq, tuple(outlines))
 
     # -- inside -----------------------------------------------------------------------------
     def _offer(self, zones: tuple[Zone, ...], cards: tuple[tuple[Point, ...], ...],
@@ -273,6 +337,9 @@ class ZonesStep:
         self.zones = tuple(zs)
 
     def _save_zones(self) -> None:
+        if self.config_path is None:
+            self.problem, self.params = "setup.config.none", {}
+            return
         try:
             self._save(self.config_path, self.zones, self.replaces)
         except ConfigEditError as exc:
@@ -283,3 +350,44 @@ class ZonesStep:
         self.problem = None
         self.params = {"count": len(self.zones)}
         self.done = True
+
+
+# -- the step module's protocol (tablekeeper.tablesetup.step) --------------------------------
+
+
+def plan_of(kit: Any) -> ZonePlan | None:
+    """The kit's zones to show (None: it has none)."""
+    layout = getattr(kit, "zone_layout", None)
+    return ZonePlan(layout, tuple(getattr(kit, "zone_names", ()))) if layout else None
+
+
+def _card_size(ctx: StepContext) -> tuple[int, int]:
+    """The game's cards' size: its enrolled deck's, else its demo deck's (their shape is
+    what the search needs)."""
+    from vision.deck import DeckError
+
+    for folder in (ctx.config.table.deck_for(ctx.game), None):
+        try:
+            deck = ctx.kit.deck(folder)
+        except (DeckError, OSError, ValueError):
+            continue
+        if deck is not None:
+            return (int(deck.size[0]), int(deck.size[1]))
+    return (200, 300)
+
+
+def make(ctx: StepContext) -> ZonesStep:
+    plan = plan_of(ctx.kit) or ZonePlan("pile")
+    ring = plan.kind == "ring"
+    return ZonesStep(plan, _card_size(ctx), ctx.config_path, title=ctx.kit.title_in(ctx.lang),
+                     replaces=(lambda n: n.startswith(("scene", "memory"))) if ring
+                     else (lambda n: False))
+
+
+def status(ctx: StepContext) -> StepStatus:
+    """DONE when the config holds every zone the game's layout makes."""
+    plan = plan_of(ctx.kit)
+    if plan is None:
+        return StepStatus.DONE
+    have = {z.name for z in fresh_zones(ctx.config_path, ctx.config)}
+    return StepStatus.DONE if set(plan.zone_names()) <= have else StepStatus.MISSING

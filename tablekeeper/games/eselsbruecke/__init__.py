@@ -91,5 +91,7 @@ KIT = Kit(
     text_demo=lazy("tablekeeper.games.eselsbruecke.demo:text_demo"),
     display=_display,
     zones=("centre",),
+    zone_layout="area",
+    zone_names=("centre",),
     uses=("camera", "seat buttons"),
 )

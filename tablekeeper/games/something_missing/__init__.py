@@ -69,6 +69,8 @@ KIT = Kit(
     text_demo=lazy("tablekeeper.games.something_missing.demo:text_demo"),
     display=_display,
     zones=("centre", *(f"scene{p}" for p in range(1, 7)), *(f"memory{p}" for p in range(1, 7))),
+    zone_layout="pile",
+    zone_names=("centre",),
     uses=("camera", "buzzers"),
     watcher=lazy("tablekeeper.games.something_missing.camera:watcher_for"),
 )

@@ -70,5 +70,6 @@ KIT = Kit(
     text_demo=lazy("tablekeeper.games.the_game.demo:text_demo"),
     display=_display,
     zones=("row1", "row2", "row3", "row4"),
+    zone_layout="rows:4",
     uses=("camera", "seat buttons"),
 )
