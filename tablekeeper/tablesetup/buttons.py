@@ -24,6 +24,7 @@ A box without the output (keyboard buttons) skips it, saying so.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -293,10 +294,8 @@ def _sim_jumper(factory: Any, seat_pins: tuple[int, ...], out_pin: int) -> None:
     from firmware.mock import JumperMockPin
 
     inputs = [factory.pin(seat_pins[s - 1]) for s in TIE_SEATS]
-    try:
+    with contextlib.suppress(ValueError):  # wired already (the step shown again)
         factory.pin(out_pin, pin_class=JumperMockPin, inputs=inputs)
-    except ValueError:  # wired already (the step shown again)
-        pass
 
 
 def make(ctx: StepContext) -> ButtonsStep:

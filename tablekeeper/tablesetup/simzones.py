@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from tablekeeper.tablesetup.step import Want
 from vision.simtable import Pose
 
 #: Eselsbrücke's tiles: the middle row of a 3x5 grid (its simulated storyteller's places).
@@ -53,3 +54,59 @@ def lay_markers(table: Any, cells: Mapping[str, Pose], placed: Mapping[str, str]
     from vision.simmarkers import place_marker
 
     return [place_marker(table, colour, cells[cell]) for colour, cell in placed.items()]
+
+
+class SimZones:
+    """The simulated table's hands in the zones and markers steps: :meth:`act` does what a
+    :class:`~tablekeeper.tablesetup.step.Want` of kind ``cards_in_zones`` or ``marker``
+    asks, on the simulated ``table``, knowing the game only by its kit's ``zone_layout``: the
+    layout's cards (a want naming no zone), or a card on each named cell of the grid.
+    ``card_ids``: the cards it lays (the game's deck)."""
+
+    def __init__(self, table: Any, layout: str, card_ids: Sequence[str]) -> None:
+        self.table = table
+        self.layout = layout
+        self.card_ids = list(card_ids)
+        self.cells: dict[str, Pose] = {}
+        self.laid: Want | None = None
+        self.cards_laid = 0
+        self.markers_laid = 0
+
+    def act(self, want: Want) -> bool:
+        """Do ``want`` at the table; False if it is not the table's to do (or done)."""
+        if want.kind == "cards_in_zones":
+            if want == self.laid:
+                return False
+            self.laid = want
+            self.table.clear()
+            grid = self.layout.startswith("grid:")
+            if grid and want.zones:  # a card on each cell (the markers' first frame)
+                rows, cols = (int(v) for v in self.layout.partition(":")[2].split("x"))
+                for i, name in enumerate(want.zones):
+                    pose = self.table.grid_pose(i // cols, i % cols, rows, cols)
+                    self.cells[name] = pose
+                    self.table.place(self.card_ids[i % len(self.card_ids)], pose)
+                self.cards_laid += len(want.zones)
+            else:
+                self.cards_laid += len(lay_zone_cards(self.table, self.layout,
+                                                      self.card_ids))
+            return True
+        if want.kind == "marker" and want.colour is not None and want.where is not None:
+            pose = self._pose_at(want.where)
+            if want.colour == "back":
+                self.table.place_back(Pose(pose.x, pose.y, pose.angle, pose.width))
+            else:
+                from vision.simmarkers import place_marker
+
+                place_marker(self.table, want.colour, pose)
+            self.markers_laid += 1
+            return True
+        return False
+
+    def _pose_at(self, box: tuple[float, float, float, float]) -> Pose:
+        """The card lying in ``box`` (normalised), or a card-sized pose at its centre."""
+        w, h = self.table.size
+        cx, cy = (box[0] + box[2] / 2) * w, (box[1] + box[3] / 2) * h
+        near = [p for p in self.cells.values()
+                if abs(p.x - cx) < box[2] * w / 2 and abs(p.y - cy) < box[3] * h / 2]
+        return near[0] if near else Pose(cx, cy, 0.0, min(box[2] * w, box[3] * h) * 0.8)

@@ -38,7 +38,7 @@ from vision.config import Point, Zone, ZoneLayoutError, cards_for_layout, zones_
 STEADY_FRAMES = 3
 #: A zone's corners may move this far (fraction of the frame's width) between two frames
 #: and still be "the same".
-STEADY_MOVE = 0.01
+STEADY_MOVE = 0.025
 #: *bigger* / *smaller*: the zone(s) scaled about their centre by this factor.
 SCALE_STEP = 1.08
 #: *move*: by this fraction of the frame's width.
@@ -266,8 +266,8 @@ class ZonesStep:
         if self.phase == "look":
             if self.ready:
                 return Want("confirm", action="confirm", hint="setup.zones.take")
-            return Want("cards_in_zones", zones=self.plan.zone_names(),
-                        hint=f"setup.zones.lay.{self.plan.kind}",
+            # (no zone names: the layout's cards are not one per zone -- Wink's 4 corners)
+            return Want("cards_in_zones", hint=f"setup.zones.lay.{self.plan.kind}",
                         hint_params=hint_params({"n": self.plan.cards[0]
                                                  if self.plan.cards else 2}))
         if self.phase == "adjust" and self.problem is None:
