@@ -727,7 +727,8 @@ def markers_seen(before: Image, after: Image, zones: Sequence[Zone],
                  placed: Mapping[str, str], *, back_zone: str | None = None) -> frozenset[str]:
     """Which markers of ``placed`` (colour -> zone) already lie on their cells in ``after``
     (something changed there since ``before``, as :func:`calibrate` looks for them), and
-    ``"back"`` when ``back_zone``'s card has been turned: the set-up screen ticks them off
+    ``"back"`` when ``back_zone``'s card has been turned (a change of at least 15% of the
+    cell: a card, not a marker, about 5%): the set-up screen ticks them off
     while the host lays them."""
     if before.shape != after.shape:
         return frozenset()
@@ -739,7 +740,7 @@ def markers_seen(before: Image, after: Image, zones: Sequence[Zone],
             if zone in cells and _changed_blob(cells[zone], before, after, ones)[0] is not None}
     if back_zone is not None and back_zone in cells:
         blob, _lab = _changed_blob(cells[back_zone], before, after, ones)
-        if blob is not None and blob.sum() >= 0.3 * cells[back_zone].mask.sum():
+        if blob is not None and blob.sum() >= 0.15 * cells[back_zone].mask.sum():
             seen.add("back")
     return frozenset(seen)
 
