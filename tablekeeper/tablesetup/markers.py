@@ -221,8 +221,8 @@ class MarkersStep:
         the colours are not measured yet, so nothing is read, only compared)."""
         import cv2
 
-        small = cv2.resize(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3
-                           else image, (THUMB[0], THUMB[1]), interpolation=cv2.INTER_AREA)
+        grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+        small = np.asarray(cv2.resize(grey, THUMB, interpolation=cv2.INTER_AREA), np.uint8)
         if self._start is None or self._start.shape != small.shape:
             self._start = small
             return 0

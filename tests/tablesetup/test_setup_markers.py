@@ -72,6 +72,7 @@ def test_lay_measure_save_as_the_cli_measures(tmp_path: Path, demo_decks: DemoDe
     assert set(view.measured) == set(MARKER_COLOURS)
     assert view.seen >= {*MARKER_COLOURS, "back"}
     assert view.shown is not None and len(view.shown.boxes) == 9
+    assert step.image is not None
     assert step.palette == measure_palette(before, step.image, step.cells, step.placed,
                                            back_zone="r6c6")  # one implementation
     run.until("saved")
