@@ -97,7 +97,7 @@ def test_seats_lamps_and_the_tie_window(tmp_path: Path, factory: Any, firmware: 
     assert view.phase == "tie_result" and view.figures is not None
     assert view.measured == TIE_TOGGLES and view.missed == 0
     p999, most, suggested = view.figures
-    assert 10 <= suggested and suggested >= most and suggested % 10 == 0 and p999 <= most
+    assert suggested >= 10 and suggested >= most and suggested % 10 == 0 and p999 <= most
     step.act(HostAction("confirm"), 0)
     assert step.done
     text = ctx.config_path.read_text("utf-8")  # type: ignore[union-attr]
