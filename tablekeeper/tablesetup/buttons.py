@@ -25,12 +25,12 @@ A box without the output (keyboard buttons) skips it, saying so.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from display.input import HostAction
+from display.tablesetup.buttons import ButtonsView
 from firmware.calibrate import TieMeter, suggest_tie_window_us
 from tablekeeper.tablesetup.configedit import ConfigEditError, fresh_section, save_tie_window
 from tablekeeper.tablesetup.step import NOTHING, StepContext, StepStatus, Want
@@ -45,31 +45,6 @@ TIE_TIMEOUT_NS = 100_000_000
 TIE_PAUSE_NS = 2_000_000
 #: The seats the jumper joins (hardware.md section 4).
 TIE_SEATS = (1, 2)
-
-
-@dataclass(frozen=True)
-class ButtonsView:
-    """What the screen draws. ``problem``: a string key of :mod:`display.i18n` (``params``)."""
-
-    phase: str
-    seats: int
-    #: the seats (1-based) that answered, their lamps lit
-    answered: frozenset[int]
-    #: the seats named as not answering (after :data:`QUIET_S`, or on *done*)
-    silent: tuple[int, ...] = ()
-    #: seat -> how many times pressed (a seat pressed for another is seen twice)
-    presses: Mapping[int, int] = field(default_factory=dict)
-    last: int | None = None
-    tie_available: bool = True
-    #: tie_measuring: toggles done of :data:`TIE_TOGGLES`
-    progress: tuple[int, int] = (0, TIE_TOGGLES)
-    #: tie_result: (p99.9, max, suggested) in microseconds, edges measured, missed
-    figures: tuple[float, float, float] | None = None
-    measured: int = 0
-    missed: int = 0
-    current_us: float = 100.0
-    problem: str | None = None
-    params: Mapping[str, Any] = field(default_factory=dict)
 
 
 class ButtonsStep:

@@ -21,8 +21,7 @@ The same measurement as ``tablekeeper vision calibrate-markers`` (``--ring`` for
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from display.input import HostAction
+from display.tablesetup.markers import MarkersView
 from tablekeeper.tablesetup.configedit import fresh_section, fresh_zones
 from tablekeeper.tablesetup.step import NOTHING, Picture, StepContext, StepStatus, Want, hint_params
 from tablekeeper.tablesetup.zones import SEARCH_EVERY_NS, picture_of
@@ -56,33 +56,6 @@ RING = "ring"
 LAID_SHARE = 0.75
 CHANGED_LEVELS = 12.0
 THUMB = (320, 240)
-
-
-@dataclass(frozen=True, eq=False)
-class MarkersView:
-    """What the screen draws. ``problem``: a string key of :mod:`display.i18n` (``params``)."""
-
-    phase: str
-    mode: str  # GRID (Wink's markers) or RING (什麼不見啦's tokens)
-    title: str
-    #: colour -> the zone it is laid on, in the order they are laid
-    placed: Mapping[str, str]
-    back: str | None
-    #: the zones of ``placed`` and ``back`` (frame px), to draw where each goes
-    cells: Mapping[str, Zone]
-    #: the colours (and "back") the camera sees laid (phase ``after``)
-    seen: frozenset[str] = frozenset()
-    #: phase ``before``: the cells that changed since it began (the cards being laid)
-    up: int = 0
-    #: phase ``result``: colour -> (RGB as measured, nearest other colour, its distance)
-    measured: Mapping[str, tuple[tuple[int, int, int], str, float]] = field(default_factory=dict)
-    frame_size: tuple[int, int] | None = None
-    picture: npt.NDArray[np.uint8] | None = None
-    problem: str | None = None
-    params: Mapping[str, Any] = field(default_factory=dict)
-    ready: bool = False
-    #: the live picture, where each colour goes boxed over it
-    shown: Picture | None = None
 
 
 def _rgb_of_lab(lab: Sequence[float]) -> tuple[int, int, int]:
@@ -277,13 +250,9 @@ class MarkersStep:
                 near = nearest_other(self.palette, colour)
                 measured[colour] = (_rgb_of_lab(self.palette.colours[colour]),
                                     near[0] if near else "", near[1] if near else 0.0)
-        cells = {z.name: z for z in self.cells
-                 if z.name in self.placed.values() or z.name == self.back}
-        size = (None if self.image is None
-                else (int(self.image.shape[1]), int(self.image.shape[0])))
         return MarkersView(self.phase, self.mode, self.title, dict(self.placed), self.back,
-                           cells, self.seen, self.up, measured, size, self.picture,
-                           self.problem, dict(self.params), self.ready, self._shown())
+                           self.seen, self.up, measured, self._shown(), self.problem,
+                           dict(self.params), self.ready)
 
     # -- inside -----------------------------------------------------------------------------
     def _again(self) -> None:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from display.input import HostAction
+from display.tablesetup.zones import ZonesView
 from tablekeeper.tablesetup.configedit import ConfigEditError, fresh_zones, save_zones
 from tablekeeper.tablesetup.step import NOTHING, Picture, StepContext, StepStatus, Want, hint_params
 from vision.config import Point, Zone, ZoneLayoutError, cards_for_layout, zones_in_frame
@@ -88,30 +89,6 @@ class ZonePlan:
             return (*(f"scene{i}" for i in range(1, n + 1)),
                     *(f"memory{i}" for i in range(1, n + 1)))
         return self.names[:1] or ((kind,) if kind in ("pile", "area") else self.names)
-
-
-@dataclass(frozen=True, eq=False)
-class ZonesView:
-    """What the screen draws (see the module docstring for the phases). ``problem`` is a
-    string key of :mod:`display.i18n` (with ``params``) saying what is wrong, or None."""
-
-    phase: str
-    plan: ZonePlan
-    title: str
-    zones: tuple[Zone, ...] = ()
-    cards: tuple[tuple[Point, ...], ...] = ()
-    found: int | None = None
-    frame_size: tuple[int, int] | None = None
-    #: the last frame scaled down (RGB, long side :data:`PICTURE_SIDE`), None: no picture
-    picture: npt.NDArray[np.uint8] | None = None
-    #: the zone *bigger* / *smaller* / *move* change (index into ``zones``); None: all
-    selected: int | None = None
-    #: the live picture with the cards found and the zones drawn over it
-    shown: Picture | None = None
-    problem: str | None = None
-    params: Mapping[str, Any] = field(default_factory=dict)
-    #: the zones can be taken (look) / saved (adjust)
-    ready: bool = False
 
 
 def _scale(zone: Zone, centre: Point, k: float) -> Zone:
@@ -281,9 +258,9 @@ class ZonesStep:
         return self.phase == "adjust" and bool(self.zones)
 
     def view(self) -> ZonesView:
-        return ZonesView(self.phase, self.plan, self.title, self.zones, self.cards, self.found,
-                         self.frame_size, self.picture, self.selected, self._shown(),
-                         self.problem, dict(self.params), self.ready)
+        return ZonesView(self.phase, self.plan.kind, self.plan.cards, self.title,
+                         tuple(z.name for z in self.zones), self.found, self.selected,
+                         self._shown(), self.problem, dict(self.params), self.ready)
 
     def _shown(self) -> Picture | None:
         if self._image is None or self.frame_size is None:

@@ -72,7 +72,7 @@ def test_each_layout_is_found_taken_and_saved(tmp_path: Path, demo_decks: DemoDe
     SimZones(table, layout, deck.ids).act(step.wants())
     _feed(step, table, STEADY_FRAMES)
     view = step.view()
-    assert view.ready and len(view.zones) == count and view.problem is None
+    assert view.ready and len(view.zone_names) == count and view.problem is None
     assert view.shown is not None and len(view.shown.outlines) >= count
     assert step.wants().kind == "confirm"
     step.act(HostAction("confirm"), 0)
