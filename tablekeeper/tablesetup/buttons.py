@@ -25,6 +25,7 @@ A box without the output (keyboard buttons) skips it, saying so.
 from __future__ import annotations
 
 import contextlib
+import logging
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -45,6 +46,8 @@ TIE_TIMEOUT_NS = 100_000_000
 TIE_PAUSE_NS = 2_000_000
 #: The seats the jumper joins (hardware.md section 4).
 TIE_SEATS = (1, 2)
+
+_log = logging.getLogger(__name__)
 
 
 class ButtonsStep:
@@ -145,6 +148,7 @@ class ButtonsStep:
                 try:
                     self._save(self.config_path, self.figures[2])
                 except ConfigEditError as exc:
+                    _log.warning("set-up %s: not saved: %s", self.key, exc.detail)
                     self.problem = f"setup.config.{exc.kind}"
                     self.params = {"detail": exc.detail}
                     return

@@ -21,6 +21,7 @@ The same measurement as ``tablekeeper vision calibrate-markers`` (``--ring`` for
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -47,6 +48,8 @@ from vision.markers import (
     nearest_other,
     save_markers,
 )
+
+_log = logging.getLogger(__name__)
 
 GRID = "grid"
 RING = "ring"
@@ -281,6 +284,7 @@ class MarkersStep:
                            "pairs": "; ".join(f"{x}+{y}" for x, y, _ in exc.pairs)}
             return
         except ValueError as exc:
+            _log.warning("set-up markers: not measured: %s", exc)
             self.problem, self.params = "setup.markers.failed", {"detail": str(exc)}
             return
         self.phase, self.problem, self.params = "result", None, {}
@@ -291,6 +295,7 @@ class MarkersStep:
         try:
             self._save(self.out, self.palette, size, self.cells)
         except OSError as exc:
+            _log.warning("set-up markers: %s not written: %s", self.out, exc)
             self.problem = "setup.config.unwritable"
             self.params = {"detail": f"{self.out}: {exc.strerror or exc}"}
             return

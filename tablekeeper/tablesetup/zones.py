@@ -19,6 +19,7 @@ the set-up hub (:attr:`ZonesStep.left`: the step can be resumed).
 
 from __future__ import annotations
 
+import logging
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -53,6 +54,8 @@ PICTURE_SIDE = 480
 #: The host's actions on this step (besides confirm and back).
 ACTIONS = ("zones.pick", "zones.grow", "zones.shrink", "zones.left", "zones.right",
            "zones.up", "zones.down", "zones.again")
+
+_log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -320,6 +323,7 @@ class ZonesStep:
         try:
             self._save(self.config_path, self.zones, self.replaces)
         except ConfigEditError as exc:
+            _log.warning("set-up %s: not saved: %s", self.key, exc.detail)
             self.problem = f"setup.config.{exc.kind}"
             self.params = {"detail": exc.detail}
             return
