@@ -243,3 +243,35 @@ def test_status_follows_the_config_file(tmp_path: Path) -> None:
     assert zones_step.status(ctx) is StepStatus.DONE
     step = zones_step.make(ctx)
     assert step.plan == ZonePlan("rows:4") and step.card_size == (200, 300)
+
+
+def test_the_cli_calibrates_the_area_and_refuses_two_cards_for_a_pile(
+        tmp_path: Path, demo_decks: DemoDecks, capsys: pytest.CaptureFixture[str]) -> None:
+    import cv2
+
+    from tablekeeper.cli import main
+    from vision.demo_decks import demo_deck
+
+    deck: Deck = demo_decks("eselsbruecke")
+    table = SimulatedTable(deck, seed=5, size=(1280, 960))
+    lay_zone_cards(table, "area", deck.ids)
+    frame = tmp_path / "frame.png"
+    cv2.imwrite(str(frame), table.capture().image)
+    folder = str(demo_deck("eselsbruecke"))
+    assert main(["vision", "calibrate", "--deck", folder, "--image", str(frame),
+                 "--layout", "area", "--names", "centre"]) == 0
+    zones = VisionConfig.from_dict(tomllib.loads(capsys.readouterr().out)["vision"]).zones
+    assert [z.name for z in zones] == ["centre"]
+    found = zones_in_frame(table.capture().image, deck.size, "area", ("centre",))
+    xs = [x for q in found.cards for x, _ in q]
+    assert min(x for x, _ in zones[0].polygon) < min(xs) < max(xs) < max(
+        x for x, _ in zones[0].polygon)  # round both tiles
+    # two cards where the pile takes one: said, nothing printed
+    assert main(["vision", "calibrate", "--deck", folder, "--image", str(frame),
+                 "--layout", "pile"]) == 2
+    captured = capsys.readouterr()
+    assert "lay exactly 1 card where the pile goes; found 2" in captured.err
+    assert captured.out == ""
+    step = ZonesStep(ZonePlan("pile", ("centre",)), deck.size, None)
+    step.frame(table.capture().image, 0)
+    assert step.view().problem == "setup.zones.many"
