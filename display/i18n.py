@@ -267,6 +267,9 @@ STRINGS: dict[str, Mapping[str, str]] = {
                              "en": "Lay a tile at each end of where the stories lie"},
     "setup.zones.lay.ring": {"zh-TW": "排好場景牌和回憶卡",
                              "en": "Lay the scenes and memory cards"},
+    "setup.zones.lay.pile+ring": {"zh-TW": "牌堆放一張牌，周圍排好場景牌和回憶卡",
+                                  "en": "A card where the pile goes, the scenes and memory "
+                                        "cards round it"},
     "setup.zones.lay.cards": {"zh-TW": "把牌放在遊戲區的位置",
                               "en": "Lay cards where the game's places are"},
     "setup.zones.take": {"zh-TW": "找到了：按「用這些區域」", "en": "Found: take these zones"},

@@ -316,7 +316,7 @@ def _zone(raw: Any, where: str) -> Zone:
 
 # -- calibration: zones from cards laid at the zone positions --------------------------------
 
-LAYOUTS = ("pile", "cards", "rows:N", "grid:RxC", "ring:N", "area")
+LAYOUTS = ("pile", "cards", "rows:N", "grid:RxC", "ring:N", "pile+ring:N", "area")
 
 
 def _scaled(quad: Sequence[Point], grow: float) -> tuple[Point, ...]:
@@ -361,6 +361,8 @@ def zones_from_cards(quads: Sequence[Sequence[Point]], layout: str,
       memory card: 2N cards, the memory cards nearer the ring's centre than their scenes
       (see :func:`vision.ring.ring_zones_from_cards`): zones scene1..sceneN and
       memory1..memoryN, numbered clockwise from the top;
+    * ``pile+ring:N``: 什麼不見啦's whole table: the card nearest the middle of them all is
+      the pile (zone ``names[0]``, else ``pile``, grown by ``grow``), the other 2N the ring;
     * ``area``: one zone (``names[0]``, else ``area``) round all the cards laid (Eselsbrücke's
       tiles: one at each end of where the stories lie): the smallest rectangle holding
       them, widened on each side by ``grow - 1`` of a card's short side.
@@ -426,6 +428,24 @@ def zones_from_cards(quads: Sequence[Sequence[Point]], layout: str,
         box = cv2.boxPoints(((cx, cy), (w + more, h + more), angle))
         return (Zone(names[0] if names else "area",
                      tuple((float(x), float(y)) for x, y in box)),)
+    if kind == "pile+ring":
+        from vision.ring import ring_zones_from_cards
+
+        try:
+            n = int(arg)
+        except ValueError:
+            raise ValueError(f"layout {layout!r}: expected pile+ring:N, e.g. "
+                             "pile+ring:5") from None
+        if len(qs) != 2 * n + 1:
+            raise ValueError(f"layout pile+ring:{n}: lay a card where the pile goes, the {n} "
+                             f"scene cards and their {n} memory cards ({2 * n + 1} cards); "
+                             f"found {len(qs)}")
+        cx = sum(_centre(q)[0] for q in qs) / len(qs)
+        cy = sum(_centre(q)[1] for q in qs) / len(qs)
+        pile = min(qs, key=lambda q: math.dist(_centre(q), (cx, cy)))
+        rest = [q for q in qs if q is not pile]
+        return (Zone(names[0] if names else "pile", _scaled(pile, grow)),
+                *ring_zones_from_cards(rest, n))
     if kind == "ring":
         from vision.ring import ring_zones_from_cards
 
@@ -450,6 +470,8 @@ def cards_for_layout(layout: str) -> tuple[int, ...]:
             return (int(arg),)
         if kind == "ring":
             return (2 * int(arg),)
+        if kind == "pile+ring":
+            return (2 * int(arg) + 1,)
         if kind == "grid":
             r_s, c_s = arg.lower().split("x")
             rows, cols = int(r_s), int(c_s)

@@ -59,6 +59,8 @@ RING = "ring"
 LAID_SHARE = 0.75
 CHANGED_LEVELS = 12.0
 THUMB = (320, 240)
+#: ... and still (no cell changed) for this many looks in a row.
+STILL_LOOKS = 2
 
 
 def _rgb_of_lab(lab: Sequence[float]) -> tuple[int, int, int]:
@@ -110,6 +112,8 @@ class MarkersStep:
         self.params: dict[str, Any] = {}
         self._looked_ns: int | None = None
         self._start: npt.NDArray[np.uint8] | None = None
+        self._last: npt.NDArray[np.uint8] | None = None
+        self._still = 0
         self.up = 0
         self._seq = 0
         self.presses = 0
@@ -172,7 +176,12 @@ class MarkersStep:
 
     def wants(self) -> Want:
         if self.phase == "before" and self.image is not None:
-            if self.up < LAID_SHARE * len(self.cells):
+            # laid: the cells changed since the phase began and are still now -- or nothing
+            # changed for a while (they were laid before the step began: the ring after the
+            # zones step); only the simulated host goes by this, a person sees the picture
+            laid = (self.up >= LAID_SHARE * len(self.cells) and self._still >= STILL_LOOKS) \
+                or self._still >= 2 * STILL_LOOKS
+            if not laid:
                 return Want("cards_in_zones", zones=tuple(z.name for z in self.cells),
                             hint=f"setup.markers.lay_{self.mode}")
             return Want("confirm", action="confirm", hint=f"setup.markers.lay_{self.mode}")
@@ -194,16 +203,26 @@ class MarkersStep:
 
     def _changed_cells(self, image: npt.NDArray[np.uint8]) -> int:
         """How many cells look different from when the phase began (the cards laid since:
-        the colours are not measured yet, so nothing is read, only compared)."""
+        the colours are not measured yet, so nothing is read, only compared); counts the
+        looks in a row that changed no cell (:attr:`_still`)."""
         import cv2
 
         grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
         small = np.asarray(cv2.resize(grey, THUMB, interpolation=cv2.INTER_AREA), np.uint8)
         if self._start is None or self._start.shape != small.shape:
-            self._start = small
+            self._start = self._last = small
+            self._still = 0
             return 0
-        h, w = image.shape[:2]
-        diff = cv2.absdiff(small, self._start)
+        since_start = self._count(small, self._start, image.shape[:2])
+        moved = self._count(small, self._last, image.shape[:2]) if self._last is not None else 0
+        self._still = self._still + 1 if moved == 0 else 0
+        self._last = small
+        return since_start
+
+    def _count(self, a: npt.NDArray[np.uint8], b: npt.NDArray[np.uint8],
+               shape: tuple[int, ...]) -> int:
+        h, w = shape[0], shape[1]
+        diff = cv2_absdiff(a, b)
         changed = 0
         for z in self.cells:
             xs = [x * THUMB[0] / w for x, _ in z.polygon]
@@ -260,7 +279,8 @@ class MarkersStep:
     # -- inside -----------------------------------------------------------------------------
     def _again(self) -> None:
         self._looked_ns = None
-        self._start = None
+        self._start = self._last = None
+        self._still = 0
         self.phase = "before"
         self.before = None
         self.palette = None
@@ -345,3 +365,9 @@ def status(ctx: StepContext) -> StepStatus:
     except MarkerFileError:
         return StepStatus.OPTIONAL
     return StepStatus.DONE
+
+
+def cv2_absdiff(a: npt.NDArray[np.uint8], b: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    import cv2
+
+    return np.asarray(cv2.absdiff(a, b), np.uint8)

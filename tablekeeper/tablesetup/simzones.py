@@ -26,7 +26,7 @@ def zone_poses(table: Any, layout: str) -> list[Pose]:
     w, h = table.size
     kind, _, arg = layout.partition(":")
     if kind == "pile":
-        return [Pose(x=w * 0.5, y=h * 0.5, angle=4.0, width=w * 0.15)]
+        return [Pose(x=w * 0.5, y=h * 0.5, angle=4.0, width=w * 0.08)]
     if kind == "rows":
         n = int(arg)
         step = 0.72 / max(1, n - 1)
@@ -69,6 +69,7 @@ class SimZones:
         self.card_ids = list(card_ids)
         self.cells: dict[str, Pose] = {}
         self.laid: Want | None = None
+        self.ring: Any = None
         self.cards_laid = 0
         self.markers_laid = 0
 
@@ -79,6 +80,9 @@ class SimZones:
                 return False
             self.laid = want
             self.table.clear()
+            if self.layout.startswith("pile+ring:"):  # the zones' cards, or the ring again
+                self.cards_laid += self._lay_ring(int(self.layout.partition(":")[2]))
+                return True
             grid = self.layout.startswith("grid:")
             if grid and want.zones:  # a card on each cell (the markers' first frame)
                 rows, cols = (int(v) for v in self.layout.partition(":")[2].split("x"))
@@ -102,6 +106,15 @@ class SimZones:
             self.markers_laid += 1
             return True
         return False
+
+    def _lay_ring(self, n: int) -> int:
+        """A card where the pile goes and 什麼不見啦's ring round it
+        (:class:`vision.simring.SimRing`, as the game's demo lays it)."""
+        from vision.simring import SimRing
+
+        self.table.place(self.card_ids[0], zone_poses(self.table, "pile")[0])
+        self.ring = SimRing.lay(self.table, n)
+        return 2 * n + 1
 
     def _pose_at(self, box: tuple[float, float, float, float]) -> Pose:
         """The card lying in ``box`` (normalised), or a card-sized pose at its centre."""

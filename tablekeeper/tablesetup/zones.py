@@ -87,10 +87,11 @@ class ZonePlan:
         if kind == "grid":
             r, c = (int(v) for v in arg.lower().split("x"))
             return tuple(f"r{i}c{j}" for i in range(1, r + 1) for j in range(1, c + 1))
-        if kind == "ring":
+        if kind in ("ring", "pile+ring"):
             n = int(arg)
-            return (*(f"scene{i}" for i in range(1, n + 1)),
+            ring = (*(f"scene{i}" for i in range(1, n + 1)),
                     *(f"memory{i}" for i in range(1, n + 1)))
+            return ring if kind == "ring" else (self.names[:1] or ("pile",)) + ring
         return self.names[:1] or ((kind,) if kind in ("pile", "area") else self.names)
 
 
@@ -359,7 +360,7 @@ def _card_size(ctx: StepContext) -> tuple[int, int]:
 
 def make(ctx: StepContext) -> ZonesStep:
     plan = plan_of(ctx.kit) or ZonePlan("pile")
-    ring = plan.kind == "ring"
+    ring = plan.kind in ("ring", "pile+ring")
     return ZonesStep(plan, _card_size(ctx), ctx.config_path, title=ctx.kit.title_in(ctx.lang),
                      replaces=(lambda n: n.startswith(("scene", "memory"))) if ring
                      else (lambda n: False))

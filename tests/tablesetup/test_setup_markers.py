@@ -157,3 +157,44 @@ def test_status_and_make_read_the_config_file(tmp_path: Path, demo_decks: DemoDe
     assert step.phase == "before" and step.out == tmp_path / "markers.json"
     other = StepContext("the-game", games.load("the-game"), Config(), path, tmp_path / "d")
     assert markers_step.status(other) is StepStatus.DONE  # no markers in The Game
+
+
+def test_the_ring_and_its_tokens(tmp_path: Path, demo_decks: DemoDecks) -> None:
+    """什麼不見啦: the pile and the ring found from the table as laid for play, then the
+    seven tokens measured in the memory cards' slots and saved where the game reads them."""
+    from tablekeeper import games
+    from tablekeeper.config import Config
+    from tablekeeper.tablesetup import zones as zones_step
+    from tablekeeper.tablesetup.markers import RING
+    from vision.ring import TOKEN_COLOURS, ring_of
+
+    deck = demo_decks("something-missing-items")
+    path = tmp_path / "config.toml"
+    path.write_text("# box\n", encoding="utf-8")
+    ctx = StepContext("something-missing", games.load("something-missing"), Config(), path,
+                      tmp_path / "deck")
+    assert zones_step.status(ctx) is StepStatus.MISSING
+    assert markers_step.make(ctx).phase == "need_zones"
+    table = sim_table(deck, CameraConfig.from_dict({"sim_seed": 3}))
+    hands = SimZones(table, "pile+ring:5", deck.ids)
+    zones = zones_step.ZonesStep(zones_step.ZonePlan("pile+ring:5", ("centre",)), deck.size,
+                                 path)
+    t = 0
+    for _ in range(12):
+        t += FRAME_NS
+        zones.frame(table.capture().image, t)
+        want = zones.wants()
+        if want.kind == "confirm":
+            zones.act(HostAction(want.action), t)
+        else:
+            hands.act(want)
+    assert zones.done and zones_step.status(ctx) is StepStatus.DONE
+    step = markers_step.make(ctx)
+    assert step.mode == RING and step.phase == "before" and len(step.cells) == 30
+    run = Run(deck, step)
+    run.table, run.hands = table, hands
+    run.until("saved", limit=60)
+    out = tmp_path / "tokens.json"
+    assert step.out == out and markers_step.status(ctx) is StepStatus.DONE
+    assert set(load_markers(out, CAMERA.size).colours) == set(TOKEN_COLOURS)
+    assert len(ring_of(zones.zones)) == 5

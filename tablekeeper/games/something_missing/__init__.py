@@ -69,8 +69,9 @@ KIT = Kit(
     text_demo=lazy("tablekeeper.games.something_missing.demo:text_demo"),
     display=_display,
     zones=("centre", *(f"scene{p}" for p in range(1, 7)), *(f"memory{p}" for p in range(1, 7))),
-    zone_layout="pile",
+    zone_layout="pile+ring:5",
     zone_names=("centre",),
+    markers="ring",
     uses=("camera", "buzzers"),
     watcher=lazy("tablekeeper.games.something_missing.camera:watcher_for"),
 )
