@@ -71,9 +71,9 @@ def run(seed: int = 1) -> list[dict[str, Any]]:
             step = ZonesStep(ZonePlan(kit.zone_layout, kit.zone_names), deck.size, config)
             hands = SimZones(table, kit.zone_layout, deck.ids)
             out.append({"game": name, "step": "zones", **_drive(step, table, hands)})
-            if kit.markers == "grid":
+            if kit.markers:
                 markers = MarkersStep(step.zones, Path(tmp) / f"{name}-markers.json",
-                                      camera_size=camera.size)
+                                      mode=kit.markers, camera_size=camera.size)
                 out.append({"game": name, "step": "markers",
                             **_drive(markers, table, hands)})
     return out
