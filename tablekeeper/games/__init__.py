@@ -183,6 +183,9 @@ class Kit:
     #: the set-up's marker colours: ``"grid"`` (Wink's markers on the grid's cells),
     #: ``"ring"`` (什麼不見啦's tokens on the ring's memory cards); None: none
     markers: str | None = None
+    #: the set-up steps the game needs, by key (:data:`tablekeeper.tablesetup.step.
+    #: STEP_KEYS`); None: the set-up area's default for what the game ``uses``
+    setup_steps: tuple[str, ...] | None = None
     #: what the box needs for this game: "camera", "buzzers", "seat buttons"
     uses: tuple[str, ...] = field(default=())
     #: ``watcher(context)`` -> what the kiosk's camera feeds frames (``process(frame)`` ->

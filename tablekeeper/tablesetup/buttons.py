@@ -14,7 +14,7 @@ far apart the Pi stamps two edges that happen at the same instant -- no pair of 
 presses within a tenth of a millisecond, so players pressing "together" would measure their
 hands, not the Pi. So the step measures what ``tablekeeper buzzer calibrate`` measures, with
 the same code (:class:`firmware.calibrate.TieMeter`): the test jumper from the calibration
-output (GPIO 7) to two seat inputs, the output toggled :data:`TIE_TOGGLES` times (the
+output (GPIO 7) to two seat inputs, the output pressed :data:`TIE_TOGGLES` times (the
 ``toggle`` seam), the seats' edges arriving through the box's own buttons with their kernel
 timestamps (:meth:`ButtonsStep.seat`); the window proposed
 (:func:`firmware.calibrate.suggest_tie_window_us`) is saved to ``[firmware.arbiter]
@@ -38,8 +38,10 @@ from tablekeeper.tablesetup.step import NOTHING, StepContext, StepStatus, Want
 
 #: A seat not pressed this long after the step started or the last press is named.
 QUIET_S = 20.0
-#: Toggles of the calibration output (each drives both seats' inputs one way).
-TIE_TOGGLES = 200
+#: Presses of the calibration output (each drives both seats' inputs low at one instant,
+#: then releases them; only the presses are measured: the screen hears of presses, and the
+#: spread is the same either way).
+TIE_TOGGLES = 100
 #: A toggle whose two edges have not both come this long after it is missed.
 TIE_TIMEOUT_NS = 100_000_000
 #: The pause between toggles.
@@ -78,6 +80,7 @@ class ButtonsStep:
         self._quiet_from = start_ns
         self.meter: TieMeter | None = None
         self._toggled_ns = 0
+        self._low = False
         self._next_ns: int | None = None
         self.figures: tuple[float, float, float] | None = None
         self.problem: str | None = None
@@ -196,14 +199,19 @@ class ButtonsStep:
                 self._next_ns = self._toggled_ns + TIE_TIMEOUT_NS
                 return
             meter.missed_one()
+        if self._low:  # the press measured (or missed): release both, pause
+            self._low = False
+            self._toggle(True)
+            self._next_ns = now_ns + TIE_PAUSE_NS
+            return
         if meter.toggles >= TIE_TOGGLES:
             self._measured()
             return
-        pressed = meter.toggles % 2 == 0  # low = both pressed, then high = released
-        meter.toggled(pressed)
+        meter.toggled(True)  # both seats' inputs driven low: pressed at the same instant
+        self._low = True
         self._toggled_ns = now_ns
         self._next_ns = now_ns + TIE_PAUSE_NS
-        self._toggle(not pressed)
+        self._toggle(False)
 
     def view(self) -> ButtonsView:
         meter = self.meter
@@ -225,6 +233,7 @@ class ButtonsStep:
 
     def _start_measuring(self, now_ns: int) -> None:
         self.meter = TieMeter(TIE_SEATS)
+        self._low = False
         self.phase = "tie_measuring"
         self.figures = None
         self.problem, self.params = None, {}

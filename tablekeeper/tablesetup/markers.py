@@ -183,7 +183,8 @@ class MarkersStep:
                 or self._still >= 2 * STILL_LOOKS
             if not laid:
                 return Want("cards_in_zones", zones=tuple(z.name for z in self.cells),
-                            hint=f"setup.markers.lay_{self.mode}")
+                            hint=f"setup.markers.lay_{self.mode}",
+                            hint_params=hint_params({"layout": self._layout()}))
             return Want("confirm", action="confirm", hint=f"setup.markers.lay_{self.mode}")
         if self.phase == "after" and self.image is not None:
             for colour, cell in self.placed.items():
@@ -200,6 +201,12 @@ class MarkersStep:
         if self.phase == "result" and self.problem is None:
             return Want("confirm", action="confirm", hint="setup.markers.save")
         return NOTHING
+
+    def _layout(self) -> str:
+        """The layout the cells were found with (the simulated table lays it again)."""
+        if self.mode == RING:
+            return f"pile+ring:{len(self.cells) // 6}"
+        return "grid:6x6"
 
     def _changed_cells(self, image: npt.NDArray[np.uint8]) -> int:
         """How many cells look different from when the phase began (the cards laid since:

@@ -123,3 +123,37 @@ class SimZones:
         near = [p for p in self.cells.values()
                 if abs(p.x - cx) < box[2] * w / 2 and abs(p.y - cy) < box[3] * h / 2]
         return near[0] if near else Pose(cx, cy, 0.0, min(box[2] * w, box[3] * h) * 0.8)
+
+
+# -- the simulated host's hands (tablekeeper.tablesetup.simhost.HANDS) -------------------------
+
+_hands: dict[int, tuple[Any, SimZones]] = {}
+
+
+def _hands_for(table: Any, want: Want) -> SimZones | None:
+    """The table's hands for the layout the want names (``hint_params`` ``layout``)."""
+    layout = str(dict(want.hint_params).get("layout", ""))
+    kept = _hands.get(id(table))
+    if kept is not None and kept[0] is table and (not layout or kept[1].layout == layout):
+        return kept[1]
+    if not layout:
+        return None
+    hands = SimZones(table, layout, list(table.deck.ids))
+    _hands[id(table)] = (table, hands)
+    return hands
+
+
+def lay_zones(table: Any, want: Want, rng: Any = None) -> bool:
+    """``cards_in_zones``: lay the layout's cards (or a card on each named cell); True if
+    the table changed."""
+    hands = _hands_for(table, want)
+    return hands.act(want) if hands is not None else False
+
+
+def lay_marker(table: Any, want: Want, rng: Any = None) -> bool:
+    """``marker``: lay the colour at its place (``back``: a card face down there)."""
+    hands = _hands_for(table, want)
+    if hands is None:
+        hands = SimZones(table, "", list(table.deck.ids))
+        _hands[id(table)] = (table, hands)
+    return hands.act(want)

@@ -250,7 +250,8 @@ class ZonesStep:
             # (no zone names: the layout's cards are not one per zone -- Wink's 4 corners)
             return Want("cards_in_zones", hint=f"setup.zones.lay.{self.plan.kind}",
                         hint_params=hint_params({"n": self.plan.cards[0]
-                                                 if self.plan.cards else 2}))
+                                                 if self.plan.cards else 2,
+                                                 "layout": self.plan.layout}))
         if self.phase == "adjust" and self.problem is None:
             return Want("confirm", action="confirm", hint="setup.zones.save")
         return NOTHING

@@ -15,7 +15,7 @@ from typing import Any
 import pygame
 
 from display.fonts import FontBook
-from display.input import focus_order
+from display.input import HostAction, focus_order
 from display.model import Snapshot
 from display.paint import Painter, TextCache
 from display.screens import Frame
@@ -164,3 +164,43 @@ def test_back_leaves_each_step(tmp_path: Path) -> None:
     host = HostButtons(step)
     host.take("back", 0)
     assert step.left
+
+
+def test_the_set_up_area_runs_the_zones_and_markers_steps_with_the_simulated_hands(
+        tmp_path: Path, demo_decks: Callable[[str], Deck]) -> None:
+    """28a's area and simulated hands (simhost.HANDS names simzones' functions) run these
+    steps through the protocol alone."""
+    from tablekeeper.config import load_config
+    from tablekeeper.tablesetup.area import SetupArea, steps_for
+    from tablekeeper.tablesetup.simhost import SimHands
+
+    kit = games.load("wink")
+    assert steps_for(kit) == ("cards", "zones", "markers", "buttons")
+    path = tmp_path / "config.toml"
+    path.write_text("# box\n", encoding="utf-8")
+
+    def context_for(k: Any) -> StepContext:
+        return StepContext(k.name, k, load_config(path), path, tmp_path / "deck",
+                           simulated=True)
+
+    area = SetupArea([kit], context_for, game="wink", step="zones")
+    deck = demo_decks("wink")
+    table = sim_table(deck, CameraConfig.from_dict({"sim_seed": 4}))
+    hands = SimHands(table)
+    t = 0
+    for _ in range(80):
+        t += FRAME_NS
+        area.frame(table.capture().image, t)
+        want = area.wants()
+        if want.kind == "confirm":
+            if area.step is None:
+                if dict(area.view().game.steps)["markers"] == "done":
+                    break
+                area.act(HostAction("area.step", "markers"), t)
+            else:
+                area.act(HostAction(want.action), t)
+        else:
+            hands.do(want)
+    steps = dict(area.view().game.steps)
+    assert steps["zones"] == "done" and steps["markers"] == "done"
+    assert (tmp_path / "markers.json").exists() and hands.moves >= 10

@@ -72,6 +72,7 @@ KIT = Kit(
     zone_layout="pile+ring:5",
     zone_names=("centre",),
     markers="ring",
+    setup_steps=("cards", "zones", "markers", "buttons"),
     uses=("camera", "buzzers"),
     watcher=lazy("tablekeeper.games.something_missing.camera:watcher_for"),
 )

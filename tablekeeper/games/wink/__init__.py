@@ -74,6 +74,7 @@ KIT = Kit(
     zones=tuple(f"r{r}c{c}" for r in range(1, 7) for c in range(1, 7)),
     zone_layout="grid:6x6",
     markers="grid",
+    setup_steps=("cards", "zones", "markers", "buttons"),
     uses=("camera", "seat buttons"),
     # The 6x6 grid (about 58 x 40 cm of cards) at 640 px gives cards ~55 px wide, under
     # the Wink deck's floor (56 px, `bench pixels`); 1280 px doubles that (hardware.md §3).
