@@ -86,11 +86,11 @@ def draw(p: Painter, f: Frame, view: MarkersView) -> None:
         _colours(p, view, x, w)
     choices: list[Any] = []
     if view.phase == "before":
-        choices.append((HostAction("confirm"), p.tr("setup.markers.btn.laid"), None, C.ACCENT,
-                        view.ready))
+        choices.append((HostAction("confirm"), p.tr("setup.markers.btn.laid"), None,
+                        C.ACCENT if view.ready else C.PANEL_HI, True))
     elif view.phase == "after":
         choices.append((HostAction("confirm"), p.tr("setup.markers.btn.measure"), None,
-                        C.ACCENT, view.ready))
+                        C.ACCENT if view.ready else C.PANEL_HI, True))
     elif view.phase == "result":
         choices.append((HostAction("confirm"), p.tr("setup.btn.save"), None, C.ACCENT, True))
     if view.phase in ("after", "result"):

@@ -81,8 +81,10 @@ def draw(p: Painter, f: Frame, view: ZonesView) -> None:
         _adjust(p, view, x, w)
     choices: list[Any] = []
     if view.phase == "look":
-        choices.append((HostAction("confirm"), p.tr("setup.zones.btn.take"), None, C.ACCENT,
-                        view.ready))
+        # (enabled even before the cards are found: the focus stays on it, and a press
+        # then only says again what is missing -- never *back* by surprise)
+        choices.append((HostAction("confirm"), p.tr("setup.zones.btn.take"), None,
+                        C.ACCENT if view.ready else C.PANEL_HI, True))
     elif view.phase == "adjust":
         choices.append((HostAction("confirm"), p.tr("setup.btn.save"), None, C.ACCENT, True))
         choices.append((HostAction("zones.again"), p.tr("setup.zones.btn.again"), None,
