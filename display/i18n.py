@@ -386,7 +386,7 @@ STRINGS: dict[str, Mapping[str, str]] = {
     "setup.markers.put": {"zh-TW": "把{colour}色放在 {cell}", "en": "Lay {colour} on {cell}"},
     "setup.markers.turn": {"zh-TW": "把 {cell} 的牌翻成背面",
                            "en": "Turn the card on {cell} face down"},
-    "setup.markers.back": {"zh-TW": "翻面", "en": "face down"},
+    "setup.markers.back": {"zh-TW": "翻面", "en": "back"},
     "setup.markers.measure": {"zh-TW": "都放好了：按「量顏色」", "en": "All laid: Measure"},
     "setup.markers.save": {"zh-TW": "顏色量好了：按「儲存」", "en": "Colours measured: Save"},
     "setup.markers.saved": {"zh-TW": "顏色已儲存", "en": "Colours saved"},

@@ -134,7 +134,9 @@ def game_shared(display: Any, lang: str) -> list[tuple[str, Snapshot]]:
 
 def snapshots(lang: str = "zh-TW") -> list[tuple[str, Snapshot]]:
     """(name, snapshot) for each screen state: the shared screens, then each game's."""
-    out = shared(lang)
+    from display.tablesetup.step_samples import area_samples
+
+    out = shared(lang) + area_samples(lang)  # (+ the set-up steps' screens, issue 28)
     for display in displays():
         out.extend(game_shared(display, lang))
         if display.samples is not None:

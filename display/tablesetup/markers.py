@@ -20,6 +20,7 @@ from display.input import HostAction
 from display.paint import Painter
 from display.screens import FOOTER_Y, Frame, footer
 from display.tablesetup import draw_picture
+from display.tablesetup.zones import wrapped
 
 
 @dataclass(frozen=True, eq=False)
@@ -49,7 +50,7 @@ class MarkersView:
 
 TOP = 0.13
 BOTTOM = FOOTER_Y - 0.015
-PANEL_X = 0.645
+PANEL_X = 0.6  # (wider than the zones': the measured colours' column)
 
 
 def colour_name(p: Painter, colour: str) -> str:
@@ -81,7 +82,7 @@ def draw(p: Painter, f: Frame, view: MarkersView) -> None:
     draw_picture(p, p.rect(0.02, TOP, PANEL_X - 0.035, BOTTOM - TOP), view.shown)
     x, w = PANEL_X, 0.98 - PANEL_X
     text, colour = _instruction(p, view)
-    p.text(text, p.rect(x, TOP, w, 0.13), size=0.042, colour=colour, align="left")
+    wrapped(p, text, p.rect(x, TOP, w, 0.13), size=0.042, colour=colour)
     if view.phase in ("after", "result", "saved"):
         _colours(p, view, x, w)
     choices: list[Any] = []
@@ -116,16 +117,17 @@ def _colours(p: Painter, view: MarkersView, x: float, w: float) -> None:
         p.fill(p.rect(x, y + 0.006, 0.03, h - 0.012), mark, 0.006)
         p.text(str(i + 1) if key != "back" else "", p.rect(x, y, 0.03, h), size=0.035,
                colour=C.BLACK)
-        p.text(f"{name} {cell}", p.rect(x + 0.035, y, 0.13, h), size=0.04, align="left")
+        p.text(f"{name} {cell}", p.rect(x + 0.035, y, 0.13 if key == "back" else 0.125, h),
+               size=0.04, align="left")
         measured = view.measured.get(key)
         if measured is not None:
             rgb, other, d = measured
-            swatch = p.rect(x + 0.17, y + 0.008, 0.04, h - 0.016)
+            swatch = p.rect(x + 0.165, y + 0.008, 0.03, h - 0.016)
             pygame.draw.rect(p.surface, rgb, swatch)
             p.outline(swatch, C.TEXT_DIM, 0.002)
             if other:
                 p.text(p.tr("setup.markers.near", other=colour_name(p, other), d=round(d)),
-                       p.rect(x + 0.215, y, w - 0.215, h), size=0.032, colour=C.TEXT_DIM,
+                       p.rect(x + 0.2, y, w - 0.2, h), size=0.035, colour=C.TEXT_DIM,
                        align="left")
 
 

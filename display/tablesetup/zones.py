@@ -72,11 +72,11 @@ def draw(p: Painter, f: Frame, view: ZonesView) -> None:
     picture = p.rect(0.02, TOP, PANEL_X - 0.035, BOTTOM - TOP)
     draw_picture(p, picture, view.shown)
     x, w = PANEL_X, 0.98 - PANEL_X
-    p.text(p.tr(f"setup.zones.lay.{view.kind}",
-                n=view.cards_wanted[0] if view.cards_wanted else 2),
-           p.rect(x, TOP, w, 0.16), size=0.045, align="left")
+    wrapped(p, p.tr(f"setup.zones.lay.{view.kind}",
+                    n=view.cards_wanted[0] if view.cards_wanted else 2),
+            p.rect(x, TOP, w, 0.15), size=0.045)
     line, colour = _status(p, view)
-    p.text(line, p.rect(x, TOP + 0.17, w, 0.1), size=0.04, colour=colour, align="left")
+    wrapped(p, line, p.rect(x, TOP + 0.16, w, 0.11), size=0.04, colour=colour)
     if view.phase == "adjust":
         _adjust(p, view, x, w)
     choices: list[Any] = []
@@ -172,3 +172,49 @@ def samples() -> list[tuple[str, ZonesView]]:
                                          "cards_wanted": (4, 36),
                                          "problem": "setup.zones.no_camera"})),
     ]
+
+
+def _breaks(text: str, k: int) -> list[str]:
+    """``text`` cut into ``k`` lines of about equal length: at spaces (a sentence of
+    words), else after punctuation or between characters (Chinese)."""
+    if " " in text.strip():
+        words = text.split()
+        out: list[str] = []
+        target = len(text) / k
+        line = ""
+        for word in words:
+            if line and len(line) + 1 + len(word) > target and len(out) < k - 1:
+                out.append(line)
+                line = word
+            else:
+                line = f"{line} {word}" if line else word
+        return [*out, line]
+    out = []
+    rest = text
+    for i in range(k - 1, 0, -1):
+        cut = len(rest) // (i + 1)
+        near = [j + 1 for j, ch in enumerate(rest) if ch in "，：；、。）」" and
+                abs(j + 1 - cut) <= max(2, cut // 3)]
+        at = min(near, key=lambda j: abs(j - cut)) if near else cut
+        out.append(rest[:at])
+        rest = rest[at:]
+    return [*out, rest]
+
+
+def wrapped(p: Painter, text: str, box: Any, *, size: float, colour: C.RGB = C.TEXT,
+            align: str = "left", least: int = 16) -> None:
+    """``text`` in ``box``: one line if it fits at ``least`` px or more, else two or three
+    lines (a long message in a narrow panel stays readable on the small screen)."""
+    import pygame
+
+    lines = [text]
+    for k in (2, 3):
+        if p.fits_at(lines[0] if len(lines) == 1 else max(lines, key=len),
+                     pygame.Rect(box.x, box.y, box.width, box.height // len(lines)),
+                     size) >= least:
+            break
+        lines = _breaks(text, k)
+    h = box.height // len(lines)
+    for i, line in enumerate(lines):
+        p.text(line, pygame.Rect(box.x, box.y + i * h, box.width, h), size=size,
+               colour=colour, align=align)  # type: ignore[arg-type]
