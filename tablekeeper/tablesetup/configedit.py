@@ -102,23 +102,32 @@ def _zone_table(zone: Zone) -> Any:
 def set_zones(doc: Any, zones: Sequence[Zone], replaces: Callable[[str], bool]) -> None:
     """In the tomlkit document ``doc``: drop the ``[[vision.zones]]`` whose name
     ``replaces`` says the new ones stand for, keep every other zone (another game's) as it
-    was, and add ``zones``."""
+    was, and add ``zones`` (edited in place: the host's comments and blank lines stay)."""
     import tomlkit
+    from tomlkit.items import AoT
 
-    vision = _table(doc, "vision", "vision")
+    vision = _table(doc, "vision", "vision", super_table=True)
     old = vision.get("zones")
     if old is not None and not isinstance(old, list):
         raise ValueError("'vision.zones' is not a list of zones")
-    kept = [z for z in (old or []) if not (isinstance(z, dict)
-                                          and replaces(str(z.get("name", ""))))]
-    aot = tomlkit.aot()
-    for z in kept:
-        aot.append(z)
+    if not isinstance(old, AoT):  # none yet, or an inline array: made a list of tables
+        kept = [z for z in (old or []) if not (isinstance(z, dict)
+                                              and replaces(str(z.get("name", ""))))]
+        aot = tomlkit.aot()
+        for z in kept:
+            aot.append(z)
+        if "zones" in vision:
+            del vision["zones"]
+        vision["zones"] = aot
+        old = vision["zones"]
+    for i in reversed(range(len(old))):
+        z = old[i]
+        if isinstance(z, dict) and replaces(str(z.get("name", ""))):
+            del old[i]
     for zone in zones:
-        aot.append(_zone_table(zone))
-    if "zones" in vision:
-        del vision["zones"]
-    vision["zones"] = aot
+        table = _zone_table(zone)
+        table.add(tomlkit.nl())
+        old.append(table)
 
 
 def save_zones(path: Path, zones: Sequence[Zone],
