@@ -294,7 +294,8 @@ STRINGS: dict[str, Mapping[str, str]] = {
     "tablesetup.cards.hint_take": {"zh-TW": "拿開卡片", "en": "Take the cards away"},
     "tablesetup.cards.hint_lay": {"zh-TW": "放上要的牌", "en": "Lay the card asked for"},
     "tablesetup.cards.check_done": {"zh-TW": "檢查好了就按完成", "en": "Checked: press Done"},
-    "tablesetup.cards.state.unknown": {"zh-TW": "這張不是要的那張", "en": "That is not the card asked for"},
+    "tablesetup.cards.state.unknown": {"zh-TW": "這張不是要的那張",
+                                       "en": "That is not the card asked for"},
     # (end of issue 28: cards and area; 28b's block "# issue 28: zones" goes at the end)
     # --- status banner -------------------------------------------------------------------
     "status.camera_disconnected": {"zh-TW": "攝影機已斷線，正在重試",
