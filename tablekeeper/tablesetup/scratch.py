@@ -139,10 +139,12 @@ def run_from_scratch(args: Any) -> int:
     fw_config = FirmwareConfig.from_dict({"backend": "gpio", "sound": {"kind": "none"}})
     firmware = build(fw_config, factory, rng=random.Random(args.seed), clock=clock.now_ns)
 
-    def press(button: HostButton) -> None:
+    def press(button: HostButton, down: bool) -> None:
         pin = factory.pin(getattr(fw_config.pins, button.value))
-        pin.press(clock.now_ns())
-        pin.release(clock.now_ns() + 80_000_000)
+        if down:
+            pin.press(clock.now_ns())
+        else:
+            pin.release(clock.now_ns())
 
     def focused() -> tuple[str, Any] | None:
         b = screen.renderer.focused
@@ -173,6 +175,7 @@ def run_from_scratch(args: Any) -> int:
         print(f"tablekeeper demo --from-scratch: set-up made no deck: {exc}", file=sys.stderr)
         return 1
     # the game, at the same table, recognised with the deck just made
+    screen.area_factory = None
     screen.home = None
     screen.setup = None
     screen.focus = 0
