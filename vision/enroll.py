@@ -836,12 +836,12 @@ class EnrolStore:
         for cid, n in counts.items():
             if cid not in ids:
                 continue
-            images = []
+            images: list[Image] = []
             for k in range(n):
                 img = cv2.imread(str(self.folder / f"{cid}@{k + 1}.png"), cv2.IMREAD_COLOR)
                 if img is None or (img.shape[1], img.shape[0]) != tuple(size):
                     break
-                images.append(img)
+                images.append(np.asarray(img, dtype=np.uint8))
             if images:
                 shots[cid] = images
         self._counts = {cid: len(v) for cid, v in shots.items()}
