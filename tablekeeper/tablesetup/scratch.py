@@ -180,16 +180,9 @@ def run_from_scratch(args: Any) -> int:
     screen.setup = None
     screen.focus = 0
     screen.cards = dict(kit.card_infos(deck))
-    extra: dict[str, Any] = {}
-    try:
-        parts = kit.demo(out, seed=args.seed, clock=clock, camera=True, screen=screen,
-                         deck=printed, threaded=False, recognise=deck, **options)
-    except TypeError:  # a kit whose demo cannot recognise with another deck yet
-        print(f"tablekeeper demo --from-scratch: {kit.name}'s demo plays on its demo deck "
-              "(its kit takes no other deck to recognise with yet)", file=sys.stderr)
-        extra["played_on"] = "demo deck"
-        parts = kit.demo(out, seed=args.seed, clock=clock, camera=True, screen=screen,
-                         deck=printed, threaded=False, **options)
+    # (every kit's demo takes ``recognise``: the deck its camera recognises with)
+    parts = kit.demo(out, seed=args.seed, clock=clock, camera=True, screen=screen,
+                     deck=printed, threaded=False, recognise=deck, **options)
     try:
         parts.loop.run_simulated()
     finally:
@@ -210,7 +203,6 @@ def run_from_scratch(args: Any) -> int:
     summary["setup"] = {"presses": host.presses, "shots": hands.shots,
                         "table_moves": hands.moves, "seconds": round(setup_ns / NS_PER_S, 1),
                         "wall_s": round(setup_wall, 1), "screens": setup_screens}
-    summary.update(extra)
     if not getattr(args, "no_compare", False):
         summary["recognition"] = recognition(printed, {"set_up": deck, "demo": printed},
                                              seed=args.seed)
