@@ -153,3 +153,29 @@ def test_set_up_a_game_with_the_host_buttons_only(tmp_path: Path,
     assert load_config(box.config_path).table.deck_for("the-game") == str(
         tmp_path / "decks" / "the-game")
     assert box.presses <= 8
+
+
+def test_the_host_menu_opens_the_set_up_area(tmp_path: Path,
+                                             demo_decks: Callable[[str], Deck]) -> None:
+    from tablekeeper import hostmenu
+    from tablekeeper.screen import LONG_PRESS_NS
+
+    box = Box(tmp_path, demo_decks("the-game"))
+    screen = box.screen
+    hostmenu.add_entry(screen.menu_entries, hostmenu.SETUP_ENTRY, before="end")
+    assert box.screen.home_games is not None
+    screen.show_home(box.screen.home_games(), chosen="the-game")
+    box.step()
+    pin = box.factory.pin(CFG.pins.back)  # a long press of back: the host menu
+    pin.press(box.clock.now_ns())
+    box.step()
+    box.step(LONG_PRESS_NS // MS + 100)
+    pin.release(box.clock.now_ns())
+    box.step()
+    assert screen.menu_open
+    box.next_until(("menu.pick", "setup"))
+    box.press(HostButton.CONFIRM)
+    assert not screen.menu_open and screen.area is not None
+    assert screen.renderer.screen == "tablesetup" and screen.area.step is None
+    box.press(HostButton.BACK)  # back: out of the area, home again
+    assert screen.area is None and screen.renderer.screen == "home"
