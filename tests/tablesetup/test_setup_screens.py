@@ -88,15 +88,14 @@ class Box:
         self.step()
         self.presses += 1
 
-    @property
-    def focused(self) -> tuple[str, Any]:
+    def focus(self) -> tuple[str, Any]:
         button = self.screen.renderer.focused
         assert button is not None, f"no focus on {self.screen.renderer.screen}"
         return button.action.name, button.action.arg
 
     def next_until(self, wanted: tuple[str, Any]) -> None:
         for _ in range(len(focus_order(self.screen.renderer.buttons)) + 1):
-            if self.focused == wanted:
+            if self.focus() == wanted:
                 return
             self.press(HostButton.NEXT)
         raise AssertionError(f"{wanted} is not among the focus's buttons")
@@ -125,25 +124,25 @@ def test_set_up_a_game_with_the_host_buttons_only(tmp_path: Path,
     assert marked["the-game"] == ("cards",)  # a real camera, no deck: marked
     screen.show_home(home(), chosen="the-game")
     box.step()
-    assert box.focused == ("home.pick", list(marked).index("the-game"))
+    assert box.focus() == ("home.pick", list(marked).index("the-game"))
     box.press(HostButton.CONFIRM)  # the game is not ready: to the step it lacks
     assert screen.renderer.screen == "tablesetup"
     area = screen.area
     assert area is not None and area.step is not None and area.step.key == "cards"
-    assert box.focused == ("step.stop", None)  # the default never discards a shot
+    assert box.focus() == ("step.stop", None)  # the default never discards a shot
     box.until(lambda: len(area.step.enroller.taught) >= 1)  # type: ignore[union-attr]
     box.press(HostButton.BACK)  # a short back: leave the step, nothing lost
     assert area.step is None and screen.renderer.screen == "tablesetup"
-    assert box.focused == ("confirm", None)
+    assert box.focus() == ("confirm", None)
     box.press(HostButton.CONFIRM)  # the hub: go on with what is missing
     step = area.step
-    assert step is not None and len(step.enroller.taught) >= 1  # type: ignore[attr-defined]
+    assert step is not None and len(step.enroller.taught) >= 1
     box.until(lambda: getattr(area.step, "stage", None) == "check")
     box.until(lambda: area.step is not None and area.step.wants().kind == "confirm")
     box.next_until(("confirm", None))
     box.press(HostButton.CONFIRM)  # the check round is fine
     assert area.step is None and area.view().game.first_missing() is None
-    assert box.focused == ("confirm", None)  # "back to the games"
+    assert box.focus() == ("confirm", None)  # "back to the games"
     box.press(HostButton.CONFIRM)
     assert screen.area is None and screen.home is not None
     assert screen.renderer.screen == "home"
