@@ -653,10 +653,10 @@ class LiveEnroller:
     def state(self) -> str:
         return self._last.state if self._last is not None else "lay"
 
-    def _report(self, state: str) -> EnrolProgress:
-        card = self.current
+    def _report(self, state: str, card: CardSpec | None = None) -> EnrolProgress:
+        card = card or self.current
         c = card if card is not None else self.cards[-1]
-        p = EnrolProgress(min(self.index, len(self.cards) - 1), len(self.cards), c.id,
+        p = EnrolProgress(self.cards.index(c), len(self.cards), c.id,
                           c.name_zh, c.name_en, state, self.sharp, len(self.taught),
                           len(self.skipped), len(self.shots.get(c.id, ())),
                           self.shots_per_card, self.glare, self.other_id)
@@ -757,7 +757,7 @@ class LiveEnroller:
         self.shots.setdefault(card.id, []).append(best[1])
         self.last_captured = card.id
         self._changed(card.id)
-        p = self._report("captured")
+        p = self._report("captured", card)
         self._state = "clear"
         if self.done:
             return self._report("done")
