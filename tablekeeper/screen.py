@@ -157,6 +157,9 @@ class PygameScreen:
         self.area_factory: Callable[[str | None, str | None], SetupArea] | None = None
         self.area_frames: Callable[[], Any] | None = None
         self.home_games: Callable[[], tuple[GameChoice, ...]] | None = None
+        #: told when the set-up area is shown (True) and left (False): the kiosk hands the
+        #: camera from the game's reader to the set-up's and back
+        self.on_area: Callable[[bool], None] | None = None
         self._area_page: tuple[Any, ...] = ()
 
     def show_home(self, games: tuple[GameChoice, ...], chosen: str | None = None) -> None:
@@ -207,6 +210,8 @@ class PygameScreen:
         the step ``step`` of ``game``. False: this box offers no set-up area."""
         if self.area_factory is None:
             return False
+        if self.area is None and self.on_area is not None:
+            self.on_area(True)
         self.area = self.area_factory(game, step)
         self.home = None
         self.setup = None
@@ -220,6 +225,8 @@ class PygameScreen:
         area = self.area
         chosen = area.kit.name if area is not None else None
         self.area = None
+        if area is not None and self.on_area is not None:
+            self.on_area(False)
         games = self.home_games() if self.home_games is not None else (
             self._menu.games if self._menu is not None else self.games)
         self.games = games or self.games

@@ -542,12 +542,16 @@ class EnrolProgress:
         }[self.state]
 
 
-def glare(image: Image, level: int = 250) -> float:
-    """The share of the card's picture that is blown out (grey level at least ``level``): a
-    lamp's reflection on a glossy card, which would be matched as part of the card."""
+def glare(image: Image, level: int = 250, above: int = 30) -> float:
+    """The share of the card's picture that is a reflection: blown out (grey level at least
+    ``level``) and well above the card's own paper (``above`` over its median), so a white
+    card well lit is no glare, and a lamp's spot on a glossy card is (it would be matched
+    as part of the card)."""
     img = check_image(image, "image")
     grey = img if img.ndim == 2 else cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
-    return float(np.count_nonzero(grey >= level)) / max(1, grey.size)
+    paper = float(np.median(grey))
+    spot = (grey >= level) & (grey.astype(np.int16) >= paper + above)
+    return float(np.count_nonzero(spot)) / max(1, grey.size)
 
 
 class LiveEnroller:
@@ -649,10 +653,10 @@ class LiveEnroller:
     def state(self) -> str:
         return self._last.state if self._last is not None else "lay"
 
-    def _report(self, state: str) -> EnrolProgress:
-        card = self.current
+    def _report(self, state: str, card: CardSpec | None = None) -> EnrolProgress:
+        card = card or self.current
         c = card if card is not None else self.cards[-1]
-        p = EnrolProgress(min(self.index, len(self.cards) - 1), len(self.cards), c.id,
+        p = EnrolProgress(self.cards.index(c), len(self.cards), c.id,
                           c.name_zh, c.name_en, state, self.sharp, len(self.taught),
                           len(self.skipped), len(self.shots.get(c.id, ())),
                           self.shots_per_card, self.glare, self.other_id)
@@ -715,10 +719,11 @@ class LiveEnroller:
         card = self.current
         if card is None:
             return self._report("done")
-        if self._state == "clear":
-            if found:
-                return self._report("clear")
+        if self._state in ("clear", "other"):
+            if found:  # (the card refused stays refused until it is lifted)
+                return self._report(self._state)
             self._state = "lay"
+            self.other_id = ""
         if not found:
             self._steady.clear()
             self.sharp = self.glare = 0.0
@@ -747,11 +752,12 @@ class LiveEnroller:
         self._steady.clear()
         self.other_id = self._looks_like(best[1], card.id)
         if self.other_id:
+            self._state = "other"
             return self._report("other")
         self.shots.setdefault(card.id, []).append(best[1])
         self.last_captured = card.id
         self._changed(card.id)
-        p = self._report("captured")
+        p = self._report("captured", card)
         self._state = "clear"
         if self.done:
             return self._report("done")
@@ -830,12 +836,12 @@ class EnrolStore:
         for cid, n in counts.items():
             if cid not in ids:
                 continue
-            images = []
+            images: list[Image] = []
             for k in range(n):
                 img = cv2.imread(str(self.folder / f"{cid}@{k + 1}.png"), cv2.IMREAD_COLOR)
                 if img is None or (img.shape[1], img.shape[0]) != tuple(size):
                     break
-                images.append(img)
+                images.append(np.asarray(img, dtype=np.uint8))
             if images:
                 shots[cid] = images
         self._counts = {cid: len(v) for cid, v in shots.items()}

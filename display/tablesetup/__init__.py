@@ -10,8 +10,8 @@ the area draws the header, with the game's and the step's titles, and the banner
 actions go to the step's ``act``; the host buttons walk them (:func:`display.input.focus_order`:
 a button whose action is named ``confirm`` first, risky ones last).
 
-:func:`draw_picture` draws a step's live camera picture (:class:`tablekeeper.tablesetup.step.
-Picture`, a value any step's view may hold) with the outlines and boxes over it.
+:func:`draw_picture` draws a step's live camera picture (:class:`Picture`, a value any step's view
+may hold; :mod:`tablekeeper.tablesetup.step` gives it on) with the outlines and boxes over it.
 
 Shared screens know no game: titles and card names come from the kit and the deck, in the view.
 """
@@ -21,6 +21,7 @@ from __future__ import annotations
 import importlib
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -31,6 +32,28 @@ from display.paint import Painter
 from display.screens import Frame
 
 _log = logging.getLogger(__name__)
+
+#: a box in the camera picture, normalised to its width and height: (x, y, w, h) in 0..1
+Box = tuple[float, float, float, float]
+
+#: a quadrilateral in the camera picture, normalised: four (x, y) corners, 0..1
+Quad = tuple[tuple[float, float], tuple[float, float], tuple[float, float], tuple[float, float]]
+
+
+@dataclass(frozen=True)
+class Picture:
+    """The live camera picture a step's screen shows, with what the step found drawn over it.
+
+    ``image`` is the frame (BGR, any size; not compared: ``seq`` changes when it does, so the
+    renderer redraws only for a new frame); ``outlines`` are quads found (normalised), each
+    with a colour name (``"good"``, ``"bad"``, ``"info"``); ``boxes`` normalised boxes to show
+    (zones, where to lay a marker), each with a label (shown as is) and a colour name."""
+
+    image: Any = field(compare=False, repr=False)
+    seq: int = 0
+    outlines: tuple[tuple[Quad, str], ...] = ()
+    boxes: tuple[tuple[Box, str, str], ...] = ()
+
 
 #: ``draw(painter, frame, step_view)``: a step's screen (body and footer)
 StepDraw = Callable[[Painter, Frame, Any], None]

@@ -5,12 +5,13 @@ problem, blue: seen). Right: the card to lay next (its name and the manifest's p
 the progress ("37 of 98"), the shot of the card, what the box says (hold still, blurred,
 a reflection, one card only ...), the sharpness and glare checks. In the check round: the
 cards the box names, with its confidence, and a retake offered for those it was unsure of.
-Reads a :class:`tablekeeper.tablesetup.cards.CardsView`; knows no game (names come from
-the deck).
+Reads a :class:`CardsView` (filled by :mod:`tablekeeper.tablesetup.cards`); knows no game
+(names come from the deck).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -20,7 +21,60 @@ from display import colours as C
 from display.input import HostAction
 from display.paint import Painter
 from display.screens import BODY_TOP, FOOTER_Y, FooterChoice, Frame, footer
-from display.tablesetup import draw_picture
+from display.tablesetup import Picture, draw_picture
+
+#: shots per card (each a template: position and light vary a little between them)
+SHOTS = 3
+
+
+@dataclass(frozen=True)
+class Named:
+    """A card the check round saw: its id (None: not a card of this deck), the id it looks
+    most like, the confidence (0..1), and its names."""
+
+    card_id: str | None
+    best_id: str
+    confidence: float
+    name_zh: str
+    name_en: str
+
+
+@dataclass(frozen=True)
+class CardsView:
+    """What the cards step's screen shows (see :mod:`display.tablesetup.cards`)."""
+
+    #: "teach", "skipped" (every card but some skipped), "not_saved" (the save failed),
+    #: "check" (the check round)
+    stage: str
+    total: int
+    taught: int
+    skipped: int = 0
+    card_id: str = ""
+    name_zh: str = ""
+    name_en: str = ""
+    #: the manifest's picture of the card to lay (RGB, not compared) or None
+    reference: Any = field(default=None, compare=False, repr=False)
+    shot: int = 0
+    shots: int = SHOTS
+    #: the enrolment's state: "lay", "clear", "blurry", "glare", "several", "other",
+    #: "steady", "captured", "done"
+    state: str = "lay"
+    sharpness: int = 0
+    sharp_ok: bool = False
+    glare_pct: int = 0
+    glare_ok: bool = True
+    other_zh: str = ""
+    other_en: str = ""
+    picture: Picture | None = None
+    camera_gone: bool = False
+    #: an i18n key of a problem shown in the step (a full disk ...), "" none
+    problem: str = ""
+    #: the check round: the cards seen in the last frame, the cards to offer for a retake,
+    #: and the card suggested next
+    named: tuple[Named, ...] = ()
+    confused: tuple[tuple[str, str, str], ...] = ()
+    suggest_zh: str = ""
+    suggest_en: str = ""
 
 STATE_COLOURS: dict[str, C.RGB] = {
     "lay": C.TEXT, "clear": C.ACCENT, "steady": C.GOOD, "captured": C.GOOD, "done": C.GOOD,

@@ -17,11 +17,10 @@ from __future__ import annotations
 import importlib
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from types import ModuleType
-from typing import Any
 
 from display.input import HostAction
+from display.tablesetup.hub import AreaView, GameSteps
 from tablekeeper.games import Kit
 from tablekeeper.tablesetup.step import (
     NOTHING,
@@ -81,36 +80,6 @@ def step_status(key: str, ctx: StepContext) -> StepStatus:
         return StepStatus.MISSING
     assert isinstance(status, StepStatus)
     return status
-
-
-@dataclass(frozen=True)
-class GameSteps:
-    """One game in the hub: its names and each step's status (key, ``StepStatus.value``)."""
-
-    name: str
-    title_zh: str
-    title_en: str
-    steps: tuple[tuple[str, str], ...]
-
-    def title(self, lang: str) -> str:
-        return self.title_en if lang == "en" else self.title_zh
-
-    def first_missing(self) -> str | None:
-        return next((k for k, s in self.steps if s == StepStatus.MISSING.value), None)
-
-
-@dataclass(frozen=True)
-class AreaView:
-    """What the set-up area's screen shows: the hub (``step`` None) or a step's screen."""
-
-    games: tuple[GameSteps, ...]
-    chosen: int
-    step: str | None = None
-    step_view: Any = None
-
-    @property
-    def game(self) -> GameSteps:
-        return self.games[self.chosen]
 
 
 class SetupArea:

@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import errno
 import logging
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from display.input import HostAction
+from display.tablesetup.cards import SHOTS, CardsView, Named
 from tablekeeper.tablesetup.step import (
     Picture,
     Quad,
@@ -39,62 +39,10 @@ from tablekeeper.tablesetup.step import (
 log = logging.getLogger("tablekeeper.tablesetup.cards")
 
 KEY = "cards"
-#: shots per card (each a template: position and light vary a little between them)
-SHOTS = 3
 #: the check round suggests this many cards to lay (spread over the deck)
 CHECK_SUGGESTIONS = 4
 #: a card named in the check round with less than this confidence is offered for a retake
 CONFIDENT = 0.8
-
-
-@dataclass(frozen=True)
-class Named:
-    """A card the check round saw: its id (None: not a card of this deck), the id it looks
-    most like, the confidence (0..1), and its names."""
-
-    card_id: str | None
-    best_id: str
-    confidence: float
-    name_zh: str
-    name_en: str
-
-
-@dataclass(frozen=True)
-class CardsView:
-    """What the cards step's screen shows (see :mod:`display.tablesetup.cards`)."""
-
-    #: "teach", "skipped" (every card but some skipped), "not_saved" (the save failed),
-    #: "check" (the check round)
-    stage: str
-    total: int
-    taught: int
-    skipped: int = 0
-    card_id: str = ""
-    name_zh: str = ""
-    name_en: str = ""
-    #: the manifest's picture of the card to lay (RGB, not compared) or None
-    reference: Any = field(default=None, compare=False, repr=False)
-    shot: int = 0
-    shots: int = SHOTS
-    #: the enrolment's state: "lay", "clear", "blurry", "glare", "several", "other",
-    #: "steady", "captured", "done"
-    state: str = "lay"
-    sharpness: int = 0
-    sharp_ok: bool = False
-    glare_pct: int = 0
-    glare_ok: bool = True
-    other_zh: str = ""
-    other_en: str = ""
-    picture: Picture | None = None
-    camera_gone: bool = False
-    #: an i18n key of a problem shown in the step (a full disk ...), "" none
-    problem: str = ""
-    #: the check round: the cards seen in the last frame, the cards to offer for a retake,
-    #: and the card suggested next
-    named: tuple[Named, ...] = ()
-    confused: tuple[tuple[str, str, str], ...] = ()
-    suggest_zh: str = ""
-    suggest_en: str = ""
 
 
 def game_cards(ctx: StepContext) -> Any:
@@ -190,8 +138,7 @@ class CardsStep:
         deck = self.cards
         self.store = EnrolStore(ctx.progress_dir(KEY))
         references = {c.id: deck.template(c.id) for c in deck.cards} if ctx.simulated else None
-        width = ctx.kit.search_width
-        find = FindParams(work_width=width) if width else None
+        find = FindParams()  # (a card laid alone, large: the default search width)
         self.enroller = LiveEnroller(
             list(deck.cards), deck.size, shots=shots, square=deck.shape == "square",
             use_colour=deck.use_colour, references=references, store=self.store, find=find)

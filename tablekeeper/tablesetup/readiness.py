@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from tablekeeper.games import Kit
 from tablekeeper.tablesetup.area import step_status, steps_for
@@ -52,3 +53,17 @@ def all_readiness(kits: Sequence[Kit],
 def fresh_box(ready: dict[str, Readiness]) -> bool:
     """Nothing is set up: no game is ready (the box starts in the set-up area)."""
     return bool(ready) and not any(r.ready for r in ready.values())
+
+
+def home_choices(kits: Sequence[Kit], context_for: Callable[[Kit], StepContext],
+                 ) -> tuple[Any, ...]:
+    """The home screen's games (:func:`tablekeeper.games.home_choices`), each with the
+    set-up steps it lacks at this table (``GameChoice.missing``: the tile is marked, and
+    choosing it leads to the first)."""
+    from dataclasses import replace
+
+    from tablekeeper import games
+
+    ready = all_readiness(kits, context_for)
+    return tuple(replace(choice, missing=ready[choice.name].missing)
+                 if choice.name in ready else choice for choice in games.home_choices())

@@ -139,10 +139,12 @@ def run_from_scratch(args: Any) -> int:
     fw_config = FirmwareConfig.from_dict({"backend": "gpio", "sound": {"kind": "none"}})
     firmware = build(fw_config, factory, rng=random.Random(args.seed), clock=clock.now_ns)
 
-    def press(button: HostButton) -> None:
+    def press(button: HostButton, down: bool) -> None:
         pin = factory.pin(getattr(fw_config.pins, button.value))
-        pin.press(clock.now_ns())
-        pin.release(clock.now_ns() + 80_000_000)
+        if down:
+            pin.press(clock.now_ns())
+        else:
+            pin.release(clock.now_ns())
 
     def focused() -> tuple[str, Any] | None:
         b = screen.renderer.focused
@@ -173,20 +175,14 @@ def run_from_scratch(args: Any) -> int:
         print(f"tablekeeper demo --from-scratch: set-up made no deck: {exc}", file=sys.stderr)
         return 1
     # the game, at the same table, recognised with the deck just made
+    screen.area_factory = None
     screen.home = None
     screen.setup = None
     screen.focus = 0
     screen.cards = dict(kit.card_infos(deck))
-    extra: dict[str, Any] = {}
-    try:
-        parts = kit.demo(out, seed=args.seed, clock=clock, camera=True, screen=screen,
-                         deck=printed, threaded=False, recognise=deck, **options)
-    except TypeError:  # a kit whose demo cannot recognise with another deck yet
-        print(f"tablekeeper demo --from-scratch: {kit.name}'s demo plays on its demo deck "
-              "(its kit takes no other deck to recognise with yet)", file=sys.stderr)
-        extra["played_on"] = "demo deck"
-        parts = kit.demo(out, seed=args.seed, clock=clock, camera=True, screen=screen,
-                         deck=printed, threaded=False, **options)
+    # (every kit's demo takes ``recognise``: the deck its camera recognises with)
+    parts = kit.demo(out, seed=args.seed, clock=clock, camera=True, screen=screen,
+                     deck=printed, threaded=False, recognise=deck, **options)
     try:
         parts.loop.run_simulated()
     finally:
@@ -207,7 +203,6 @@ def run_from_scratch(args: Any) -> int:
     summary["setup"] = {"presses": host.presses, "shots": hands.shots,
                         "table_moves": hands.moves, "seconds": round(setup_ns / NS_PER_S, 1),
                         "wall_s": round(setup_wall, 1), "screens": setup_screens}
-    summary.update(extra)
     if not getattr(args, "no_compare", False):
         summary["recognition"] = recognition(printed, {"set_up": deck, "demo": printed},
                                              seed=args.seed)

@@ -90,11 +90,12 @@ class SimHands:
 
 class SimHost:
     """The simulated host at the set-up screens: host buttons only (a ``Table`` for the
-    loop). ``press(button)`` presses a host button (a mock pin: down, held, up);
+    loop). ``press(button, down)`` presses (``down``) or releases a host button (a mock
+    pin; released at the next tick);
     ``area()`` is the set-up area shown (None: left); ``focused()`` the action of the
     button the focus is on."""
 
-    def __init__(self, hands: SimHands, press: Callable[[Any], None],
+    def __init__(self, hands: SimHands, press: Callable[[Any, bool], None],
                  area: Callable[[], Any], focused: Callable[[], tuple[str, Any] | None], *,
                  frame_ns: int = 33_333_333, think_ns: int = 400 * NS_PER_MS) -> None:
         self.hands = hands
@@ -107,7 +108,7 @@ class SimHost:
         self._now = 0
         self._next_press = 0
         self._walked = 0
-        self._stuck_on: tuple[Any, ...] | None = None
+        self._held: Any = None
 
     # --- the loop's Table ---------------------------------------------------------------
     def plan(self, now_ns: int) -> None:
@@ -116,6 +117,10 @@ class SimHost:
     def run_due(self, now_ns: int) -> None:
         from firmware.devices import HostButton
 
+        if self._held is not None:  # (released a tick after it went down)
+            self.press(self._held, False)
+            self._held = None
+            return
         area = self.area()
         if area is None:
             return
@@ -139,10 +144,13 @@ class SimHost:
         self._push(HostButton.NEXT)
 
     def _push(self, button: Any) -> None:
-        self.press(button)
+        self.press(button, True)
+        self._held = button
         self.presses += 1
 
     def next_time(self) -> int | None:
+        if self._held is not None:
+            return self._now + self.frame_ns
         area = self.area()
         if area is None:
             return None

@@ -42,6 +42,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 from display.input import HostAction
+from display.tablesetup import Box, Picture, Quad
+
+__all__ = ["NOTHING", "STEP_KEYS", "Box", "Image", "MakeStep", "Picture", "Quad", "Step",
+           "StepContext", "StepStatus", "StepStatusOf", "Tell", "Want", "hint_params"]
 
 if TYPE_CHECKING:
     from tablekeeper.config import Config
@@ -55,12 +59,6 @@ STEP_KEYS: tuple[str, ...] = ("cards", "zones", "markers", "buttons")
 
 #: ``tell(key, **params)``: a problem for the banner (an i18n key, its placeholders)
 Tell = Callable[..., None]
-
-#: a box in the camera picture, normalised to its width and height: (x, y, w, h) in 0..1
-Box = tuple[float, float, float, float]
-
-#: a quadrilateral in the camera picture, normalised: four (x, y) corners, 0..1
-Quad = tuple[tuple[float, float], tuple[float, float], tuple[float, float], tuple[float, float]]
 
 WantKind = Literal["card_alone", "cards_in_zones", "marker", "seat", "seats_together",
                    "confirm", "nothing"]
@@ -136,21 +134,6 @@ class Want:
 
 
 NOTHING = Want("nothing")
-
-
-@dataclass(frozen=True)
-class Picture:
-    """The live camera picture a step's screen shows, with what the step found drawn over it.
-
-    ``image`` is the frame (BGR, any size; not compared: ``seq`` changes when it does, so the
-    renderer redraws only for a new frame); ``outlines`` are quads found (normalised), each
-    with a colour name (``"good"``, ``"bad"``, ``"info"``); ``boxes`` normalised boxes to show
-    (zones, where to lay a marker), each with a label (shown as is) and a colour name."""
-
-    image: Image = field(compare=False, repr=False)
-    seq: int = 0
-    outlines: tuple[tuple[Quad, str], ...] = ()
-    boxes: tuple[tuple[Box, str, str], ...] = ()
 
 
 class StepStatus(enum.Enum):

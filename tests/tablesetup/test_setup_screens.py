@@ -1,95 +1,180 @@
-"""Issue 28: the screens of the zones, markers and buttons steps, every sample state at
-1920x1080 and 800x480 in both languages, drawn as the set-up area draws a step (the shared
-header, the step's body and footer) and checked by the layout check; the views the real
-controllers give (a live simulated picture) are drawn too. ``TK_SETUP_SHOTS=DIR`` also writes
-the PNGs there (to look at them)."""
+"""The set-up screens through the real screen and loop, with the three host buttons only.
+
+A box whose The Game has no deck: its tile on the home screen is marked; choosing it (the
+host's *confirm*) leads to "Teach the box the cards"; the simulated table lays what the step
+wants under the simulated camera; a short *back* leaves the step (the shots kept) and the
+hub's *confirm* goes on where it stopped; the check round is confirmed; the hub says the game
+is ready, *confirm* goes home, and the tile is no longer marked. SDL's dummy driver, gpiozero
+mock pins, a fake clock; three cards of the game (the step's card list, patched) keep it short.
+"""
 
 from __future__ import annotations
 
 import os
+import random
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pygame
 import pytest
 
-from display.fonts import FontBook
-from display.i18n import LANGS
-from display.layout import problems
-from display.model import Snapshot
-from display.paint import Painter, TextCache
-from display.screens import Frame, header
-from display.tablesetup import buttons, markers, step_screen, zones
-from display.tablesetup.zones import ZonesView
-
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-SIZES = ((1920, 1080), (800, 480))
-_cache: dict[str, TextCache] = {}
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+from display.input import focus_order
+from firmware.box import build
+from firmware.config import FirmwareConfig
+from firmware.devices import HostButton
+from firmware.mock import mock_factory
+from tablekeeper import games
+from tablekeeper.app import Loop
+from tablekeeper.clock import FakeClock
+from tablekeeper.config import load_config
+from tablekeeper.journal import JournaledGame
+from tablekeeper.referee import Referee
+from tablekeeper.screen import PygameScreen
+from tablekeeper.tablesetup import cards as cards_step
+from tablekeeper.tablesetup.area import SetupArea
+from tablekeeper.tablesetup.readiness import home_choices
+from tablekeeper.tablesetup.simhost import SimHands
+from tablekeeper.tablesetup.step import StepContext
+from vision.deck import Deck, load_deck
+from vision.simtable import Conditions, SimulatedTable
+
+MS = 1_000_000
+CFG = FirmwareConfig.from_dict({"backend": "gpio", "sound": {"kind": "none"}})
+IDS = ("n02", "n03", "n04")
 
 
-def render(key: str, view: Any, size: tuple[int, int], lang: str, name: str = "") -> Painter:
-    pygame.display.init()
-    cache = _cache.setdefault("c", TextCache(FontBook()))
-    surface = pygame.Surface(size)
-    p = Painter(surface, cache, lang)
-    header(p, getattr(view, "title", "") or "設定", "")
-    draw = step_screen(key)
-    assert draw is not None, key
-    draw(p, Frame(Snapshot(state=None, now_ms=0, lang=lang), None, 0), view)
-    shots = os.environ.get("TK_SETUP_SHOTS")
-    return p if not shots else _save(p, shots, name or key, size, lang)
+class Box:
+    def __init__(self, tmp: Path, cards: Deck) -> None:
+        self.clock = FakeClock()
+        self.factory = mock_factory()
+        self.firmware = build(CFG, self.factory, rng=random.Random(5), clock=self.clock.now_ns)
+        self.config_path = tmp / "config.toml"
+        self.config_path.write_text("# the host's\n[table]\n", encoding="utf-8")
+        self.tmp = tmp
+        kit = games.load("the-game")
+        self.screen = PygameScreen(size=(800, 480), rng=random.Random(1))
+        referee = Referee(JournaledGame.create(tmp / "g.jsonl", game=kit.engine.name),
+                          self.firmware, self.clock.now_ns(), kit=kit,
+                          **kit.table_options(cards))
+        self.loop = Loop(referee, self.clock, screen=self.screen)
+        self.screen.area_factory = lambda game, step: SetupArea(
+            [games.load(game or "the-game")], self.context, game=game, step=step)
+        self.table = SimulatedTable(cards, seed=4, conditions=Conditions.clean("wood"))
+        self.screen.area_frames = lambda: self.table.capture().image
+        self.screen.home_games = lambda: home_choices(games.kits(), self.context)
+        self.hands = SimHands(self.table, random.Random(3))
+        self.presses = 0
+
+    def context(self, kit: games.Kit) -> StepContext:
+        return StepContext(kit.name, kit, load_config(self.config_path), self.config_path,
+                           self.tmp / "decks" / kit.name, state_dir=self.tmp / "state")
+
+    def step(self, ms: int = 40) -> None:
+        area = self.screen.area
+        if area is not None:
+            self.hands.do(area.wants())
+        self.clock.advance(ms * MS)
+        self.loop.step()
+
+    def press(self, button: HostButton) -> None:
+        pin = self.factory.pin(getattr(CFG.pins, button.value))
+        pin.press(self.clock.now_ns())
+        self.step(60)
+        pin.release(self.clock.now_ns())
+        self.step()
+        self.step()
+        self.presses += 1
+
+    def focus(self) -> tuple[str, Any]:
+        button = self.screen.renderer.focused
+        assert button is not None, f"no focus on {self.screen.renderer.screen}"
+        return button.action.name, button.action.arg
+
+    def next_until(self, wanted: tuple[str, Any]) -> None:
+        for _ in range(len(focus_order(self.screen.renderer.buttons)) + 1):
+            if self.focus() == wanted:
+                return
+            self.press(HostButton.NEXT)
+        raise AssertionError(f"{wanted} is not among the focus's buttons")
+
+    def until(self, done: Callable[[], bool], ticks: int = 600) -> None:
+        for _ in range(ticks):
+            if done():
+                return
+            self.step()
+        raise AssertionError("the set-up did not get there")
 
 
-def _save(p: Painter, folder: str, name: str, size: tuple[int, int], lang: str) -> Painter:
-    Path(folder).mkdir(parents=True, exist_ok=True)
-    pygame.image.save(p.surface, str(Path(folder) / f"{name}-{size[0]}x{size[1]}-{lang}.png"))
-    return p
+def test_set_up_a_game_with_the_host_buttons_only(tmp_path: Path,
+                                                  demo_decks: Callable[[str], Deck],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    full = demo_decks("the-game")
+    cards = Deck(full.root, full.id, full.game, full.title_zh, full.title_en, full.demo,
+                 full.shape, full.size, full.use_colour, tuple(full.card(c) for c in IDS),
+                 {c: full.template(c) for c in IDS})
+    monkeypatch.setattr(cards_step, "game_cards", lambda ctx: cards)
+    box = Box(tmp_path, cards)
+    screen = box.screen
+    home = box.screen.home_games
+    assert home is not None
+    marked = {g.name: g.missing for g in home()}
+    assert marked["the-game"] == ("cards",)  # a real camera, no deck: marked
+    screen.show_home(home(), chosen="the-game")
+    box.step()
+    assert box.focus() == ("home.pick", list(marked).index("the-game"))
+    box.press(HostButton.CONFIRM)  # the game is not ready: to the step it lacks
+    assert screen.renderer.screen == "tablesetup"
+    area = screen.area
+    assert area is not None and area.step is not None and area.step.key == "cards"
+    assert box.focus() == ("step.stop", None)  # the default never discards a shot
+    box.until(lambda: len(area.step.enroller.taught) >= 1)  # type: ignore[union-attr]
+    box.press(HostButton.BACK)  # a short back: leave the step, nothing lost
+    assert area.step is None and screen.renderer.screen == "tablesetup"
+    assert box.focus() == ("confirm", None)
+    box.press(HostButton.CONFIRM)  # the hub: go on with what is missing
+    step = area.step
+    assert step is not None and len(step.enroller.taught) >= 1
+    box.until(lambda: getattr(area.step, "stage", None) == "check")
+    box.until(lambda: area.step is not None and area.step.wants().kind == "confirm")
+    box.next_until(("confirm", None))
+    box.press(HostButton.CONFIRM)  # the check round is fine
+    assert area.step is None and area.view().game.first_missing() is None
+    assert box.focus() == ("confirm", None)  # "back to the games"
+    box.press(HostButton.CONFIRM)
+    assert screen.area is None and screen.home is not None
+    assert screen.renderer.screen == "home"
+    assert {g.name: g.missing for g in screen.home.games}["the-game"] == ()
+    deck = load_deck(tmp_path / "decks" / "the-game")
+    assert deck.ids == IDS and all(len(deck.templates_of(c)) == 3 for c in IDS)
+    assert load_config(box.config_path).table.deck_for("the-game") == str(
+        tmp_path / "decks" / "the-game")
+    assert box.presses <= 8
 
 
-SAMPLES: list[tuple[str, str, Any]] = [
-    *(("zones", n, v) for n, v in zones.samples()),
-    *(("markers", n, v) for n, v in markers.samples()),
-    *(("buttons", n, v) for n, v in buttons.samples()),
-]
+def test_the_host_menu_opens_the_set_up_area(tmp_path: Path,
+                                             demo_decks: Callable[[str], Deck]) -> None:
+    from tablekeeper import hostmenu
+    from tablekeeper.screen import LONG_PRESS_NS
 
-
-@pytest.mark.parametrize(("key", "name", "view"), SAMPLES, ids=[s[1] for s in SAMPLES])
-def test_each_sample_lays_out_in_both_sizes_and_languages(key: str, name: str,
-                                                          view: Any) -> None:
-    for size in SIZES:
-        for lang in LANGS:
-            p = render(key, view, size, lang, name)
-            bad = problems(p.texts, size, name, p.fills, p.badges)
-            assert not bad, f"{name} {size} {lang}: {bad}"
-            assert not any(t.text.startswith("〈") for t in p.texts), \
-                [t.text for t in p.texts]
-            assert p.buttons, "a step screen always offers a way on or back"
-
-
-def test_the_controllers_views_draw(tmp_path: Path,
-                                    demo_decks: Callable[[str], Any]) -> None:
-    """The views the real steps give on the simulated table (a live picture) draw too."""
-    from tablekeeper.tablesetup.simzones import lay_zone_cards
-    from tablekeeper.tablesetup.zones import STEADY_FRAMES, ZonePlan, ZonesStep
-    from vision.simtable import SimulatedTable
-
-    deck = demo_decks("wink")
-    table = SimulatedTable(deck, seed=5, size=(1280, 960))
-    lay_zone_cards(table, "grid:6x6", deck.ids)
-    step = ZonesStep(ZonePlan("grid:6x6"), deck.size, tmp_path / "c.toml", title="眨眨眼")
-    for i in range(STEADY_FRAMES):
-        step.frame(table.capture().image, (i + 1) * 300_000_000)
-    views: list[ZonesView] = [step.view()]
-    step.act(_confirm(), 0)
-    views.append(step.view())
-    for i, view in enumerate(views):
-        for size in SIZES:
-            p = render("zones", view, size, "zh-TW", f"zones-live-{i}")
-            assert not problems(p.texts, size, "zones", p.fills, p.badges)
-
-
-def _confirm() -> Any:
-    from display.input import HostAction
-
-    return HostAction("confirm")
+    box = Box(tmp_path, demo_decks("the-game"))
+    screen = box.screen
+    hostmenu.add_entry(screen.menu_entries, hostmenu.SETUP_ENTRY, before="end")
+    assert box.screen.home_games is not None
+    screen.show_home(box.screen.home_games(), chosen="the-game")
+    box.step()
+    pin = box.factory.pin(CFG.pins.back)  # a long press of back: the host menu
+    pin.press(box.clock.now_ns())
+    box.step()
+    box.step(LONG_PRESS_NS // MS + 100)
+    pin.release(box.clock.now_ns())
+    box.step()
+    assert screen.menu_open
+    box.next_until(("menu.pick", "setup"))
+    box.press(HostButton.CONFIRM)
+    assert not screen.menu_open and screen.area is not None
+    assert screen.renderer.screen == "tablesetup" and screen.area.step is None
+    box.press(HostButton.BACK)  # back: out of the area, home again
+    assert screen.area is None and screen.renderer.screen == "home"
