@@ -121,7 +121,7 @@ def test_set_up_a_game_with_the_host_buttons_only(tmp_path: Path,
     home = box.screen.home_games
     assert home is not None
     marked = {g.name: g.missing for g in home()}
-    assert marked["the-game"] == ("cards",)  # a real camera, no deck: marked
+    assert marked["the-game"] == ("cards", "zones")  # a real camera, no deck: marked
     screen.show_home(home(), chosen="the-game")
     box.step()
     assert box.focus() == ("home.pick", list(marked).index("the-game"))
@@ -141,6 +141,15 @@ def test_set_up_a_game_with_the_host_buttons_only(tmp_path: Path,
     box.until(lambda: area.step is not None and area.step.wants().kind == "confirm")
     box.next_until(("confirm", None))
     box.press(HostButton.CONFIRM)  # the check round is fine
+    # then the zones (the four rows): the hub goes on with what is missing
+    assert area.step is None and area.view().game.first_missing() == "zones"
+    assert box.focus() == ("confirm", None)
+    box.press(HostButton.CONFIRM)
+    assert area.step is not None and area.step.key == "zones"
+    for _ in range(2):  # take the zones found, then save them
+        box.until(lambda: area.step is not None and area.step.wants().kind == "confirm")
+        box.next_until(("confirm", None))
+        box.press(HostButton.CONFIRM)
     assert area.step is None and area.view().game.first_missing() is None
     assert box.focus() == ("confirm", None)  # "back to the games"
     box.press(HostButton.CONFIRM)
@@ -151,7 +160,8 @@ def test_set_up_a_game_with_the_host_buttons_only(tmp_path: Path,
     assert deck.ids == IDS and all(len(deck.templates_of(c)) == 3 for c in IDS)
     assert load_config(box.config_path).table.deck_for("the-game") == str(
         tmp_path / "decks" / "the-game")
-    assert box.presses <= 8
+    assert "row4" in box.config_path.read_text(encoding="utf-8")
+    assert box.presses <= 11
 
 
 def test_the_host_menu_opens_the_set_up_area(tmp_path: Path,
