@@ -10,6 +10,7 @@ ones the game is then read in; :func:`lay_markers` lays marker colours on their 
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -18,6 +19,8 @@ from vision.simtable import Pose
 
 #: Eselsbrücke's tiles: the middle row of a 3x5 grid (its simulated storyteller's places).
 AREA_GRID = (1, 3, 5)
+#: The same want asked this many times more (ticks): the cards are laid again, nudged.
+NUDGE_AFTER = 90
 
 
 def zone_poses(table: Any, layout: str) -> list[Pose]:
@@ -43,9 +46,15 @@ def zone_poses(table: Any, layout: str) -> list[Pose]:
     raise ValueError(f"the simulated table does not lay layout {layout!r}")
 
 
-def lay_zone_cards(table: Any, layout: str, card_ids: Sequence[str]) -> list[int]:
-    """Lay a card (``card_ids`` in turn) on each place of ``layout``; their handles."""
+def lay_zone_cards(table: Any, layout: str, card_ids: Sequence[str],
+                   nudge: random.Random | None = None) -> list[int]:
+    """Lay a card (``card_ids`` in turn) on each place of ``layout``; their handles.
+    ``nudge``: each a little off its place (a host laying them again)."""
     poses = zone_poses(table, layout)
+    if nudge is not None:
+        w = table.size[0]
+        poses = [Pose(p.x + nudge.gauss(0, 0.01 * w), p.y + nudge.gauss(0, 0.01 * w),
+                      p.angle + nudge.uniform(-8, 8), p.width) for p in poses]
     return [table.place(card_ids[i % len(card_ids)], pose) for i, pose in enumerate(poses)]
 
 
@@ -70,6 +79,8 @@ class SimZones:
         self.cells: dict[str, Pose] = {}
         self.laid: Want | None = None
         self.ring: Any = None
+        self._waited = 0
+        self.nudges = 0  # times the cards were laid again, the step not seeing them
         self.cards_laid = 0
         self.markers_laid = 0
 
@@ -77,7 +88,14 @@ class SimZones:
         """Do ``want`` at the table; False if it is not the table's to do (or done)."""
         if want.kind == "cards_in_zones":
             if want == self.laid:
-                return False
+                # the step still does not see them: now and then the host straightens the
+                # cards (a little elsewhere, turned a little) and tries again
+                self._waited += 1
+                if self._waited % NUDGE_AFTER:
+                    return False
+                self.nudges += 1
+            else:
+                self._waited = 0
             self.laid = want
             self.table.clear()
             if self.layout.startswith("pile+ring:"):  # the zones' cards, or the ring again
@@ -92,8 +110,9 @@ class SimZones:
                     self.table.place(self.card_ids[i % len(self.card_ids)], pose)
                 self.cards_laid += len(want.zones)
             else:
-                self.cards_laid += len(lay_zone_cards(self.table, self.layout,
-                                                      self.card_ids))
+                self.cards_laid += len(lay_zone_cards(
+                    self.table, self.layout, self.card_ids,
+                    random.Random(self.nudges) if self.nudges else None))
             return True
         if want.kind == "marker" and want.colour is not None and want.where is not None:
             pose = self._pose_at(want.where)
@@ -113,7 +132,7 @@ class SimZones:
         from vision.simring import SimRing
 
         self.table.place(self.card_ids[0], zone_poses(self.table, "pile")[0])
-        self.ring = SimRing.lay(self.table, n)
+        self.ring = SimRing.lay(self.table, n, jitter=3.0 + 3 * self.nudges, seed=self.nudges)
         return 2 * n + 1
 
     def _pose_at(self, box: tuple[float, float, float, float]) -> Pose:
