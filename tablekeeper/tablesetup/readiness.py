@@ -2,8 +2,8 @@
 
 A game is ready when none of the steps it needs (:func:`tablekeeper.tablesetup.area.steps_for`)
 is :attr:`StepStatus.MISSING`. With the simulated camera (the demo, ``[camera] source =
-"sim"``) a missing deck does not count: the game's demo deck stands in for the simulated
-table; with a real camera it never does silently: the game is marked on the home screen and
+"sim"``) a missing deck or zones do not count: the game's demo deck stands in for the
+simulated table, whose demos find their zones on it; with a real camera it never does silently: the game is marked on the home screen and
 choosing it leads to the step that is missing. A fresh box (no game ready) starts in the
 set-up area.
 """
@@ -38,8 +38,10 @@ class Readiness:
 def readiness(kit: Kit, ctx: StepContext) -> Readiness:
     missing = []
     for key in steps_for(kit):
-        if key == "cards" and ctx.simulated:
-            continue  # the demo deck is what the simulated table shows
+        if key in ("cards", "zones") and ctx.simulated:
+            # the demo deck is what the simulated table shows, and the demos find their
+            # zones on it (the set-up area still offers both: ``demo --from-scratch``)
+            continue
         if step_status(key, ctx) is StepStatus.MISSING:
             missing.append(key)
     return Readiness(kit.name, tuple(missing))
