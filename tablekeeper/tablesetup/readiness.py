@@ -3,9 +3,9 @@
 A game is ready when none of the steps it needs (:func:`tablekeeper.tablesetup.area.steps_for`)
 is :attr:`StepStatus.MISSING`. With the simulated camera (the demo, ``[camera] source =
 "sim"``) a missing deck or zones do not count: the game's demo deck stands in for the
-simulated table, whose demos find their zones on it; with a real camera it never does silently: the game is marked on the home screen and
-choosing it leads to the step that is missing. A fresh box (no game ready) starts in the
-set-up area.
+simulated table, whose demos find their zones on it; with a real camera it never does
+silently: the game is marked on the home screen and choosing it leads to the step that is
+missing. A fresh box (no game ready) starts in the set-up area.
 """
 
 from __future__ import annotations
