@@ -379,13 +379,12 @@ def _run_locked(args: argparse.Namespace, config: Config, config_path: Path | No
     def changed(name: str) -> None:
         """A set-up step saved something for game ``name`` (a deck, zones ...): the config
         is read again and, if it is the game set up now, its camera watches afresh."""
-        nonlocal config, kit, deck
+        nonlocal config, deck
         try:
             config = load_config(config_path)
-        except ConfigError as exc:
+        except ConfigError as exc:  # (the config as it was read at start stays)
             tell(f"config: {exc}", "problem.config", None)
-            return
-        if name == kit.name:
+        if name == kit.name and screen.area is None:  # (in the area: once it is left)
             if loop.cards is not None:
                 loop.cards.close()
             loop.cards, deck = camera_for(kit)
@@ -476,8 +475,7 @@ def set_up_area(screen: Any, loop: Any, args: argparse.Namespace, config_path: P
             for cam in camera:
                 cam.close()
             camera.clear()
-            if loop.cards is None:
-                loop.cards, _deck = camera_for(loop.referee.kit)
+            on_changed(loop.referee.kit.name)  # the config again, the game's camera back
 
     def make(game: str | None, step: str | None) -> SetupArea:
         return SetupArea(games.kits(), context_for, game=game, step=step,

@@ -169,7 +169,10 @@ class PygameScreen:
                                           can_set_up=self.area_factory is not None)
         self.games = self.games or games
         self.setup = None
-        self.area = None
+        if self.area is not None:  # (left by the host menu's "home")
+            self.area = None
+            if self.on_area is not None:
+                self.on_area(False)
         self.focus = index  # the games' tiles come first in the focus order
         self.renderer.invalidate()
 
@@ -224,9 +227,6 @@ class PygameScreen:
         """Leave the set-up area for the home screen (the games marked afresh)."""
         area = self.area
         chosen = area.kit.name if area is not None else None
-        self.area = None
-        if area is not None and self.on_area is not None:
-            self.on_area(False)
         games = self.home_games() if self.home_games is not None else (
             self._menu.games if self._menu is not None else self.games)
         self.games = games or self.games

@@ -96,6 +96,7 @@ def run_from_scratch(args: Any) -> int:
     from tablekeeper.journal import JournaledGame
     from tablekeeper.referee import Referee
     from tablekeeper.tablesetup.area import SetupArea
+    from tablekeeper.tablesetup.readiness import home_choices
     from tablekeeper.tablesetup.simhost import SimHands, SimHost
     from tablekeeper.tablesetup.step import StepContext
     from vision.deck import load_deck
@@ -133,6 +134,9 @@ def run_from_scratch(args: Any) -> int:
 
     screen.area_factory = lambda game, step: SetupArea([kit], context_for, game=game,
                                                        step=step)
+    # (once set up, the home screen offers the game, marked with what it still lacks)
+    screen.home_games = lambda: tuple(
+        c for c in home_choices([kit], context_for) if c.name == kit.name)
     sim = SimulatedTable(printed, seed=args.seed, clock=clock.now_ns)
     screen.area_frames = lambda: sim.capture().image
     factory = mock_factory()
