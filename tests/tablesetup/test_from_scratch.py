@@ -40,7 +40,8 @@ def test_from_scratch_sets_up_the_table_then_plays_on_its_deck(
     shots = sorted(p.stem.split("-", 2)[2] for p in (out / "screens").glob("*.png"))
     assert "tablesetup" in shots and len(set(shots)) > 3
     setup = summary["setup"]
-    assert setup["shots"] >= 3 * len(deck.ids) and setup["presses"] <= 12
+    # (12 for the cards; the zones add their two confirms and the hub's one: 13 for Wink)
+    assert setup["shots"] >= 3 * len(deck.ids) and setup["presses"] <= 15
     rec = summary["recognition"]
     assert rec["set_up"]["cards"] == rec["demo"]["cards"] > 0
     assert rec["set_up"]["wrong"] == 0
