@@ -298,7 +298,8 @@ class ZonesStep:
             self._last = ()
 
     def _count_problem(self, exc: ZoneLayoutError) -> tuple[str, dict[str, Any]]:
-        want = " / ".join(str(n) for n in exc.expected) if exc.expected else "1+"
+        # (the fewest the layout takes: what the screen asks for -- the grid's 4 corners)
+        want = str(min(exc.expected)) if exc.expected else "1+"
         if exc.found == 0:
             return "setup.zones.none", {"want": want}
         if exc.expected and exc.found < min(exc.expected):
