@@ -686,29 +686,26 @@ class DeckMatcher:
                                      np.linalg.inv(to_patch)).reshape(4, 2)
         return np.asarray(card, np.uint8), np.asarray(q, np.float32)
 
-    def fit(self, image: Image, grey: Image, quad: Corners, match: Match) -> float:
+    def fit(self, image: Image, quad: Corners, match: Match) -> float:
         """How badly the card at ``quad`` fits the card ``match`` names where that card
-        differs from its :data:`_FIT_NEAREST` most alike cards of the deck: aligned to it
-        (64 px, then at the fine size: :meth:`_refined`), the squared residual of the fine
-        features (:meth:`_fine_features`, best shift of a pixel), smoothed, at its largest
+        differs from its :data:`_FIT_NEAREST` most alike cards of the deck: warped at
+        :attr:`twin_size` (the corners as verified: a card accepted below ``min_aligned`` is
+        aligned already), the squared residual of the fine features
+        (:meth:`_fine_features`) at the best shift of a few pixels, smoothed, at its largest
         in the region where those cards differ from it, over the largest smoothed
-        difference between it and them. About 0.03 for the card itself, 0.4 and more for a
-        card whose number is another (``bench vision --foreign-numbers``). ``nan`` where
-        there is nothing to compare (a deck of one card, no fine templates)."""
+        difference between it and them. About 0.02-0.06 for the card itself, 0.38 and more
+        for a card whose number is another (``bench vision --foreign-numbers``'s tuning
+        seed); about 1.5 ms a card here (aligning again first, 10 ms, separated them no
+        better). ``nan`` where there is nothing to compare (a deck of one card)."""
         card = match.card_id if match.card_id is not None else match.best_id
         i = self._index[card]
         if not self._fine or self._n < 2:
             return float("nan")
         t = int(self.starts[i]) + match.template
         rot = match.rotation
-        if match.template and self._alt_aligner is not None:
-            a = self._alt_aligner.align(grey, quad, self._alt_index[(i, match.template)], rot)
-        else:
-            a = self.aligner.align(grey, quad, i, rot)
-        q = quad if a is None else order_corners(a, self.square)
-        warped, _ = self._refined(image, q, t, rot)
-        f = self._fine_features(warped)
-        tc = np.ascontiguousarray(self._template_features(t, rot)[1:-1, 1:-1])
+        m = self._shift
+        f = self._fine_features(warp_card(image, quad, self.twin_size))
+        tc = np.ascontiguousarray(self._template_features(t, rot)[m:-m, m:-m])
         _, _, (dx, dy), _ = cv2.minMaxLoc(cv2.matchTemplate(f, tc, cv2.TM_SQDIFF))
         h, w = tc.shape[:2]
         res = ((f[dy:dy + h, dx:dx + w] - tc) ** 2).sum(axis=2)
@@ -718,7 +715,7 @@ class DeckMatcher:
         region = np.zeros(res.shape, dtype=bool)
         top = 0.0
         for j in np.argsort(-sim)[:_FIT_NEAREST]:
-            other = self._template_features(int(self.starts[int(j)]), rot)[1:-1, 1:-1]
+            other = self._template_features(int(self.starts[int(j)]), rot)[m:-m, m:-m]
             d = np.asarray(cv2.GaussianBlur(((other - tc) ** 2).sum(axis=2), (0, 0),
                                             _FIT_SPREAD), np.float32)
             peak = float(d.max())

@@ -272,17 +272,17 @@ def recognise(finder: CardFinder, matcher: DeckMatcher, image: Image,
     if matcher.params.max_fit > 0:
         # A deck of numbers: an accepted card must fit its card where it differs from its
         # nearest (a number from outside the deck wins among its neighbours, fits none).
-        out = [(c, _fitted(matcher, image, grey, c, m)) for c, m in out]
+        out = [(c, _fitted(matcher, image, c, m)) for c, m in out]
     return _one_per_place(out)
 
 
-def _fitted(matcher: DeckMatcher, image: Image, grey: Image, card: FoundCard,
+def _fitted(matcher: DeckMatcher, image: Image, card: FoundCard,
             m: Match) -> Match:
     """``m`` with :meth:`DeckMatcher.fit` measured (accepted cards only); unknown, gate
     ``fit``, where it is above ``max_fit``."""
     if m.card_id is None:
         return m
-    fit = matcher.fit(image, grey, card.corners, m)
+    fit = matcher.fit(image, card.corners, m)
     if fit > matcher.params.max_fit:
         return replace(m, card_id=None, gate="fit", fit=fit)
     return replace(m, fit=fit)
