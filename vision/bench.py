@@ -1203,13 +1203,16 @@ def foreign_numbers_main(frames: int = 120, seed: int = 7, tune_seed: int = 1000
             got = list(foreign_frames(deck, half, per, sd))
             for label, p in (("before", replace(params, max_fit=0.0)), ("now", params)):
                 sc = evaluate(half, got, config.find, p)
-                t = totals.setdefault((part, label), [0, 0, 0, 0, 0])
-                for k, v in enumerate((sc.in_deck, sc.correct, sc.wrong, sc.foreign,
-                                       sc.foreign_accepted)):
-                    t[k] += v
+                if params.max_fit > 0:  # (the totals: the decks that ask for the check)
+                    t = totals.setdefault((part, label), [0, 0, 0, 0, 0])
+                    for k, v in enumerate((sc.in_deck, sc.correct, sc.wrong, sc.foreign,
+                                           sc.foreign_accepted)):
+                        t[k] += v
                 print(f"{name:<16}{label:<10}{sd:>6}{sc.in_deck:>15}{100 * sc.accuracy:>7.1f}%"
                       f"{sc.wrong:>7}{sc.foreign:>19}{sc.foreign_accepted:>6} "
                       f"({100 * sc.foreign_accepted / max(sc.foreign, 1):.1f} %)", flush=True)
+    fitted = [n for n in NUMBER_DECKS if config.match_params(number_deck(n).id).max_fit > 0]
+    print(f"decks with max_fit ({', '.join(fitted)}), together:")
     for (part, label), (n, right, wrong, fo, fa) in totals.items():
         print(f"{part} seed, {label}: enrolled cards top-1 {100 * right / max(n, 1):.2f} % of {n},"
               f" wrong {wrong}; cards not enrolled accepted {fa} of {fo} "
