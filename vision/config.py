@@ -98,8 +98,8 @@ class Thresholds:
 #: Decks whose cards differ only by their number (issue 30 item 5): the largest misfit of an
 #: accepted card where its card differs from its nearest (``MatchParams.max_fit``). Measured
 #: with ``bench vision --foreign-numbers`` on its tuning seed (1000, 40 frames a deck, every
-#: other card enrolled): cards of the deck 0.03 at most (The Game's demo deck and the big
-#: number style), cards not enrolled 0.38 and more; set between, nearer the deck's side.
+#: other card enrolled): cards of the deck 0.05 at most (The Game's demo deck and the big
+#: number style), cards not enrolled 0.33 and more; set between, nearer the deck's side.
 FIT_NUMBERS = 0.15
 
 

@@ -717,7 +717,7 @@ class DeckMatcher:
         aligned already), the squared residual of the fine features
         (:meth:`_fine_features`) at the best shift of a few pixels, smoothed, at its largest
         in the region where those cards differ from it, over the largest smoothed
-        difference between it and them. About 0.02-0.06 for the card itself, 0.38 and more
+        difference between it and them. About 0.01-0.05 for the card itself, 0.33 and more
         for a card whose number is another (``bench vision --foreign-numbers``'s tuning
         seed); about 1.5 ms a card here (aligning again first, 10 ms, separated them no
         better). ``nan`` where there is nothing to compare (a deck of one card)."""
