@@ -21,6 +21,9 @@ class GameChoice:
     title_en: str
     min_players: int
     max_players: int
+    #: the set-up steps this game lacks at this table (issue 28: "cards", "zones" ...; the
+    #: home screen marks it, and choosing it leads to the first)
+    missing: tuple[str, ...] = ()
 
     def title(self, lang: str) -> str:
         return self.title_en if lang == "en" else self.title_zh
@@ -35,6 +38,8 @@ class HomeMenu:
 
     games: tuple[GameChoice, ...]
     chosen: int = 0
+    #: the box has a set-up area (the home screen offers its button)
+    can_set_up: bool = False
 
     @property
     def choice(self) -> GameChoice | None:

@@ -121,3 +121,6 @@ class Snapshot:
     #: seats that pressed too early in this race and are locked out (0-based), and until
     #: when (game ms); the race screens show "too early"
     early: tuple[tuple[int, int], ...] = ()
+    #: the set-up area while it is shown (:class:`tablekeeper.tablesetup.area.AreaView`: the
+    #: hub, or a step's view; None: not shown)
+    tablesetup: Any = None

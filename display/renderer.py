@@ -33,6 +33,10 @@ from display.screens import (
     focus_ring,
 )
 from display.setup import SetupForm
+from display.tablesetup.hub import draw_area
+
+#: the set-up area's screen (issue 28): the hub, or the step shown (``Snapshot.tablesetup``)
+AREA_SCREENS: dict[str, tuple[Any, Any]] = {"tablesetup": (draw_area, None)}
 
 _log = logging.getLogger(__name__)
 
@@ -84,7 +88,7 @@ class Renderer:
         self.delta_hold_ms = delta_hold_ms
         self.score_show_ms = score_show_ms
         self._game: GameDisplay | None = None
-        self._screens: dict[str, Any] = dict(SHARED_SCREENS)
+        self._screens: dict[str, Any] = {**SHARED_SCREENS, **AREA_SCREENS}
         self._adapter_override = adapter
         self.adapter: Callable[[Any], Any] = adapter or (lambda state: None)
         self.game = game
@@ -135,7 +139,8 @@ class Renderer:
         if game is self._game:
             return
         self._game = game
-        self._screens = {**SHARED_SCREENS, **(game.screens if game is not None else {})}
+        self._screens = {**SHARED_SCREENS, **AREA_SCREENS,
+                         **(game.screens if game is not None else {})}
         self.adapter = self._adapter_override or (game.view if game is not None
                                                   else (lambda state: None))
         self._state = object()  # read the next state afresh
@@ -192,6 +197,8 @@ class Renderer:
         :data:`display.screens.SHARED_SCREENS`, or one of the game's)."""
         if snap.menu is not None:
             return "menu"
+        if snap.tablesetup is not None:
+            return "tablesetup"
         buzz = snap.buzz
         if buzz is not None and buzz.at_ms <= snap.now_ms < buzz.at_ms + self.buzz_ms:
             return "buzz"

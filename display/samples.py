@@ -40,11 +40,87 @@ HOME = HomeMenu(games=(
 ), chosen=1)
 
 
+def _table_picture(seq: int = 1, *, card: bool = True, colour: str = "good") -> Any:
+    """A camera picture for the set-up samples: a cloth, one white card lying a little
+    turned (BGR), its outline found."""
+    import numpy as np
+
+    from display.tablesetup import Picture
+
+    img = np.zeros((480, 640, 3), np.uint8)
+    img[:] = (40, 52, 110)  # a red-brown cloth (BGR)
+    if not card:
+        return Picture(img, seq)
+    img[150:330, 270:390] = (235, 240, 238)
+    img[160:320, 280:380] = (228, 232, 230)
+    img[215:275, 310:350] = (170, 60, 30)  # the card's big number, as a block
+    quad = ((270 / 640, 150 / 480), (390 / 640, 150 / 480), (390 / 640, 330 / 480),
+            (270 / 640, 330 / 480))
+    return Picture(img, seq, ((quad, colour),))
+
+
+def _reference() -> Any:
+    import numpy as np
+
+    ref = np.full((300, 200, 3), 240, np.uint8)
+    ref[120:190, 70:130] = (30, 60, 170)  # RGB
+    return ref
+
+
+def tablesetup(lang: str = "zh-TW") -> list[tuple[str, Snapshot]]:
+    """The set-up area (issue 28): the hub, the cards step in its states, the home screen
+    marking the games not set up."""
+    from display.tablesetup.cards import CardsView, Named
+    from display.tablesetup.hub import AreaView, GameSteps
+
+    s = Snapshot(state=None, now_ms=T0, lang=lang)
+    missing = GameSteps("the-game", "致命遊戲", "The Game", (
+        ("cards", "missing"), ("zones", "missing"), ("buttons", "optional")))
+    ready = GameSteps("wink", "眨眨眼", "Wink", (
+        ("cards", "done"), ("zones", "done"), ("markers", "done"), ("buttons", "unavailable")))
+    games = (missing, ready)
+    home = replace(HOME, games=tuple(
+        replace(g, missing=("cards", "zones") if g.name in ("the-game", "eselsbruecke")
+                else ()) for g in HOME.games), can_set_up=True)
+    teach = CardsView(stage="teach", total=98, taught=37, card_id="n39", name_zh="39",
+                      name_en="39", reference=_reference(), shot=1, state="steady",
+                      sharpness=412, sharp_ok=True, glare_pct=0, picture=_table_picture())
+    cards = AreaView(games, 0, "cards", teach)
+    return [
+        ("home-needs-setup", replace(s, home=home)),
+        ("tablesetup-hub", replace(s, tablesetup=AreaView(games, 0))),
+        ("tablesetup-hub-ready", replace(s, tablesetup=AreaView(games, 1))),
+        ("tablesetup-cards", replace(s, tablesetup=cards)),
+        ("tablesetup-cards-glare", replace(s, tablesetup=replace(cards, step_view=replace(
+            teach, state="glare", glare_pct=7, glare_ok=False,
+            picture=_table_picture(2, colour="bad"))))),
+        ("tablesetup-cards-other", replace(s, tablesetup=replace(cards, step_view=replace(
+            teach, state="other", other_zh="93", other_en="93",
+            picture=_table_picture(3, colour="bad"))))),
+        ("tablesetup-cards-camera-gone", replace(s, tablesetup=replace(cards, step_view=replace(
+            teach, state="lay", camera_gone=True, picture=None)))),
+        ("tablesetup-cards-disk-full", replace(s, tablesetup=replace(cards, step_view=replace(
+            teach, state="clear", problem="tablesetup.cards.disk_full")))),
+        ("tablesetup-cards-skipped", replace(s, tablesetup=replace(cards, step_view=CardsView(
+            stage="skipped", total=98, taught=95, skipped=3, state="done",
+            picture=_table_picture(4, card=False))))),
+        ("tablesetup-cards-check", replace(s, tablesetup=replace(cards, step_view=CardsView(
+            stage="check", total=98, taught=98, state="check", picture=_table_picture(5),
+            named=(Named("n39", "n39", 0.97, "39", "39"),),
+            confused=(("n68", "68", "68"), ("n89", "89", "89")), suggest_zh="72",
+            suggest_en="72")))),
+        ("tablesetup-cards-check-unknown", replace(s, tablesetup=replace(cards, step_view=(
+            CardsView(stage="check", total=98, taught=98, state="check",
+                      picture=_table_picture(6, colour="warn"),
+                      named=(Named(None, "n86", 0.41, "86", "86"),)))))),
+    ]
+
+
 def shared(lang: str = "zh-TW") -> list[tuple[str, Snapshot]]:
     """The screens that belong to no one game."""
     s = Snapshot(state=None, now_ms=T0, lang=lang)
     form = SetupForm(titles=("什麼不見啦", "Something Is Missing"), can_go_home=True)
-    return [
+    return [*tablesetup(lang),
         ("home", replace(s, home=HOME)),
         ("home-one", replace(s, home=HomeMenu(games=HOME.games[:1]))),
         ("title", s),

@@ -262,12 +262,26 @@ def draw_home(p: Painter, f: Frame) -> None:
         p.text(game.other_title(p.lang), sub, size=0.045, colour=C.TEXT_DIM, weight="regular",
                pad=0.008)
         low = pygame.Rect(r.x, sub.bottom, r.width, r.bottom - sub.bottom)
-        p.text(p.tr("home.players", lo=game.min_players, hi=game.max_players), low,
-               size=0.04, colour=C.TEXT_DIM, weight="regular", pad=0.008)
+        if game.missing:  # not set up at this table: choosing it leads to the step it lacks
+            half = low.width // 2
+            p.text(p.tr("home.players", lo=game.min_players, hi=game.max_players),
+                   pygame.Rect(low.x, low.y, half, low.height), size=0.04, colour=C.TEXT_DIM,
+                   weight="regular", pad=0.008)
+            mark = pygame.Rect(low.x + half, low.y, low.width - half, low.height)
+            mark = mark.inflate(-p.px(0.02), -p.px(0.015))
+            p.fill(mark, C.WARN, 0.01)
+            p.text(p.tr("home.needs_setup"), mark, size=0.04, colour=text_on(C.WARN), pad=0.004)
+        else:
+            p.text(p.tr("home.players", lo=game.min_players, hi=game.max_players), low,
+                   size=0.04, colour=C.TEXT_DIM, weight="regular", pad=0.008)
         p.buttons.append(_plain_button(r, HostAction("home.pick", i)))
     # (no "set up players" button: a game's tile is the choice, *confirm* opens the focused
-    # one; the entries are the registered kits, issue 28 may add its own tiles here)
-    footer(p, [], undo=False)
+    # one; the set-up area's button (issue 28) comes after the games)
+    choices: list[FooterChoice] = []
+    if getattr(menu, "can_set_up", False):
+        choices.append((HostAction("area.open"), p.tr("btn.setup_area"), None, C.PANEL_HI,
+                        True))
+    footer(p, choices, undo=False)
 
 
 def draw_title(p: Painter, f: Frame) -> None:

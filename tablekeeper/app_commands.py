@@ -77,6 +77,15 @@ def register(commands: Any, benches: Any) -> None:
                       help="--text: also write the game's journal to PATH (a new file)")
     demo.add_argument("--lines", type=int, default=24,
                       help="--text: play-by-play lines to print (24; 0: none, -1: all)")
+    demo.add_argument("--from-scratch", action="store_true",
+                      help="start from a box with no deck and no zones: the simulated host "
+                           "goes through the set-up screens with the host buttons (teaching "
+                           "every card of the game), then the game is played on the deck "
+                           "it made; always headless (DIR gets the deck, the config, the "
+                           "journal and the screens)")
+    demo.add_argument("--no-compare", action="store_true",
+                      help="--from-scratch: skip the recognition comparison of the new deck "
+                           "against the demo deck's")
     demo.set_defaults(func=_demo)
 
     kiosk = commands.add_parser(
@@ -127,6 +136,10 @@ def _demo(args: argparse.Namespace) -> int:
             return 2
         args.players, args.variant = options["players"], options["variant"]
         return kit.text_demo(args)
+    if args.from_scratch:
+        from tablekeeper.tablesetup.scratch import run_from_scratch
+
+        return run_from_scratch(args)
     from tablekeeper.demo import run_demo
 
     return run_demo(args)

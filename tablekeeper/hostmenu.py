@@ -101,6 +101,18 @@ ENTRIES: list[Entry] = [
 ]
 
 
+def _set_up(screen: PygameScreen, loop: Loop, now_ns: int) -> None:
+    screen.close_menu()
+    screen.show_area(loop.referee.kit.name)
+
+
+#: "Set up this box" (issue 28): the set-up area, for the game set up now; offered where the
+#: box has a set-up area and no game is under way (the kiosk adds it with :func:`add_entry`)
+SETUP_ENTRY = Entry("setup", "menu.setup", _set_up,
+                    shown=lambda s, lp: s.area_factory is not None and s.area is None
+                    and not _playing(s, lp))
+
+
 def add_entry(entries: list[Entry], entry: Entry, *, before: str = "end") -> None:
     """Put ``entry`` into ``entries`` before the entry ``before`` (at the end if absent)."""
     index = next((i for i, e in enumerate(entries) if e.key == before), len(entries))

@@ -71,7 +71,7 @@ from engine.core import Rejection
 from tablekeeper.app import Loop
 from tablekeeper.atomic import fsync_directory
 from tablekeeper.clock import MonotonicClock
-from tablekeeper.config import Config, ConfigReport, check_config
+from tablekeeper.config import Config, ConfigError, ConfigReport, check_config, load_config
 from tablekeeper.folderlock import FolderLock, FolderLocked
 from tablekeeper.journal import (
     Contents,
@@ -373,9 +373,31 @@ def _run_locked(args: argparse.Namespace, config: Config, config_path: Path | No
 
     screen.on_new_game = new_game
     screen.on_choose_game = choose_game
-    screen.games = games.home_choices()  # home is reachable even after a resumed game
+    home_games = set_up_area(screen, loop, args, config_path, firmware, clock, tell,
+                             camera_for, on_changed=lambda name: changed(name))
+
+    def changed(name: str) -> None:
+        """A set-up step saved something for game ``name`` (a deck, zones ...): the config
+        is read again and, if it is the game set up now, its camera watches afresh."""
+        nonlocal config, deck
+        try:
+            config = load_config(config_path)
+        except ConfigError as exc:  # (the config as it was read at start stays)
+            tell(f"config: {exc}", "problem.config", None)
+        if name == kit.name and screen.area is None:  # (in the area: once it is left)
+            if loop.cards is not None:
+                loop.cards.close()
+            loop.cards, deck = camera_for(kit)
+            screen.cards = dict(kit.card_infos(deck))
+
+    screen.games = home_games()  # home is reachable even after a resumed game
     if not resumed:
-        screen.show_home(games.home_choices(), chosen=kit.name)
+        from tablekeeper.tablesetup.readiness import Readiness, fresh_box
+
+        choices = screen.games
+        screen.show_home(choices, chosen=kit.name)
+        if fresh_box({g.name: Readiness(g.name, g.missing) for g in choices}):
+            screen.show_area()  # nothing set up yet: the box starts in the set-up area
 
     def watchdog() -> None:
         notifier.tick(time.monotonic())
@@ -394,6 +416,80 @@ def _run_locked(args: argparse.Namespace, config: Config, config_path: Path | No
         screen.close()
         firmware.close()
     return 0
+
+
+def set_up_area(screen: Any, loop: Any, args: argparse.Namespace, config_path: Path | None,
+                firmware: Any, clock: Any, tell: Callable[..., None],
+                camera_for: Callable[[Any], tuple[Any, Any]],
+                on_changed: Callable[[str], None]) -> Callable[[], tuple[Any, ...]]:
+    """Give the kiosk's screen its set-up area (issue 28): the steps' context (the config
+    file, where decks and progress go, the camera's kind), its own camera while it is shown
+    (the game's camera thread is closed meanwhile: one reader of the camera), the host
+    menu's entry, and the home screen's games with what each lacks. Returns that last."""
+    from tablekeeper import games, hostmenu
+    from tablekeeper.tablesetup.area import SetupArea
+    from tablekeeper.tablesetup.readiness import home_choices
+    from tablekeeper.tablesetup.step import StepContext
+    from tablekeeper.vision_link import STAND_IN_SOURCES
+    from vision.camera import CameraConfig, resilient_camera
+
+    def config_now() -> Config:
+        try:
+            return load_config(config_path)
+        except ConfigError:
+            return Config()  # (told at start; the steps see the defaults)
+
+    def context_for(kit: Any) -> StepContext:
+        config = config_now()
+        state = Path(os.path.expanduser(config.table.state_dir))
+        source = str(dict(config.sections.get("camera", {})).get("source", "auto"))
+        simulated = bool(args.simulate_camera) or source in STAND_IN_SOURCES
+        return StepContext(kit.name, kit, config, config_path, state / "decks" / kit.name,
+                           lang=screen.lang,
+                           tell=lambda key, **params: tell(f"set-up: {key}", key, None),
+                           simulated=simulated, state_dir=state, firmware=firmware)
+
+    camera: list[Any] = []
+
+    def frames() -> Any:
+        if not camera:
+            section = dict(config_now().sections.get("camera", {}))
+            if args.simulate_camera:
+                section["source"] = "sim"
+            try:
+                cam_config = CameraConfig.from_dict(section)
+            except ValueError:
+                cam_config = CameraConfig()
+            kit = screen.area.kit if screen.area is not None else games.load(
+                games.DEFAULT_GAME)
+            camera.append(resilient_camera(cam_config, deck=kit.deck(None),
+                                           clock=clock.now_ns, bounded=True))
+        frame = camera[0].capture()
+        return None if frame is None else frame.image
+
+    def on_area(shown: bool) -> None:
+        if shown and loop.cards is not None:
+            loop.cards.close()  # the set-up reads the camera itself meanwhile
+            loop.cards = None
+        elif not shown:
+            for cam in camera:
+                cam.close()
+            camera.clear()
+            on_changed(loop.referee.kit.name)  # the config again, the game's camera back
+
+    def make(game: str | None, step: str | None) -> SetupArea:
+        return SetupArea(games.kits(), context_for, game=game, step=step,
+                         on_done=lambda name, key: on_changed(name))
+
+    def home_games() -> tuple[Any, ...]:
+        return home_choices(games.kits(), context_for)
+
+    screen.area_factory = make
+    screen.area_frames = frames
+    screen.home_games = home_games
+    screen.on_area = on_area
+    hostmenu.add_entry(screen.menu_entries, hostmenu.SETUP_ENTRY, before="end")
+    return home_games
 
 
 def read_config(path: Path | None, *, explicit: bool) -> ConfigReport:

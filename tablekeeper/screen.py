@@ -39,6 +39,7 @@ from tablekeeper.clock import Clock
 
 if TYPE_CHECKING:
     from tablekeeper.app import Loop
+    from tablekeeper.tablesetup.area import SetupArea
 
 log = logging.getLogger("tablekeeper.screen")
 
@@ -148,13 +149,30 @@ class PygameScreen:
         from display.sound import Sounds
         #: no audio device: a small permanent sign says so
         self.silent = not Sounds().available()
+        #: the set-up area while it is shown (issue 28; None: not shown), what makes it
+        #: (``area_factory(game, step)``; None: this box offers none), where its steps read
+        #: the camera (``area_frames()``: a BGR frame, or None when the camera gives none) and
+        #: the home screen's games as they are now (``home_games()``: with what each lacks)
+        self.area: SetupArea | None = None
+        self.area_factory: Callable[[str | None, str | None], SetupArea] | None = None
+        self.area_frames: Callable[[], Any] | None = None
+        self.home_games: Callable[[], tuple[GameChoice, ...]] | None = None
+        #: told when the set-up area is shown (True) and left (False): the kiosk hands the
+        #: camera from the game's reader to the set-up's and back
+        self.on_area: Callable[[bool], None] | None = None
+        self._area_page: tuple[Any, ...] = ()
 
     def show_home(self, games: tuple[GameChoice, ...], chosen: str | None = None) -> None:
         """Show the home screen: the host picks the game (``chosen``: the one focused)."""
         index = next((i for i, g in enumerate(games) if g.name == chosen), 0)
-        self.home = self._menu = HomeMenu(games=games, chosen=index)
+        self.home = self._menu = HomeMenu(games=games, chosen=index,
+                                          can_set_up=self.area_factory is not None)
         self.games = self.games or games
         self.setup = None
+        if self.area is not None:  # (left by the host menu's "home")
+            self.area = None
+            if self.on_area is not None:
+                self.on_area(False)
         self.focus = index  # the games' tiles come first in the focus order
         self.renderer.invalidate()
 
@@ -187,6 +205,79 @@ class PygameScreen:
         self.show_result(result, now_ns)
         self.focus = 0
         return result
+
+    # --- the set-up area (issue 28) ------------------------------------------------------
+
+    def show_area(self, game: str | None = None, step: str | None = None) -> bool:
+        """Show the set-up area: its hub (the games, the chosen one's steps), or straight
+        the step ``step`` of ``game``. False: this box offers no set-up area."""
+        if self.area_factory is None:
+            return False
+        if self.area is None and self.on_area is not None:
+            self.on_area(True)
+        self.area = self.area_factory(game, step)
+        self.home = None
+        self.setup = None
+        self.focus = 0
+        self._area_page = self._page()
+        self.renderer.invalidate()
+        return True
+
+    def close_area(self) -> None:
+        """Leave the set-up area for the home screen (the games marked afresh)."""
+        area = self.area
+        chosen = area.kit.name if area is not None else None
+        games = self.home_games() if self.home_games is not None else (
+            self._menu.games if self._menu is not None else self.games)
+        self.games = games or self.games
+        self.show_home(games, chosen=chosen)
+
+    def _page(self) -> tuple[Any, ...]:
+        """Which page of the area is shown: the focus goes back to its first button when it
+        changes (a step opened or left, a step's stage)."""
+        area = self.area
+        if area is None:
+            return ()
+        step = area.step
+        view = step.view() if step is not None else None
+        return (area.chosen, step.key if step is not None else None,
+                getattr(view, "stage", None))
+
+    def _area_changed(self) -> None:
+        area = self.area
+        if area is None:
+            return
+        if area.closed:
+            self.close_area()
+            return
+        page = self._page()
+        if page != self._area_page:
+            self._area_page = page
+            self.focus = 0
+        self.renderer.invalidate()
+
+    def area_action(self, action: HostAction, now_ns: int) -> None:
+        area = self.area
+        assert area is not None
+        if action.name == "undo":
+            action = HostAction("back")
+        area.act(action, now_ns)
+        self._area_changed()
+
+    def area_poll(self, now_ns: int) -> None:
+        """The set-up step reads the camera (a frame a tick) and the clock."""
+        area = self.area
+        if area is None:
+            return
+        if area.wants_frames() and self.area_frames is not None:
+            try:
+                image = self.area_frames()
+            except Exception as exc:  # a camera that fails is a camera that gives nothing
+                log.warning("set-up: the camera gave no frame: %s", exc)
+                image = None
+            area.frame(image, now_ns)
+        area.tick(now_ns)
+        self._area_changed()
 
     # --- the host menu ---------------------------------------------------------------------
 
@@ -268,6 +359,9 @@ class PygameScreen:
         menu = self.home
         if menu is None or not 0 <= index < len(menu.games):
             return
+        game = menu.games[index]
+        if game.missing and self.show_area(game.name, game.missing[0]):
+            return  # not ready at this table: to the step it lacks
         self.home = None
         self.setup = None
         self.focus = 0
@@ -320,6 +414,8 @@ class PygameScreen:
                 self.gpio_button(loop, item.action, item.t_ns)
         loop.host_inputs.clear()
         self._back_held(loop, now)
+        if self.area is not None and not self.menu_open:
+            self.area_poll(now)
 
     def _back_held(self, loop: Loop, now_ns: int) -> None:
         """*back* pressed: released before :data:`LONG_PRESS_NS`, it is *back*; held that
@@ -345,6 +441,9 @@ class PygameScreen:
             else:
                 self.close_menu()
             return
+        if self.area is not None:
+            self.area_action(HostAction("back"), now_ns)
+            return
         if self.home is not None:
             return
         if self.setup is not None and self.setup.focus is not None:  # typing a name: done
@@ -355,7 +454,11 @@ class PygameScreen:
     def seat_pressed(self, loop: Loop, seat: int, t_ns: int) -> None:
         """A seat button (1..8) went down: on the setup screen it marks that seat as the
         youngest player, who starts (said on the screen, with the seat's row lit); in play it
-        may be the runner-up of a buzz."""
+        may be the runner-up of a buzz. In the set-up area, the step shown hears it."""
+        if self.area is not None:
+            self.area.seat(seat, True, t_ns)
+            self._area_changed()
+            return
         if self.home is not None:
             return
         if not loop.referee.engine.started(loop.referee.state):
@@ -437,6 +540,9 @@ class PygameScreen:
         if self.menu_open:
             self.menu_action(loop, name, arg, now_ns)
             return
+        if self.area is not None:
+            self.area_action(action, now_ns)
+            return
         if name == "undo":
             if (not referee.engine.started(state) and self.home is None
                     and self.can_go_home()):
@@ -469,7 +575,9 @@ class PygameScreen:
     def _home_action(self, action: HostAction) -> None:
         menu = self.home
         assert menu is not None
-        if action.name == "home.pick" and isinstance(action.arg, int):
+        if action.name == "area.open":
+            self.show_area(menu.choice.name if menu.choice is not None else None)
+        elif action.name == "home.pick" and isinstance(action.arg, int):
             self._choose(action.arg)
         elif action.name == "confirm":
             choices = self._choices()
@@ -479,6 +587,8 @@ class PygameScreen:
             elif chosen is not None and chosen.name == "home.pick" and isinstance(chosen.arg,
                                                                                   int):
                 self._choose(chosen.arg)
+            elif chosen is not None and chosen.name == "area.open":
+                self.show_area(menu.choice.name if menu.choice is not None else None)
             else:
                 self._choose(menu.chosen)
         else:
@@ -617,6 +727,10 @@ class PygameScreen:
         game = referee.kit.display()
         if self.menu_open:
             extra["menu"] = self.menu_view(loop)
+        if self.area is not None:
+            return Snapshot(state=None, now_ms=now_ms, lang=self.lang,
+                            camera_status=None, notices=tuple(notices),
+                            tablesetup=self.area.view(), **extra)
         if not referee.engine.started(state):
             if self.home is not None:
                 return Snapshot(state=None, now_ms=now_ms, lang=self.lang,
@@ -657,6 +771,10 @@ class PygameScreen:
         state = loop.referee.state
         started = loop.referee.engine.started(state)
         game_key = self.part(loop).shot_key(state, result.screen) if started else ()
+        if self.area is not None:  # each page of the set-up area, and a step's progress
+            view = self.area.step.view() if self.area.step is not None else None
+            game_key = (*self._page(), getattr(view, "taught", 0) * 4 // max(
+                1, getattr(view, "total", 1)))
         shot = (result.screen, *game_key, self.lang)
         if shot != self._last_shot:
             # A new screen: photograph it as players would see it once its animations have

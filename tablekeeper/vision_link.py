@@ -517,11 +517,14 @@ def _check_threaded(threaded: bool, clock: Clock) -> None:
 
 
 def simulated_camera_pipeline(clock: Clock, seed: int, deck: Any | None = None, *,
-                              threaded: bool = False) -> tuple[Any, VisionSource]:
+                              threaded: bool = False,
+                              recognise: Any | None = None) -> tuple[Any, VisionSource]:
     """The demo's camera: a simulated table showing ``deck`` (default: the demo item deck),
     and its watcher. Pass the deck the screen already holds: a second copy of the templates
     costs about 12 MB. ``threaded``: a :class:`CameraThread` (real clocks only); the table
-    returned is then a :class:`LockedCamera`, for the simulated players to lay cards on."""
+    returned is then a :class:`LockedCamera`, for the simulated players to lay cards on.
+    ``recognise``: the deck the watcher recognises with (default: ``deck``; the deck
+    ``tablekeeper demo --from-scratch`` enrolled)."""
     from vision.simtable import SimulatedTable
     from vision.tracker import CardWatcher
 
@@ -530,10 +533,11 @@ def simulated_camera_pipeline(clock: Clock, seed: int, deck: Any | None = None, 
         deck = load_items_deck(None)
     _one_vision_thread()
     table = SimulatedTable(deck, seed=seed, clock=clock.now_ns)
+    seen = recognise if recognise is not None else deck
     if threaded:
         shared = LockedCamera(table)
-        return shared, CameraThread(shared, CardWatcher(deck))
-    return table, WatchedCamera(table, CardWatcher(deck))
+        return shared, CameraThread(shared, CardWatcher(seen))
+    return table, WatchedCamera(table, CardWatcher(seen))
 
 
 @dataclasses.dataclass(frozen=True)

@@ -230,6 +230,12 @@ def add_recognition_commands(sub: Any) -> None:
                    help="new deck: the cards do not differ by colour (match on grey)")
     p.add_argument("--min-sharpness", type=float, default=None,
                    help="live: variance of the Laplacian a shot needs (default from config)")
+    p.add_argument("--shots", type=int, default=3,
+                   help="live: shots per card, each a template (lift the card and lay it "
+                        "again between them; default 3, as the set-up screen takes)")
+    p.add_argument("--progress", type=Path, default=None, metavar="DIR",
+                   help="live: where the shots are kept as they are taken, so a stopped "
+                        "enrolment resumes (default: DIR.progress beside the deck)")
     p.set_defaults(func=_enroll)
 
     p = sub.add_parser("calibrate", help="define the table's zones from cards laid on them")
@@ -421,12 +427,40 @@ def _enroll(args: argparse.Namespace) -> int:
     def show(p: EnrolProgress) -> None:
         print(f"{p.message_zh}  {p.message_en}", flush=True)
 
-    enroller = LiveEnroller(list(deck.cards), deck.size, min_sharpness=sharp, progress=show)
+    from vision.deck import replace_deck
+    from vision.enroll import EnrolStore
+
+    # the same enrolment as the set-up screen's "Teach the box the cards" step
+    # (tablekeeper.tablesetup.cards): shots kept as taken, the deck written whole at the end
+    progress = args.progress or args.deck.with_name(args.deck.name + ".progress")
+    store = EnrolStore(progress)
+    try:
+        enroller = LiveEnroller(list(deck.cards), deck.size, min_sharpness=sharp,
+                                progress=show, shots=args.shots, store=store,
+                                square=deck.shape == "square", use_colour=deck.use_colour)
+    except ValueError as e:
+        print(f"tablekeeper vision enroll: {e}", file=sys.stderr)
+        return 2
+    if enroller.shots:
+        print(f"resuming: {len(enroller.taught)} cards taught already (kept in {progress})",
+              file=sys.stderr)
     try:
         enroller.run(_camera_frames(cam))
     except KeyboardInterrupt:
-        print("interrupted: saving the cards captured so far", file=sys.stderr)
-    if enroller.templates:
+        print(f"interrupted: the shots so far are kept in {progress}; run the same command "
+              "to go on", file=sys.stderr)
+    if enroller.store_error is not None:
+        print(f"warning: the shots cannot be kept in {progress}: {enroller.store_error}",
+              file=sys.stderr)
+    if enroller.done and not enroller.skipped:
+        try:
+            replace_deck(enroller.deck_with_shots(deck), args.deck)
+        except (OSError, DeckError) as e:
+            print(f"tablekeeper vision enroll: the deck is not written ({e}); the old one "
+                  f"is kept, the shots are in {progress}", file=sys.stderr)
+            return 1
+        store.clear()
+    elif enroller.templates:
         enroller.save(deck)
     print(f"{args.deck}: captured {len(enroller.templates)} of {len(deck.cards)} cards")
     return 0 if enroller.done else 1

@@ -208,6 +208,8 @@ def load_deck(path: str | os.PathLike[str]) -> Deck:
     """Read and check a deck folder; raise :class:`DeckError` saying what is wrong."""
     root = Path(path)
     if not root.exists():
+        recover_deck(root)
+    if not root.exists():
         raise DeckError(f"deck folder {root} does not exist")
     if not root.is_dir():
         raise DeckError(f"deck path {root} is not a folder")
@@ -470,6 +472,75 @@ def save_deck(deck: Deck, root: str | os.PathLike[str] | None = None,
     text = json.dumps(deck.manifest(), ensure_ascii=False, indent=1) + "\n"
     atomic_write(target / MANIFEST, text.encode("utf-8"))
     return load_deck(target)
+
+
+#: a deck being replaced whole (:func:`replace_deck`): the new one is written beside it as
+#: ``<folder>.new``, the old one moved aside as ``<folder>.old`` for a moment
+NEW_SUFFIX, OLD_SUFFIX = ".new", ".old"
+
+
+def replace_deck(deck: Deck, root: str | os.PathLike[str]) -> Deck:
+    """Write ``deck`` whole to the folder ``root``, replacing what is there: afterwards, and
+    at every moment before (a power cut, a full disk, a kill), ``root`` is the old deck or
+    the new one, never a mix (:func:`save_deck` replaces file by file: an enrolment of
+    every card into a deck in use could leave old and new templates side by side).
+
+    The new deck is written to ``<root>.new`` (every file fsynced, the manifest last), then
+    the old folder is renamed to ``<root>.old``, the new one to ``root``, and the old one
+    removed. A power cut between the two renames leaves no ``root``: :func:`recover_deck`
+    (which :func:`load_deck` calls) moves the old one back. A write that fails (``OSError``:
+    the disk is full) removes ``<root>.new`` and leaves the old deck as it was; it raises."""
+    import shutil
+
+    target = Path(root)
+    recover_deck(target)
+    new = target.with_name(target.name + NEW_SUFFIX)
+    old = target.with_name(target.name + OLD_SUFFIX)
+    shutil.rmtree(new, ignore_errors=True)
+    try:
+        save_deck(deck, new)
+    except BaseException:
+        shutil.rmtree(new, ignore_errors=True)
+        raise
+    had = target.exists()
+    if had:
+        os.replace(target, old)
+        _fsync_dir(target.parent)
+    os.replace(new, target)
+    _fsync_dir(target.parent)
+    if had:
+        shutil.rmtree(old, ignore_errors=True)
+    return load_deck(target)
+
+
+def recover_deck(root: str | os.PathLike[str]) -> None:
+    """Finish or undo a :func:`replace_deck` a power cut interrupted: no ``root`` but a
+    ``<root>.old``: the old deck is moved back; a ``<root>.old`` beside ``root``: the new
+    deck is in place, the old one is removed; a ``<root>.new`` left over is removed (it may
+    be half written)."""
+    import shutil
+
+    target = Path(root)
+    new = target.with_name(target.name + NEW_SUFFIX)
+    old = target.with_name(target.name + OLD_SUFFIX)
+    try:
+        if old.is_dir() and not target.exists():
+            os.replace(old, target)
+            _fsync_dir(target.parent)
+        elif old.is_dir():
+            shutil.rmtree(old, ignore_errors=True)
+        if new.is_dir():
+            shutil.rmtree(new, ignore_errors=True)
+    except OSError:
+        return  # (a folder we may not write: the deck is read as it is)
+
+
+def _fsync_dir(folder: Path) -> None:
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def write_templates(target: Path, card: CardSpec, images: Sequence[Image],

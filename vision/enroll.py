@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -484,7 +484,13 @@ def sharpness(image: Image) -> float:
 
 @dataclass(frozen=True)
 class EnrolProgress:
-    """Where a live enrolment is; ``state`` is one of the STATES."""
+    """Where a live enrolment is; ``state`` is one of the STATES.
+
+    ``index`` is the current card's place in the deck (0-based), ``total`` the deck's cards;
+    ``taught`` how many have all their shots, ``skipped`` how many the host skipped; ``shot``
+    the current card's shots so far of ``shots``; ``glare`` the share of the card's picture
+    that is blown out (a lamp's reflection); ``other_id`` the card it looks like instead
+    (``"other"``: the manifest's picture of another card; ``"?"``: of none)."""
 
     index: int  # 0-based index of the current card
     total: int
@@ -493,8 +499,15 @@ class EnrolProgress:
     name_en: str
     state: str
     sharpness: float = 0.0
+    taught: int = 0
+    skipped: int = 0
+    shot: int = 0
+    shots: int = 1
+    glare: float = 0.0
+    other_id: str = ""
 
-    STATES = ("clear", "lay", "blurry", "several", "steady", "captured", "done")
+    STATES = ("clear", "lay", "blurry", "glare", "several", "other", "steady", "captured",
+              "done")
 
     @property
     def message_en(self) -> str:
@@ -503,7 +516,10 @@ class EnrolProgress:
             "clear": f"{n} Take the card away",
             "lay": f"{n} Lay card {self.name_en} under the camera",
             "blurry": f"{n} {self.name_en}: blurred, hold still (sharpness {self.sharpness:.0f})",
+            "glare": f"{n} {self.name_en}: a reflection on the card, move it or the lamp",
             "several": f"{n} Only one card under the camera, please",
+            "other": (f"{n} That looks like {self.other_id}, not {self.name_en}"
+                      if self.other_id != "?" else f"{n} That is not {self.name_en}"),
             "steady": f"{n} {self.name_en}: hold still ...",
             "captured": f"{n} {self.name_en}: captured",
             "done": f"All {self.total} cards enrolled",
@@ -516,93 +532,247 @@ class EnrolProgress:
             "clear": f"{n}請把卡片拿開",
             "lay": f"{n}請把「{self.name_zh}」放在鏡頭下",
             "blurry": f"{n}「{self.name_zh}」太模糊，請保持不動",
+            "glare": f"{n}「{self.name_zh}」有反光，請移動卡片或燈",
             "several": f"{n}鏡頭下請只放一張卡",
+            "other": (f"{n}這張像是「{self.other_id}」，不是「{self.name_zh}」"
+                      if self.other_id != "?" else f"{n}這張不是「{self.name_zh}」"),
             "steady": f"{n}「{self.name_zh}」請保持不動……",
             "captured": f"{n}「{self.name_zh}」已拍好",
             "done": f"全部 {self.total} 張卡都登錄好了",
         }[self.state]
 
 
+def glare(image: Image, level: int = 250, above: int = 30) -> float:
+    """The share of the card's picture that is a reflection: blown out (grey level at least
+    ``level``) and well above the card's own paper (``above`` over its median), so a white
+    card well lit is no glare, and a lamp's spot on a glossy card is (it would be matched
+    as part of the card)."""
+    img = check_image(image, "image")
+    grey = img if img.ndim == 2 else cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    paper = float(np.median(grey))
+    spot = (grey >= level) & (grey.astype(np.int16) >= paper + above)
+    return float(np.count_nonzero(spot)) / max(1, grey.size)
+
+
 class LiveEnroller:
     """A state machine fed one frame at a time (:meth:`step`), or run on a camera (:meth:`run`).
 
     ``cards`` are the CardSpecs to enrol, in order; ``size`` the deck's canonical size.
-    A card is captured after ``steady_frames`` consecutive sharp frames with it at the same
-    place (within 2 % of the frame width); the sharpest of them becomes the template. Before
-    each card the view must be clear of cards (so the previous one is not taken again).
+    A shot is taken after ``steady_frames`` consecutive frames with the card alone at the same
+    place (within 2 % of the frame width), sharp (variance of the Laplacian at least
+    ``min_sharpness``) and without glare (at most ``max_glare`` of it blown out); the sharpest
+    of them is the shot. Before each shot the view must be clear of cards (so the previous
+    one is not taken again, and the host lays the card again a little elsewhere: ``shots``
+    shots per card, each a template of the card, position and light varying a little).
+
+    A shot that, given ``references`` (the manifest's pictures), is recognised as another
+    card is not taken: state ``"other"``. The host may :meth:`skip` the
+    current card, :meth:`retake` it (or the one just taken), or :meth:`retake` any card later
+    (the check round). ``store`` (:class:`EnrolStore`) keeps every shot on disk as it is taken,
+    so an enrolment stopped (or the box switched off) resumes where it stopped.
     """
 
     def __init__(self, cards: Sequence[CardSpec], size: tuple[int, int], *,
                  min_sharpness: float = 60.0, steady_frames: int = 3,
                  find: FindParams | None = None,
-                 progress: Callable[[EnrolProgress], None] | None = None) -> None:
+                 progress: Callable[[EnrolProgress], None] | None = None,
+                 shots: int = 1, max_glare: float = 0.03, square: bool = False,
+                 use_colour: bool = False, references: Mapping[str, Image] | None = None,
+                 store: EnrolStore | None = None) -> None:
         if not cards:
             raise ValueError("nothing to enrol: no cards")
+        if not 1 <= shots <= MAX_TEMPLATES:
+            raise ValueError(f"shots per card: 1..{MAX_TEMPLATES}, not {shots}")
         self.cards = list(cards)
         self.size = size
         self.min_sharpness = min_sharpness
         self.steady_frames = max(1, steady_frames)
         self.finder = CardFinder(size, find)
         self.progress = progress
-        self.templates: dict[str, Image] = {}
-        self.index = 0
+        self.shots_per_card = shots
+        self.max_glare = max_glare
+        self.square = square
+        self.use_colour = use_colour
+        self.shots: dict[str, list[Image]] = {}
+        self.skipped: list[str] = []
+        self.store = store
+        if store is not None:
+            store.shots_per_card = shots
+            self.shots, self.skipped = store.load({c.id for c in self.cards}, size)
+        self._refs = None
+        if references:
+            from vision.match import DeckMatcher
+            ids = [c.id for c in self.cards if c.id in references]
+            if len(ids) >= 2:
+                self._refs = DeckMatcher(ids, [references[i] for i in ids], size,
+                                         square=square, use_colour=use_colour)
         self._state = "lay"
         self._steady: list[tuple[float, Image, tuple[float, float]]] = []
         self._last: EnrolProgress | None = None
+        self.last_captured: str | None = None
+        #: the outlines of the cards in the last frame (frame px), and that frame's size
+        self.outlines: list[FloatArray] = []
+        self.frame_size: tuple[int, int] = (0, 0)
+        self.sharp = 0.0
+        self.glare = 0.0
+        self.other_id = ""
+        #: the last shot of a card failed to be kept on disk (the store's error), or None
+        self.store_error: OSError | None = None
+
+    # --- where it is ------------------------------------------------------------------------
+    def complete(self, card_id: str) -> bool:
+        return len(self.shots.get(card_id, ())) >= self.shots_per_card
+
+    @property
+    def current(self) -> CardSpec | None:
+        """The card to lay next (None: every card is taught or skipped)."""
+        skipped = set(self.skipped)
+        return next((c for c in self.cards
+                     if c.id not in skipped and not self.complete(c.id)), None)
 
     @property
     def done(self) -> bool:
-        return self.index >= len(self.cards)
+        return self.current is None
 
-    def _report(self, state: str, sharp: float = 0.0) -> EnrolProgress:
-        i = min(self.index, len(self.cards) - 1)
-        c = self.cards[i]
-        p = EnrolProgress(i, len(self.cards), c.id, c.name_zh, c.name_en, state, sharp)
-        if self.progress is not None and (self._last is None or (p.state, p.index) != (
-                self._last.state, self._last.index)):
+    @property
+    def index(self) -> int:
+        card = self.current
+        return len(self.cards) if card is None else self.cards.index(card)
+
+    @property
+    def taught(self) -> list[str]:
+        """The cards with all their shots, in deck order."""
+        return [c.id for c in self.cards if self.complete(c.id)]
+
+    @property
+    def templates(self) -> dict[str, Image]:
+        """Each taught card's first shot (its main template)."""
+        return {cid: self.shots[cid][0] for cid in self.taught}
+
+    @property
+    def state(self) -> str:
+        return self._last.state if self._last is not None else "lay"
+
+    def _report(self, state: str, card: CardSpec | None = None) -> EnrolProgress:
+        card = card or self.current
+        c = card if card is not None else self.cards[-1]
+        p = EnrolProgress(self.cards.index(c), len(self.cards), c.id,
+                          c.name_zh, c.name_en, state, self.sharp, len(self.taught),
+                          len(self.skipped), len(self.shots.get(c.id, ())),
+                          self.shots_per_card, self.glare, self.other_id)
+        if self.progress is not None and (self._last is None or (p.state, p.index, p.shot) != (
+                self._last.state, self._last.index, self._last.shot)):
             self.progress(p)
         self._last = p
         return p
 
+    # --- the host's choices -----------------------------------------------------------------
+    def skip(self) -> EnrolProgress:
+        """Leave the current card out (its shots so far dropped); it stays missing."""
+        card = self.current
+        if card is not None:
+            self.shots.pop(card.id, None)
+            self.skipped.append(card.id)
+            self._changed(card.id)
+        self._steady.clear()
+        return self._report("done" if self.done else "clear")
+
+    def retake(self, card_id: str | None = None) -> EnrolProgress:
+        """Take ``card_id`` again (None: the current card if it has shots, else the card just
+        taken): its shots are dropped and it is the card to lay next (a skipped card too)."""
+        if card_id is None:
+            card = self.current
+            card_id = (card.id if card is not None and self.shots.get(card.id)
+                       else self.last_captured)
+        if card_id is not None and any(c.id == card_id for c in self.cards):
+            self.shots.pop(card_id, None)
+            if card_id in self.skipped:
+                self.skipped.remove(card_id)
+            self._changed(card_id)
+        self._steady.clear()
+        self._state = "clear"
+        return self._report("clear")
+
+    def unskip(self) -> EnrolProgress:
+        """Offer the skipped cards again."""
+        skipped, self.skipped = self.skipped, []
+        for cid in skipped:
+            self._changed(cid)
+        return self._report("clear")
+
+    def _changed(self, card_id: str) -> None:
+        if self.store is None:
+            return
+        try:
+            self.store.save(card_id, self.shots.get(card_id, []), self.skipped)
+            self.store_error = None
+        except OSError as exc:
+            self.store_error = exc
+
+    # --- frames -----------------------------------------------------------------------------
     def step(self, image: Image) -> EnrolProgress:
         """Feed one frame (BGR); return (and report) the state after it."""
-        if self.done:
-            return self._report("done")
         img = check_image(image)
+        self.frame_size = (int(img.shape[1]), int(img.shape[0]))
         found = self.finder.find(img)
-        if self._state == "clear":
-            if found:
-                return self._report("clear")
+        self.outlines = [c.corners for c in found]
+        card = self.current
+        if card is None:
+            return self._report("done")
+        if self._state in ("clear", "other"):
+            if found:  # (the card refused stays refused until it is lifted)
+                return self._report(self._state)
             self._state = "lay"
+            self.other_id = ""
         if not found:
             self._steady.clear()
+            self.sharp = self.glare = 0.0
             return self._report("lay")
         if len(found) > 1:
             self._steady.clear()
             return self._report("several")
-        card = found[0]
-        warped = warp_card(img, card.corners, self.size)
-        sharp = sharpness(warped)
-        if sharp < self.min_sharpness:
+        warped = warp_card(img, found[0].corners, self.size)
+        self.sharp = sharpness(warped)
+        self.glare = glare(warped)
+        if self.sharp < self.min_sharpness:
             self._steady.clear()
-            return self._report("blurry", sharp)
-        centre = card.centre
+            return self._report("blurry")
+        if self.glare > self.max_glare:
+            self._steady.clear()
+            return self._report("glare")
+        centre = found[0].centre
         tol = 0.02 * img.shape[1]
         if self._steady and max(abs(centre[0] - self._steady[-1][2][0]),
                                 abs(centre[1] - self._steady[-1][2][1])) > tol:
             self._steady.clear()
-        self._steady.append((sharp, warped, centre))
+        self._steady.append((self.sharp, warped, centre))
         if len(self._steady) < self.steady_frames:
-            return self._report("steady", sharp)
+            return self._report("steady")
         best = max(self._steady, key=lambda s: s[0])
-        self.templates[self.cards[self.index].id] = best[1]
         self._steady.clear()
-        p = self._report("captured", best[0])
-        self.index += 1
+        self.other_id = self._looks_like(best[1], card.id)
+        if self.other_id:
+            self._state = "other"
+            return self._report("other")
+        self.shots.setdefault(card.id, []).append(best[1])
+        self.last_captured = card.id
+        self._changed(card.id)
+        p = self._report("captured", card)
         self._state = "clear"
         if self.done:
             return self._report("done")
         return p
+
+    def _looks_like(self, shot: Image, card_id: str) -> str:
+        """Another card of the manifest this shot is recognised as (given ``references``,
+        the manifest's pictures of every card), or "". (Without them nothing is checked here:
+        a matcher of the cards taught so far would take a new card for its near-twin taught
+        already, 03 for 02; the check round after the save finds confusions instead.)"""
+        if self._refs is not None:
+            m = self._refs.match(shot)
+            if m.card_id != card_id:  # another card, or one the manifest does not list
+                return m.card_id or "?"
+        return ""
 
     def run(self, frames: Iterable[Image], max_frames: int | None = None) -> dict[str, Image]:
         """Step through ``frames`` until every card is captured (or the frames run out)."""
@@ -612,9 +782,106 @@ class LiveEnroller:
             self.step(image)
         return dict(self.templates)
 
+    def deck_with_shots(self, deck: Deck) -> Deck:
+        """``deck`` with every taught card's shots as its templates (the first its main
+        template, the others its alternates)."""
+        for cid in self.taught:
+            shots = self.shots[cid]
+            spec = deck.card(cid) if cid in deck.ids else CardSpec(
+                id=cid, name_zh=cid, name_en=cid, kind="card", file=f"{cid}.png")
+            deck = deck.with_card(spec, shots[0], shots[1:])
+        return deck
+
     def save(self, deck: Deck) -> Deck:
         """Write the captured templates into ``deck`` (atomically, manifest last)."""
-        for cid, t in self.templates.items():
-            deck = deck.with_card(deck.card(cid) if cid in deck.ids else CardSpec(
-                id=cid, name_zh=cid, name_en=cid, kind="card", file=f"{cid}.png"), t)
-        return save_deck(deck, only=list(self.templates))
+        return save_deck(self.deck_with_shots(deck), only=self.taught)
+
+
+def _replace(path: Path, data: bytes) -> None:
+    """Write ``data`` to a temporary file beside ``path`` and rename it into place (no
+    fsync: see :meth:`EnrolStore.save`)."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        tmp.write_bytes(data)
+        tmp.replace(path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+class EnrolStore:
+    """A live enrolment's shots on disk, as they are taken: ``<card>@<k>.png`` and
+    ``progress.json`` (each written atomically, the JSON last) in ``folder``, so an enrolment
+    resumes where it stopped, after a power cut too. Writing raises ``OSError`` (a full
+    disk ...): the caller keeps the shots in memory and says so."""
+
+    PROGRESS = "progress.json"
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = Path(folder)
+        self._counts: dict[str, int] = {}
+
+    def load(self, ids: set[str], size: tuple[int, int]) -> tuple[dict[str, list[Image]],
+                                                                   list[str]]:
+        """The shots and the skipped cards kept (cards not in ``ids``, shots that cannot be
+        read or are not the deck's size are left out: taken again)."""
+        path = self.folder / self.PROGRESS
+        try:
+            raw = json.loads(path.read_text(encoding="utf-8"))
+            counts = {str(k): int(v) for k, v in dict(raw.get("shots", {})).items()}
+            skipped = [str(x) for x in raw.get("skipped", []) if str(x) in ids]
+        except (OSError, ValueError, TypeError, AttributeError):
+            return {}, []
+        shots: dict[str, list[Image]] = {}
+        for cid, n in counts.items():
+            if cid not in ids:
+                continue
+            images: list[Image] = []
+            for k in range(n):
+                img = cv2.imread(str(self.folder / f"{cid}@{k + 1}.png"), cv2.IMREAD_COLOR)
+                if img is None or (img.shape[1], img.shape[0]) != tuple(size):
+                    break
+                images.append(np.asarray(img, dtype=np.uint8))
+            if images:
+                shots[cid] = images
+        self._counts = {cid: len(v) for cid, v in shots.items()}
+        return shots, skipped
+
+    def save(self, card_id: str, shots: Sequence[Image], skipped: Sequence[str]) -> None:
+        """Keep ``card_id``'s shots (the new ones written) and the skipped cards."""
+        from vision.deck import make_folder
+
+        make_folder(self.folder)
+        have = self._counts.get(card_id, 0) if shots else 0
+        for k in range(min(have, len(shots)), len(shots)):
+            ok, buf = cv2.imencode(".png", shots[k])
+            if not ok:
+                raise OSError(f"cannot encode a shot of {card_id}")
+            _replace(self.folder / f"{card_id}@{k + 1}.png", buf.tobytes())
+        counts = dict(self._counts)
+        counts[card_id] = len(shots)
+        if not shots:
+            counts.pop(card_id, None)
+        text = json.dumps({"shots": counts, "skipped": list(skipped)}, indent=1)
+        # a shot is cheap to take again: the list is made durable (fsync) once a card is
+        # complete or skipped, a shot between is only renamed into place (a power cut may
+        # lose the last few shots, never the list; a shot that cannot be read is retaken)
+        if self.durable(len(shots)):
+            atomic_write(self.folder / self.PROGRESS, text.encode("utf-8"))
+        else:
+            _replace(self.folder / self.PROGRESS, text.encode("utf-8"))
+        self._counts = counts
+
+    #: ``durable(shots)``: fsync the list after a card with this many shots (default: none
+    #: or a complete card's; the enroller sets it to its shots per card)
+    shots_per_card = 1
+
+    def durable(self, shots: int) -> bool:
+        return shots == 0 or shots >= self.shots_per_card
+
+    def clear(self) -> None:
+        """Forget the progress (the deck is saved)."""
+        import shutil
+
+        shutil.rmtree(self.folder, ignore_errors=True)
+        self._counts = {}

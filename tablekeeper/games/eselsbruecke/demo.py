@@ -31,7 +31,8 @@ from tablekeeper.referee import Referee
 def build_demo(out: Path, *, seed: int, players: int, variant: str, clock: Clock,
                camera: bool = True, cards: CardSource | None = None,
                screen: Screen | None = None, journal_name: str = "game.jsonl",
-               deck: Any | None = None, threaded: bool = False) -> DemoParts:
+               deck: Any | None = None, threaded: bool = False,
+               recognise: Any | None = None) -> DemoParts:
     """``deck``: the tile deck the simulated camera shows (default: the demo deck);
     ``threaded``: the camera is read by a background thread (real clocks only)."""
     from tablekeeper.games import load
@@ -59,7 +60,8 @@ def build_demo(out: Path, *, seed: int, players: int, variant: str, clock: Clock
     if camera and cards is None:
         from tablekeeper.vision_link import simulated_camera_pipeline
 
-        sim_camera, cards = simulated_camera_pipeline(clock, seed, deck, threaded=threaded)
+        sim_camera, cards = simulated_camera_pipeline(clock, seed, deck, threaded=threaded,
+                                                      recognise=recognise)
     table = DemoTable(sim, referee, rng, camera=sim_camera, seat_pins=seat_pins)
     loop = Loop(referee, clock, cards=cards, screen=screen, table=table)
     return DemoParts(loop, table, sim, firmware, journal_path, sim_camera)

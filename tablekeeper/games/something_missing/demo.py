@@ -42,8 +42,11 @@ def scene_truth(n_scenes: int) -> tuple[frozenset[int], ...]:
 def build_demo(out: Path, *, seed: int, players: int, variant: str, clock: Clock,
                camera: bool = True, cards: CardSource | None = None,
                screen: Screen | None = None, journal_name: str = "game.jsonl",
-               deck: Any | None = None, threaded: bool = False) -> DemoParts:
-    """``deck``: the item deck the simulated camera shows (default: the demo deck); the demo
+               deck: Any | None = None, threaded: bool = False,
+               recognise: Any | None = None) -> DemoParts:
+    """``recognise``: the deck the items are recognised with (default: ``deck``; the one
+    ``demo --from-scratch`` enrolled). ``deck``: the item deck the simulated camera shows
+    (default: the demo deck); the demo
     passes the one its screen holds, so the templates are in memory once. ``threaded``: the
     camera is read by a background thread (real clocks: the windowed demo); otherwise inline,
     so a game on a simulated clock is the same every time."""
@@ -66,7 +69,8 @@ def build_demo(out: Path, *, seed: int, players: int, variant: str, clock: Clock
     ring = None
     if camera and cards is None:
         sim_camera, cards, ring = ring_camera_pipeline(
-            clock, seed, deck, sm.Rules().scenes_for(Variant(variant)), threaded=threaded)
+            clock, seed, deck, sm.Rules().scenes_for(Variant(variant)), threaded=threaded,
+            recognise=recognise)
         referee.table.ring = True  # type: ignore[attr-defined]
     table = DemoTable(sim, referee, rng, camera=sim_camera, seat_pins=seat_pins, ring=ring)
     loop = Loop(referee, clock, cards=cards, screen=screen, table=table)
@@ -95,7 +99,8 @@ def calibrate_ring(table: Any, ring: Any) -> Any:
 
 
 def ring_camera_pipeline(clock: Clock, seed: int, deck: Any | None, scenes: int, *,
-                         threaded: bool = False) -> tuple[Any, Any, Any]:
+                         threaded: bool = False,
+                         recognise: Any | None = None) -> tuple[Any, Any, Any]:
     """The demo's camera over the whole table: the centre pile and the ring of ``scenes``
     scenes with their memory cards (:class:`vision.simring.SimRing`), calibrated (zones as
     ``vision calibrate --layout ring:N`` finds them, token colours as ``calibrate-markers``
@@ -121,7 +126,8 @@ def ring_camera_pipeline(clock: Clock, seed: int, deck: Any | None, scenes: int,
     table = SimulatedTable(deck, seed=seed, clock=clock.now_ns, card_width=(0.12, 0.14))
     ring = SimRing.lay(table, scenes, seed=seed)
     palette = calibrate_ring(table, ring)
-    sight = RingSight(deck, ring_of(ring.zones()), palette=palette, size=table.size)
+    sight = RingSight(recognise if recognise is not None else deck, ring_of(ring.zones()),
+                      palette=palette, size=table.size)
     if threaded:
         shared = LockedCamera(table)
         ring.table = shared  # type: ignore[assignment]  # the same table, behind its lock

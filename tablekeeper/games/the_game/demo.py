@@ -42,9 +42,12 @@ def row_zones(camera: Any) -> tuple[Any, ...]:
 def build_demo(out: Path, *, seed: int, players: int, variant: str, clock: Clock,
                camera: bool = True, cards: CardSource | None = None,
                screen: Screen | None = None, journal_name: str = "game.jsonl",
-               deck: Any | None = None, threaded: bool = False) -> DemoParts:
+               deck: Any | None = None, threaded: bool = False,
+               recognise: Any | None = None) -> DemoParts:
     """``deck``: the number deck the simulated camera shows (default: the demo deck);
-    ``threaded``: the camera is read by a background thread (real clocks only)."""
+    ``threaded``: the camera is read by a background thread (real clocks only);
+    ``recognise``: the deck the cards are recognised with (default: ``deck``; the deck
+    ``tablekeeper demo --from-scratch`` enrolled at the simulated table)."""
     rng = random.Random(seed)
     sim = SimTable.generate(rng, players, host.VARIANTS.get(variant, variant))
     factory = mock_factory()
@@ -80,7 +83,8 @@ def build_demo(out: Path, *, seed: int, players: int, variant: str, clock: Clock
         table_cam = SimulatedTable(deck, seed=seed, clock=clock.now_ns)
         sim_camera = LockedCamera(table_cam) if threaded else table_cam
         table = DemoTable(sim, referee, rng, camera=sim_camera, seat_pins=seat_pins)
-        watcher = CardWatcher(deck, VisionConfig(zones=row_zones(table_cam)))
+        watcher = CardWatcher(recognise if recognise is not None else deck,
+                              VisionConfig(zones=row_zones(table_cam)))
         cards = (CameraThread(sim_camera, watcher) if threaded
                  else WatchedCamera(table_cam, watcher))
     else:

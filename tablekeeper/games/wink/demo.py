@@ -328,9 +328,10 @@ class DemoTable:
 def build_demo(out: Path, *, seed: int, players: int, variant: str, clock: Clock,
                camera: bool = True, screen: Screen | None = None,
                journal_name: str = "game.jsonl", deck: Any | None = None,
-               threaded: bool = False) -> DemoParts:
+               threaded: bool = False, recognise: Any | None = None) -> DemoParts:
     """The whole simulated table (see the module docstring). ``threaded`` is not used: the
-    grid camera is read inline (the demo's clock is simulated or scaled)."""
+    grid camera is read inline (the demo's clock is simulated or scaled). ``recognise``: the
+    deck the cells are recognised with (default: ``deck``; ``demo --from-scratch``'s)."""
     from tablekeeper.games.wink import card_numbers
 
     rng = random.Random(seed)
@@ -360,7 +361,8 @@ def build_demo(out: Path, *, seed: int, players: int, variant: str, clock: Clock
         poses, zones, palette = calibrate_sim(sim_table, random.Random(seed + 3))
         grid = SimGridTable(sim_table, poses)
         # 10 frames a second: a marker settles in 3 (the simulated table renders every one)
-        source = GridCamera(sim_table, deck, zones, palette=palette,
+        source = GridCamera(sim_table, recognise if recognise is not None else deck, zones,
+                            palette=palette,
                             numbers=card_numbers(deck), frame_ns=100 * NS_PER_MS)
     from tablekeeper.games.wink import KIT
 
