@@ -1058,33 +1058,47 @@ def tables_main(long_side: int = 1280, limit: int | None = None) -> int:
         print(f"deck 'crops': {len(ids)} cards, 3 templates each (k-medoids of the first 10 "
               "shots of set-crops: another session's photos)")
     runs: list[tuple[str, realtables.MemDeck, VisionConfig]] = []
+    # The fine decision of session 1 of issue 30 (aligned at 64 px only, the 16 px shortlist,
+    # 6 candidates within 0.25): the baseline the new one (aligned again at the fine size on
+    # the card's ink, 12 candidates within 0.35 of the full coarse scores) is compared with.
+    old = replace(MatchParams(), fine=True, fine_refine=False, fine_candidates=6,
+                  fine_within=0.25)
+    new = replace(MatchParams(), fine=True)
+    mixed_tune = [p for p in photos.get(realtables.MIXED, []) if p.split == "tune"]
     for dname, deck in decks:
         runs.append((dname, deck, VisionConfig()))
         # The fine decision (MatchParams.fine), its thresholds from the tuning split only:
         # the layout deck, cut from the boards' tuning photos, by two folds of them (cut
-        # from each board's first photo, observed on its second, and the other way round);
-        # the crops deck on the boards' tuning photos.
+        # from each board's first photo, observed on its second, and the other way round)
+        # and on the mixed set's tuning photos (other sessions, another camera); the crops
+        # deck on the boards' and the mixed set's tuning photos.
         # Two choices: on the deck's own cards (a game whose whole deck is enrolled sees no
         # card from outside it), and with foreign cards observed too (a deck of every other
         # card: the cards it left out, named, are wrong), which turns them away as well.
-        own: list[realtables.FineSeen] = []
-        foreign: list[realtables.FineSeen] = []
-        if dname == "layout":
-            a, b = realtables.board_folds(tune)
-            for x, y in ((a, b), (b, a)):
-                d, _ = realtables.deck_from_layouts(x, size)
-                own += realtables.observe_fine(d, y, long_side)
-                foreign += realtables.observe_fine_foreign(d, y, long_side)
-        else:
-            own = realtables.observe_fine(deck, tune, long_side)
-            foreign = realtables.observe_fine_foreign(deck, tune, long_side)
-        for tag, seen in (("fine", own), ("fine-foreign", own + foreign)):
+        tags = (("fine-old", old, False), ("fine", new, False), ("fine-foreign", new, True))
+        for tag, base, with_foreign in tags:
+            if dname != "layout" and tag != "fine":
+                continue  # (the crops deck: the new decision on its own cards only)
+            seen: list[realtables.FineSeen] = []
+            if dname == "layout":
+                a, b = realtables.board_folds(tune)
+                for x, y in ((a, b), (b, a)):
+                    d, _ = realtables.deck_from_layouts(x, size)
+                    seen += realtables.observe_fine(d, y, long_side, base)
+                    if with_foreign:
+                        seen += realtables.observe_fine_foreign(d, y, long_side, base)
+                seen += realtables.observe_fine(deck, mixed_tune, long_side, base)
+                if with_foreign:
+                    seen += realtables.observe_fine_foreign(deck, mixed_tune, long_side, base)
+            else:
+                seen = realtables.observe_fine(deck, tune + mixed_tune, long_side, base)
             lo, lead, right, wrong = realtables.choose_fine(seen)
             print(f"deck '{dname}+{tag}': min_fine {lo}, min_fine_margin {lead} (tuning "
-                  f"observations{', own and foreign cards' if tag != 'fine' else ''}: "
+                  f"observations{', own and foreign cards' if with_foreign else ''}: "
                   f"{right} of {len(seen)} named right, {wrong} wrong)", flush=True)
-            fine = replace(MatchParams(), fine=True, min_fine=lo, min_fine_margin=lead)
+            fine = replace(base, min_fine=lo, min_fine_margin=lead)
             runs.append((f"{dname}+{tag}", deck, VisionConfig(match=fine, deck_thresholds={})))
+    named_test: dict[tuple[str, str], float] = {}
     for dname, deck, config in runs:
         watcher = CardWatcher(deck, config, deck.id)
         for sname, ph in photos.items():
@@ -1098,6 +1112,12 @@ def tables_main(long_side: int = 1280, limit: int | None = None) -> int:
                       f"{median(s.cpu_ms):.0f} ms  [targets on test: >= 90 % named, <= 1 % "
                       "wrong]", flush=True)
                 print(f"    gates: {format_histogram(histogram(s.gate_list()))}")
+                if split == "test":
+                    named_test[(dname, sname)] = s.rate(s.named)
+                    before = named_test.get((dname.split("+")[0] + "+fine-old", sname))
+                    if before is not None and dname.endswith("+fine") and before > 0:
+                        print(f"    new fine decision / old (same process, same tuning): "
+                              f"named x{s.rate(s.named) / before:.2f}")
                 for note in s.skipped:
                     print(f"    skipped {note}")
                 if s.wrong_examples:
@@ -1120,4 +1140,82 @@ def tables_main(long_side: int = 1280, limit: int | None = None) -> int:
               f"{f.foreign} found taken for a card of the deck "
               f"({100 * f.foreign_named / max(f.foreign, 1):.1f} %; target <= 1 %); its own "
               f"cards: {100 * f.rate(f.named):.1f} % named, {f.wrong} wrong", flush=True)
+    return 0
+
+
+#: ``bench vision --foreign-numbers``: decks whose cards differ only by their number (issue 30
+#: item 5), each drawn by a renderer of its own: The Game's style by ``vision.styles`` (a big
+#: centred number), numbers over shared artwork, and the demo deck of The Game.
+NUMBER_DECKS = ("big-number", "corner-number", "the-game")
+
+
+def number_deck(name: str) -> Deck:
+    """One of :data:`NUMBER_DECKS` (a style deck, or the demo deck of that name)."""
+    from vision.demo_decks import build_demo_deck
+    from vision.styles import STYLES, build_style_deck
+
+    if name in STYLES:
+        return build_style_deck(name)
+    return build_demo_deck(name)
+
+
+def enrolled_half(deck: Deck) -> Deck:
+    """``deck`` with every other card (by position: 1, 3, 5, ...): the cards left out are
+    each a number between two enrolled ones, sharing digits with them -- the hardest
+    foreign cards for a number deck."""
+    keep = deck.cards[::2]
+    ids = {c.id for c in keep}
+    return replace(deck, cards=keep,
+                   templates={c: deck.template(c) for c in deck.ids if c in ids})
+
+
+def foreign_frames(deck: Deck, enrolled: Deck, n: int, seed: int) -> Iterator[BenchFrame]:
+    """:func:`generate_frames` of every card of ``deck``, the cards not in ``enrolled``
+    marked foreign (``card_id`` None in the truth)."""
+    known = set(enrolled.ids)
+    for bf in generate_frames(deck, n, seed):
+        yield BenchFrame(bf.image, tuple(replace(t, card_id=t.card_id if t.card_id in known
+                                                 else None) for t in bf.truth))
+
+
+def foreign_numbers_main(frames: int = 120, seed: int = 7, tune_seed: int = 1000) -> int:
+    """``bench vision --foreign-numbers``: for each of :data:`NUMBER_DECKS`, every other
+    card enrolled, frames of the whole deck (and the simulated table's own cards from no
+    deck); the enrolled cards' top-1 and wrong ids, and how many cards not enrolled are
+    accepted as one that is (target <= 1 %). The tuning seed and the held-out seed, each
+    with the matcher's decision before (``max_fit`` off) and now (its deck's ``max_fit``,
+    ``vision.config``; corner-number has none)."""
+    from vision.config import STYLE_THRESHOLDS
+
+    config = VisionConfig()
+    config = replace(config, deck_thresholds={**config.deck_thresholds, **STYLE_THRESHOLDS})
+    per = max(1, frames // len(NUMBER_DECKS))
+    print(f"bench vision --foreign-numbers: {per} frames per deck, every other card enrolled, "
+          f"tuning seed {tune_seed}, held-out seed {seed}; 640x480, opencv {cv2.__version__}")
+    print(f"{'deck':<16}{'decision':<10}{'seed':>6}{'enrolled seen':>15}{'top-1':>8}"
+          f"{'wrong':>7}{'not enrolled seen':>19}{'accepted':>10}")
+    totals: dict[tuple[str, str], list[int]] = {}
+    for name in NUMBER_DECKS:
+        deck = number_deck(name)
+        half = enrolled_half(deck)
+        params = config.match_params(deck.id)
+        for sd, part in ((tune_seed, "tune"), (seed, "test")):
+            got = list(foreign_frames(deck, half, per, sd))
+            for label, p in (("before", replace(params, max_fit=0.0)), ("now", params)):
+                sc = evaluate(half, got, config.find, p)
+                if params.max_fit > 0:  # (the totals: the decks that ask for the check)
+                    t = totals.setdefault((part, label), [0, 0, 0, 0, 0])
+                    for k, v in enumerate((sc.in_deck, sc.correct, sc.wrong, sc.foreign,
+                                           sc.foreign_accepted)):
+                        t[k] += v
+                print(f"{name:<16}{label:<10}{sd:>6}{sc.in_deck:>15}{100 * sc.accuracy:>7.1f}%"
+                      f"{sc.wrong:>7}{sc.foreign:>19}{sc.foreign_accepted:>6} "
+                      f"({100 * sc.foreign_accepted / max(sc.foreign, 1):.1f} %)", flush=True)
+    fitted = [n for n in NUMBER_DECKS if config.match_params(number_deck(n).id).max_fit > 0]
+    print(f"decks with max_fit ({', '.join(fitted)}), together:")
+    for (part, label), (n, right, wrong, fo, fa) in totals.items():
+        print(f"{part} seed, {label}: enrolled cards top-1 {100 * right / max(n, 1):.2f} % of {n},"
+              f" wrong {wrong}; cards not enrolled accepted {fa} of {fo} "
+              f"({100 * fa / max(fo, 1):.2f} %)" + ("  [target <= 1 %]" if part == "test"
+                                                     else ""))
     return 0

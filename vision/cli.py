@@ -554,6 +554,9 @@ def add_vision_bench(benches: Any) -> None:
                    help="instead: real photos of several cards on a table (tomwhite/set-game's "
                         "labelled boards, from a git mirror; skipped where absent), tuning and "
                         "test splits, with the gate histogram")
+    p.add_argument("--foreign-numbers", action="store_true",
+                   help="instead: decks of numbers, every other card enrolled: how many cards "
+                        "not enrolled are accepted (issue 30 item 5; default 120 frames)")
     p.add_argument("--photos", metavar="DIR", default=None,
                    help="instead: the real-photo check on OpenCV's sample photos in DIR "
                         "(Debian opencv-doc: /usr/share/doc/opencv-doc/examples/data)")
@@ -569,6 +572,8 @@ def _bench_vision(args: argparse.Namespace) -> int:
         return bench.real_main()
     if args.tables:
         return bench.tables_main(limit=args.frames)
+    if args.foreign_numbers:
+        return bench.foreign_numbers_main(frames=args.frames or 120, seed=args.seed)
     if args.styles:
         return bench.styles_main(frames=args.frames or 200, seed=args.seed)
     frames = args.frames or (100 if args.quick else 1000)

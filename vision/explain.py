@@ -17,7 +17,9 @@ A found card's verdict passes these gates in order (:data:`vision.match.GATES`):
   edges, a card recognised only once aligned to a candidate);
 * ``fine`` / ``fine_margin``: where the deck asks for the fine decision (``MatchParams.fine``),
   the best candidate's score aligned at the fine size (``min_fine``) and its lead over the
-  next (``min_fine_margin``); the coarse gates above then only shortlisted.
+  next (``min_fine_margin``); the coarse gates above then only shortlisted;
+* ``fit``: decks of numbers (``MatchParams.max_fit``): how badly the accepted card fits its
+  card where that card differs from its nearest (a number from outside the deck fits none).
 
 :func:`explain` turns one verdict into a plain dict (JSON-ready) for
 ``tablekeeper vision recognize --explain`` and the benches; :func:`histogram` counts the
@@ -60,6 +62,7 @@ def explain(m: Match, params: MatchParams, *, straight: bool = False) -> dict[st
         "fine": _num(m.fine), "min_fine": params.min_fine if params.fine else None,
         "fine_margin": _num(m.fine_margin),
         "min_fine_margin": params.min_fine_margin if params.fine else None,
+        "fit": _num(m.fit), "max_fit": params.max_fit if params.max_fit > 0 else None,
     }
 
 

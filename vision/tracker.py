@@ -269,7 +269,23 @@ def recognise(finder: CardFinder, matcher: DeckMatcher, image: Image,
         # The deck's detail is finer than the coarse comparison: the coarse verdict only
         # shortlisted; each card is decided on its aligned candidates (DeckMatcher.decide).
         out = [_decided(matcher, image, grey, c, m) for c, m in out]
+    if matcher.params.max_fit > 0:
+        # A deck of numbers: an accepted card must fit its card where it differs from its
+        # nearest (a number from outside the deck wins among its neighbours, fits none).
+        out = [(c, _fitted(matcher, image, c, m)) for c, m in out]
     return _one_per_place(out)
+
+
+def _fitted(matcher: DeckMatcher, image: Image, card: FoundCard,
+            m: Match) -> Match:
+    """``m`` with :meth:`DeckMatcher.fit` measured (accepted cards only); unknown, gate
+    ``fit``, where it is above ``max_fit``."""
+    if m.card_id is None:
+        return m
+    fit = matcher.fit(image, card.corners, m)
+    if fit > matcher.params.max_fit:
+        return replace(m, card_id=None, gate="fit", fit=fit)
+    return replace(m, fit=fit)
 
 
 def _decided(matcher: DeckMatcher, image: Image, grey: Image, card: FoundCard,

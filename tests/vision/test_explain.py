@@ -61,3 +61,12 @@ def test_the_fine_decisions_values_are_explained() -> None:
     why = explain(m, MatchParams(fine=True, min_fine=0.7))
     assert why["rejected_by"] == "fine" and why["fine"] == 0.62 and why["min_fine"] == 0.7
     assert explain(m, MatchParams())["min_fine"] is None  # (not asked for: no threshold)
+
+
+def test_the_fit_of_a_number_card_is_explained() -> None:
+    m = Match(card_id=None, score=0.95, margin=0.02, best_id="n13", rotation=0, gate="fit",
+              fit=0.42)
+    why = explain(m, MatchParams(max_fit=0.15))
+    assert why["rejected_by"] == "fit" and why["fit"] == 0.42 and why["max_fit"] == 0.15
+    assert explain(m, MatchParams())["max_fit"] is None  # (off: no threshold)
+    assert histogram([gate_of(m)]) == {"fit": 1}

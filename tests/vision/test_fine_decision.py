@@ -53,3 +53,47 @@ def test_off_by_default(demo_decks: DemoDecks) -> None:
     m = DeckMatcher.from_deck(deck)
     (v,) = m.match_many([deck.template(deck.ids[2])])
     assert v.fine != v.fine  # nan: not run
+
+
+def test_the_refined_fine_score_survives_corners_a_few_pixels_off(
+        demo_decks: DemoDecks) -> None:
+    # The card's outline grown by 4 % all round (a pale table, a bowed card): aligned again
+    # at the fine size on its ink, the right card fits better than aligned at 64 px only.
+    from vision.find import to_grey
+    from vision.tracker import expand_quad
+
+    deck = demo_decks("wink")
+    table = SimulatedTable(deck, seed=9, conditions=Conditions.clean("wood"))
+    table.place(deck.ids[11], Pose(320, 240, angle=14, width=150))
+    image = table.capture().image
+    (truth,) = table.truth()
+    quad = expand_quad(np.asarray(truth.corners, np.float32), 0.04)
+    grey = to_grey(image)
+    card = deck.ids.index(deck.ids[11])
+    new = DeckMatcher.from_deck(deck, replace(MatchParams(), fine=True))
+    old = DeckMatcher.from_deck(deck, replace(MatchParams(), fine=True, fine_refine=False))
+    s_new, q_new = new.fine_score(image, grey, quad, card, 0)
+    s_old, _ = old.fine_score(image, grey, quad, card, 0)
+    assert s_new > s_old and s_new > 0.9
+    # ... and its corners are the card's again (within a pixel or two of the truth).
+    assert float(np.abs(q_new - truth.corners).max()) < 3.0
+
+
+def test_the_fine_candidates_come_from_every_template_of_a_big_deck(
+        demo_decks: DemoDecks) -> None:
+    # A big deck shortlists at 16 px before scoring (``_coarse``); the fine decision's
+    # candidates do not: they are the best of the full coarse scores.
+    deck = demo_decks("eselsbruecke")
+    m = DeckMatcher.from_deck(deck, replace(MatchParams(), fine=True))
+    assert m._coarse is not None
+    table = SimulatedTable(deck, seed=3, conditions=Conditions.clean("wood"))
+    table.place(deck.ids[5], Pose(320, 240, angle=0, width=150))
+    image = table.capture().image
+    (truth,) = table.truth()
+    q = np.asarray(truth.corners, np.float32)
+    full = m.candidates_in(image, q, 2.0, 40, full=True)
+    f = m._unit_features(m.warp(image, q))
+    per = (m.matrix @ f).reshape(m.template_count, -1).max(axis=1)
+    expect = [int(i) for i in np.argsort(-per)[:40]]
+    assert [i for i, _ in full] == expect
+    assert full[0][0] == deck.ids.index(deck.ids[5])

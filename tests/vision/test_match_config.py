@@ -97,6 +97,18 @@ def test_per_deck_mean_and_twin_size() -> None:
         VisionConfig.from_dict({"match": {"decks": {"mine": {"twin_side": 8}}}})
 
 
+def test_per_deck_max_fit_for_decks_of_numbers() -> None:
+    c = VisionConfig.from_dict({"match": {"decks": {"mine": {"max_fit": 0.2}}}})
+    assert c.match_params("mine").max_fit == 0.2
+    assert c.match_params("other").max_fit == 0.0  # (off unless asked for)
+    assert c.match_params("demo-the-game").max_fit > 0  # (the demo deck of numbers)
+    assert VisionConfig.from_dict(c.to_dict()) == c
+    with pytest.raises(ValueError, match=r"decks\.mine\.max_fit"):
+        VisionConfig.from_dict({"match": {"decks": {"mine": {"max_fit": -1}}}})
+    with pytest.raises(ValueError, match="max_fit"):
+        VisionConfig.from_dict({"match": {"max_fit": 11}})
+
+
 def test_colour_only_style_is_compared_without_the_deck_mean() -> None:
     from vision.config import STYLE_THRESHOLDS
 
