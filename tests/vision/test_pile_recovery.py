@@ -334,11 +334,14 @@ def test_the_matchers_guesses_are_tried_where_the_keypoints_vote_misses_the_top_
     got = _recognised(deck, image)
     # named, and clearly (0.99 on OpenCV 5.0, 0.94 with 5.1's keypoints and the aligned
     # similarity start): the verdict is what is tested, not the last hundredth of its score
-    assert [c for c, _ in got] == ["i36"] and got[0][1] >= 0.9
+    # (on arm64, Trixie's numpy 2.2 + OpenCV 5.1, the finder also gives two outlines of the
+    # cards below, left unknown: an unknown is never a wrong card; docs/arm64.md)
+    named = [(c, s) for c, s in got if c is not None]
+    assert [c for c, _ in named] == ["i36"] and named[0][1] >= 0.9
     # the vote alone: on OpenCV 5.0 it missed i36; with the aligned similarity start (5.1)
     # and the bowed-edge outline it may place it as well. Never another card.
     monkeypatch.setattr(tracker, "_KP_HINTS", 0)
-    assert [c for c, _ in _recognised(deck, image)] in (["i36"], [None])
+    assert {c for c, _ in _recognised(deck, image) if c is not None} <= {"i36"}
 
 
 def test_a_loose_box_around_a_pile_is_told_by_the_size_of_the_cards_seen_before(
