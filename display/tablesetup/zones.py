@@ -10,7 +10,8 @@ view.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -93,10 +94,30 @@ def draw(p: Painter, f: Frame, view: ZonesView) -> None:
     footer(p, choices, undo=False)
 
 
+_ROW = re.compile(r"row(\d+)")
+_CELL = re.compile(r"r(\d+)c(\d+)")
+_RING = re.compile(r"(scene|memory)(\d+)")
+
+
+def zone_label(tr: Callable[..., str], name: str) -> str:
+    """A zone's name as the host reads it: ``row2`` is "Row 2" / 「第 2 排」, ``r1c6`` "Row 1,
+    card 6", ``scene3`` "Scene 3", ``pile`` and ``centre`` the play area; a name the host
+    gave in the config is shown as it is."""
+    if m := _ROW.fullmatch(name):
+        return tr("setup.zones.name.row", n=int(m[1]))
+    if m := _CELL.fullmatch(name):
+        return tr("setup.zones.name.cell", r=int(m[1]), c=int(m[2]))
+    if m := _RING.fullmatch(name):
+        return tr(f"setup.zones.name.{m[1]}", n=int(m[2]))
+    if name in ("pile", "centre", "area"):
+        return tr(f"setup.zones.name.{name}")
+    return name
+
+
 def _adjust(p: Painter, view: ZonesView, x: float, w: float) -> None:
     """The zone chosen and the buttons that change it (the host buttons walk them)."""
     name = (p.tr("setup.zones.all") if view.selected is None
-            else view.zone_names[view.selected])
+            else zone_label(p.tr, view.zone_names[view.selected]))
     y = TOP + 0.28
     p.button(p.rect(x, y, w, 0.1), HostAction("zones.pick"),
              p.tr("setup.zones.btn.pick", name=name), size=0.04)
