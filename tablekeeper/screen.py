@@ -478,19 +478,25 @@ class PygameScreen:
             return
         choices = self._choices()
         if action is HostButton.NEXT:
-            if choices:
-                self.focus = (self.focus + 1) % len(choices)
-                if self.home is not None and not self.menu_open:
-                    picked = choices[self.focus]
-                    if picked.name == "home.pick" and isinstance(picked.arg, int):
-                        self.home = self.home.apply(HostAction("home.point", picked.arg))
-                self.renderer.invalidate()
+            self._focus_next(choices)
             return
         if choices:
             chosen = choices[self.focus % len(choices)]
             self.host_action(loop, HostAction(chosen.name, chosen.arg), t_ns)
         else:
             self.host_action(loop, HostAction("confirm"), t_ns)
+
+    def _focus_next(self, choices: list[host.Choice]) -> None:
+        """*next*: the focus to the screen's next choice (on the home screen a game's tile is
+        highlighted as the focus reaches it: one marker, never two)."""
+        if not choices:
+            return
+        self.focus = (self.focus + 1) % len(choices)
+        if self.home is not None and not self.menu_open:
+            picked = choices[self.focus]
+            if picked.name == "home.pick" and isinstance(picked.arg, int):
+                self.home = self.home.apply(HostAction("home.point", picked.arg))
+        self.renderer.invalidate()
 
     def _naming(self) -> bool:
         """The name screen is up (a seat's name has the keyboard)."""
@@ -579,6 +585,8 @@ class PygameScreen:
             self.show_area(menu.choice.name if menu.choice is not None else None)
         elif action.name == "home.pick" and isinstance(action.arg, int):
             self._choose(action.arg)
+        elif action.name == "next":  # (→ or Tab: the same walk as the host's *next* button)
+            self._focus_next(self._choices())
         elif action.name == "confirm":
             choices = self._choices()
             chosen = choices[self.focus % len(choices)] if choices else None

@@ -93,6 +93,38 @@ def test_three_buttons_walk_the_games(loop: Loop) -> None:
     assert chosen == ["other-game"]
 
 
+def test_the_keyboards_next_walks_the_same_focus_as_the_host_button(loop: Loop) -> None:
+    # → / Tab on the home screen: the focus ring and the tile's highlight move together, past
+    # the games to the set-up button, and Enter takes what is focused (→ once moved only the
+    # highlight among the games: the ring stayed on the first game, which Enter then took,
+    # and the buttons after the games could not be reached)
+    screen = _screen(loop)
+    chosen: list[str] = []
+    screen.on_choose_game = chosen.append
+    screen.show_home(games.home_choices())
+    screen.render(loop, loop.clock.now_ns())
+    screen.host_action(loop, HostAction("next"), loop.clock.now_ns())
+    screen.render(loop, loop.clock.now_ns())
+    assert screen.home is not None and screen.home.chosen == 1
+    focused = screen.renderer.focused
+    assert focused is not None and focused.action == HostAction("home.pick", 1)
+    seen = []
+    for _ in range(len(games.names()) + 2):
+        screen.host_action(loop, HostAction("next"), loop.clock.now_ns())
+        screen.render(loop, loop.clock.now_ns())
+        focused = screen.renderer.focused
+        assert focused is not None and screen.home is not None
+        seen.append(focused.action.name)
+        if focused.action.name == "home.pick":  # the tile lit is the tile focused
+            assert screen.home.chosen == focused.action.arg
+    assert "menu" in seen  # → walks past the games to the screen's other choices
+    screen.show_home(games.home_choices())
+    screen.render(loop, loop.clock.now_ns())
+    screen.host_action(loop, HostAction("next"), loop.clock.now_ns())
+    screen.host_action(loop, HostAction("confirm"), loop.clock.now_ns())
+    assert chosen == [games.names()[1]]  # the game highlighted, not the first
+
+
 def test_seat_buttons_do_nothing_on_the_home_screen(loop: Loop) -> None:
     screen = _screen(loop)
     screen.show_home(games.home_choices())
