@@ -240,6 +240,8 @@ STRINGS: dict[str, Mapping[str, str]] = {
     "tablesetup.ready": {"zh-TW": "可以玩了", "en": "Ready to play"},
     "tablesetup.not_ready": {"zh-TW": "還不能玩：先完成標示的步驟",
         "en": "Not ready: finish the marked steps first"},
+    "tablesetup.ready_simulated": {"zh-TW": "可以玩：模擬桌面用示範牌",
+        "en": "Ready: the simulated table plays with the demo cards"},
     "tablesetup.camera_gone": {"zh-TW": "攝影機沒有畫面：請接回，會接著繼續",
                                 "en": "No camera picture: plug it in, it resumes"},
     "tablesetup.unavailable": {"zh-TW": "這一步在這台機器上尚未提供",

@@ -90,6 +90,8 @@ def tablesetup(lang: str = "zh-TW") -> list[tuple[str, Snapshot]]:
         ("home-needs-setup", replace(s, home=home)),
         ("tablesetup-hub", replace(s, tablesetup=AreaView(games, 0))),
         ("tablesetup-hub-ready", replace(s, tablesetup=AreaView(games, 1))),
+        ("tablesetup-hub-simulated", replace(s, tablesetup=AreaView(
+            (replace(missing, stands_in=True), ready), 0))),
         ("tablesetup-cards", replace(s, tablesetup=cards)),
         ("tablesetup-cards-glare", replace(s, tablesetup=replace(cards, step_view=replace(
             teach, state="glare", glare_pct=7, glare_ok=False,

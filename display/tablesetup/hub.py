@@ -28,6 +28,9 @@ class GameSteps:
     title_zh: str
     title_en: str
     steps: tuple[tuple[str, str], ...]
+    #: the game can be played although steps are missing: the simulated table's demo deck
+    #: and zones stand in for them (the demo; never with a real camera)
+    stands_in: bool = False
 
     def title(self, lang: str) -> str:
         return self.title_en if lang == "en" else self.title_zh
@@ -76,9 +79,11 @@ def _hub(p: Painter, view: Any) -> None:
     game = view.game
     missing = game.first_missing()
     ready = missing is None
-    p.text(p.tr("tablesetup.ready" if ready else "tablesetup.not_ready"),
+    state = ("tablesetup.ready" if ready else
+             "tablesetup.ready_simulated" if game.stands_in else "tablesetup.not_ready")
+    p.text(p.tr(state),
            p.rect(0.04, BODY_TOP + 0.01, 0.92, 0.09), size=0.055,
-           colour=C.GOOD if ready else C.WARN, align="left")
+           colour=C.GOOD if ready or game.stands_in else C.WARN, align="left")
     steps = game.steps
     top, bottom = BODY_TOP + 0.12, FOOTER_Y - 0.09
     gap = 0.02

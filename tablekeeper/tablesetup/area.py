@@ -107,9 +107,12 @@ class SetupArea:
         return self.kits[self.chosen]
 
     def _steps_of(self, kit: Kit) -> GameSteps:
+        from tablekeeper.tablesetup.readiness import readiness  # (it imports this module)
+
         ctx = self.context_for(kit)
         return GameSteps(kit.name, kit.title_in("zh-TW"), kit.title_in("en"),
-                         tuple((key, step_status(key, ctx).value) for key in steps_for(kit)))
+                         tuple((key, step_status(key, ctx).value) for key in steps_for(kit)),
+                         stands_in=readiness(kit, ctx).ready)
 
     def refresh(self) -> None:
         self._games[self.chosen] = self._steps_of(self.kit)
