@@ -353,6 +353,7 @@ STRINGS: dict[str, Mapping[str, str]] = {
     "setup.zones.saved": {"zh-TW": "區域已儲存", "en": "Zones saved"},
     "setup.zones.none": {"zh-TW": "畫面裡沒有牌（要 {want} 張）",
                          "en": "No card in view ({want} wanted)"},
+    "setup.zones.empty": {"zh-TW": "畫面裡還沒有牌", "en": "No card in view yet"},
     "setup.zones.few": {"zh-TW": "看到 {found} 張牌，要 {want} 張",
                         "en": "{found} cards seen, {want} wanted"},
     "setup.zones.many": {"zh-TW": "看到 {found} 張牌，太多了：要 {want} 張",

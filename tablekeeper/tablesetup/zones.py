@@ -299,7 +299,9 @@ class ZonesStep:
 
     def _count_problem(self, exc: ZoneLayoutError) -> tuple[str, dict[str, Any]]:
         # (the fewest the layout takes: what the screen asks for -- the grid's 4 corners)
-        want = str(min(exc.expected)) if exc.expected else "1+"
+        if exc.found == 0 and not exc.expected:  # (any number will do: the tile area)
+            return "setup.zones.empty", {}
+        want = str(min(exc.expected)) if exc.expected else "1"
         if exc.found == 0:
             return "setup.zones.none", {"want": want}
         if exc.expected and exc.found < min(exc.expected):

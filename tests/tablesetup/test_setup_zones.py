@@ -275,3 +275,12 @@ def test_the_cli_calibrates_the_area_and_refuses_two_cards_for_a_pile(
     step = ZonesStep(ZonePlan("pile", ("centre",)), deck.size, None)
     step.frame(table.capture().image, 0)
     assert step.view().problem == "setup.zones.many"
+
+
+def test_an_empty_table_for_the_tile_area_asks_for_no_count(demo_decks: DemoDecks) -> None:
+    # the tile area takes any number of cards: the screen says none is seen yet, not "1+"
+    deck: Deck = demo_decks("the-game")
+    table = SimulatedTable(deck, seed=4, size=(1280, 960))
+    step = ZonesStep(ZonePlan("area"), deck.size, None)
+    _feed(step, table, 1)
+    assert step.view().problem == "setup.zones.empty" and step.view().params == {}
