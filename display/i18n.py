@@ -165,6 +165,7 @@ STRINGS: dict[str, Mapping[str, str]] = {
     "btn.menu": {"zh-TW": "選單", "en": "Menu"},
     "menu.title": {"zh-TW": "主持選單", "en": "Host menu"},
     "menu.resume": {"zh-TW": "回到遊戲", "en": "Back to the game"},
+    "menu.close": {"zh-TW": "關閉選單", "en": "Close the menu"},
     "menu.rules": {"zh-TW": "遊戲規則", "en": "Rules"},
     "menu.rules_of": {"zh-TW": "{game} 規則", "en": "{game}: rules"},
     "menu.back": {"zh-TW": "返回", "en": "Back"},

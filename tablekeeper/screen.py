@@ -312,6 +312,8 @@ class PygameScreen:
         items = []
         for entry in self.menu_items(loop):
             label = "menu.unmute" if entry.key == "mute" and self.muted else entry.label
+            if entry.key == "resume" and (self.home is not None or self.area is not None):
+                label = "menu.close"  # (no game on screen to go back to)
             params = tuple(entry.params(self).items())
             items.append(MenuItem(entry.key, label, params, entry.risky))
         return MenuView(page="main", titles=titles, items=tuple(items))

@@ -204,6 +204,10 @@ def test_the_menu_leaves_a_game_for_home_after_a_question(table: Table) -> None:
     assert referee.over  # ended and kept (journalled), then home
     assert read(table.journals[-2]).active()[-1].event.type_name == "end_game"
     assert table.screen.renderer.screen == "home"
+    # over the home screen the menu's first entry closes it (there is no game to go back to)
+    table.long_back()
+    labels = [i.label for i in table.screen.menu_view(table.loop).items]
+    assert labels[0] == "menu.close" and "menu.resume" not in labels
 
 
 def test_volume_mute_and_language_from_the_menu(table: Table) -> None:
