@@ -27,6 +27,7 @@ import numpy as np
 
 from display.input import HostAction
 from display.tablesetup.cards import SHOTS, CardsView, Named
+from tablekeeper.tablesetup.configedit import ConfigEditError, save_deck_path
 from tablekeeper.tablesetup.step import (
     Picture,
     Quad,
@@ -77,45 +78,6 @@ def status(ctx: StepContext) -> StepStatus:
 
 def make(ctx: StepContext) -> CardsStep:
     return CardsStep(ctx)
-
-
-def write_deck_path(path: Path, game: str, folder: Path) -> None:
-    """Name ``folder`` as ``game``'s deck in the config file at ``path`` (``[table.decks]``;
-    什麼不見啦's ``[table] items_deck`` where the config uses that older key), keeping the
-    rest of the file as the host wrote it, atomically. Raises ``OSError`` / ``ValueError``
-    (not TOML: nothing written)."""
-    import tomlkit
-    from tomlkit.exceptions import TOMLKitError
-
-    from tablekeeper.atomic import write_atomic
-    from tablekeeper.config import ITEMS_GAME
-
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        text = ""
-    try:
-        doc = tomlkit.parse(text)
-        table = doc.get("table")
-        if table is None:
-            table = tomlkit.table()
-            doc["table"] = table
-        if not isinstance(table, dict):
-            raise ValueError(f"{path}: 'table' is not a table; the deck is not named there")
-        if game == ITEMS_GAME and str(table.get("items_deck", "")):
-            table["items_deck"] = str(folder)
-        else:
-            decks = table.get("decks")
-            if decks is None:
-                decks = tomlkit.table()
-                table["decks"] = decks
-            if not isinstance(decks, dict):
-                raise ValueError(f"{path}: 'table.decks' is not a table")
-            decks[game] = str(folder)
-        out = tomlkit.dumps(doc)
-    except TOMLKitError as exc:
-        raise ValueError(f"{path}: {exc}; the deck is not named there") from exc
-    write_atomic(path, out)
 
 
 def _quad(corners: Any, size: tuple[int, int]) -> Quad:
@@ -334,8 +296,8 @@ class CardsStep:
                  self.ctx.deck_dir)
         if self.ctx.config_path is not None:
             try:
-                write_deck_path(self.ctx.config_path, self.ctx.game, self.ctx.deck_dir)
-            except (OSError, ValueError) as exc:
+                save_deck_path(self.ctx.config_path, self.ctx.game, self.ctx.deck_dir)
+            except ConfigEditError as exc:
                 self.problem = "tablesetup.cards.config_not_saved"
                 self.ctx.tell(self.problem)
                 log.error("cards: cannot name the deck in %s: %s", self.ctx.config_path, exc)

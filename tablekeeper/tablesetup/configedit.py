@@ -76,7 +76,7 @@ def edit_config(path: Path, change: Callable[[Any], None]) -> None:
                                           f"{exc.strerror or exc}") from None
 
 
-def _table(doc: Any, key: str, where: str, *, super_table: bool = False) -> Any:
+def section(doc: Any, key: str, where: str, *, super_table: bool = False) -> Any:
     """``doc[key]``, made (empty) if absent; ValueError if it is there but not a table."""
     import tomlkit
 
@@ -106,7 +106,7 @@ def set_zones(doc: Any, zones: Sequence[Zone], replaces: Callable[[str], bool]) 
     import tomlkit
     from tomlkit.items import AoT
 
-    vision = _table(doc, "vision", "vision", super_table=True)
+    vision = section(doc, "vision", "vision", super_table=True)
     old = vision.get("zones")
     if old is not None and not isinstance(old, list):
         raise ValueError("'vision.zones' is not a list of zones")
@@ -147,9 +147,24 @@ def save_tie_window(path: Path, tie_window_us: float) -> None:
         raise ValueError(f"tie_window_us: {tie_window_us} is not in 0..100000")
 
     def change(doc: Any) -> None:
-        firmware = _table(doc, "firmware", "firmware", super_table=True)
-        arbiter = _table(firmware, "arbiter", "firmware.arbiter")
+        firmware = section(doc, "firmware", "firmware", super_table=True)
+        arbiter = section(firmware, "arbiter", "firmware.arbiter")
         arbiter["tie_window_us"] = float(tie_window_us)
+
+    edit_config(path, change)
+
+
+def save_deck_path(path: Path, game: str, folder: Path) -> None:
+    """Name ``folder`` as ``game``'s deck (``[table.decks]``; 什麼不見啦's ``[table]
+    items_deck`` where the config uses that older key)."""
+    from tablekeeper.config import ITEMS_GAME
+
+    def change(doc: Any) -> None:
+        table = section(doc, "table", "table")
+        if game == ITEMS_GAME and str(table.get("items_deck", "")):
+            table["items_deck"] = str(folder)
+        else:
+            section(table, "decks", "table.decks")[game] = str(folder)
 
     edit_config(path, change)
 

@@ -25,7 +25,8 @@ import vision.enroll as venroll
 from display.input import HostAction
 from tablekeeper import games
 from tablekeeper.config import load_config
-from tablekeeper.tablesetup.cards import CardsStep, status, write_deck_path
+from tablekeeper.tablesetup.cards import CardsStep, status
+from tablekeeper.tablesetup.configedit import BROKEN, ConfigEditError, save_deck_path
 from tablekeeper.tablesetup.simhost import SimHands
 from tablekeeper.tablesetup.step import StepContext, StepStatus
 from vision.deck import Deck, load_deck
@@ -206,20 +207,21 @@ def test_the_check_round_names_the_cards_and_offers_retakes(tmp_path: Path,
     assert rig.step.done
 
 
-def test_write_deck_path_keeps_the_hosts_file(tmp_path: Path) -> None:
+def test_save_deck_path_keeps_the_hosts_file(tmp_path: Path) -> None:
     path = tmp_path / "c.toml"
     path.write_text("# mine\n[table]\nitems_deck = \"/old\"  # items\n[screen]\nsize = [800, "
                     "480]\n", encoding="utf-8")
-    write_deck_path(path, "something-missing", tmp_path / "items")
-    write_deck_path(path, "wink", tmp_path / "wink")
+    save_deck_path(path, "something-missing", tmp_path / "items")
+    save_deck_path(path, "wink", tmp_path / "wink")
     text = path.read_text(encoding="utf-8")
     assert "# mine" in text and "# items" in text and "size = [800, 480]" in text
     config = load_config(path)
     assert config.table.deck_for("something-missing") == str(tmp_path / "items")
     assert config.table.deck_for("wink") == str(tmp_path / "wink")
     path.write_text("[table\n", encoding="utf-8")
-    with pytest.raises(ValueError):
-        write_deck_path(path, "wink", tmp_path / "wink")
+    with pytest.raises(ConfigEditError) as broken:
+        save_deck_path(path, "wink", tmp_path / "wink")
+    assert broken.value.kind == BROKEN
     assert path.read_text(encoding="utf-8") == "[table\n"  # nothing written
 
 
