@@ -131,6 +131,17 @@ def _git_status() -> str:
                           capture_output=True, text=True, check=False).stdout
 
 
+def _release_here() -> str:
+    """This machine's Debian release, as the installer reads it (``TK_OS_RELEASE`` or
+    ``/etc/os-release``): its dry run names that release's lock (bookworm on this CI's host,
+    trixie in the emulated Pi OS Trixie root)."""
+    path = Path(os.environ.get("TK_OS_RELEASE", "/etc/os-release"))
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("VERSION_CODENAME="):
+            return line.partition("=")[2].strip().strip('"')
+    return "bookworm"
+
+
 @needs_root
 def test_dry_run_as_root_changes_nothing_and_prints_every_step(
         shims: tuple[Path, Path]) -> None:
@@ -161,8 +172,8 @@ def test_dry_run_as_root_changes_nothing_and_prints_every_step(
     if not Path("/opt/tablekeeper/venv/bin/python").exists():
         assert any("-m venv --system-site-packages /opt/tablekeeper/venv" in s for s in steps)
         assert any("-m pip install" in s and str(ROOT) in s for s in steps)
-        assert any("--require-hashes" in s and "requirements/pi-bookworm-aarch64.txt" in s
-                   for s in steps)
+        lock = f"requirements/pi-{_release_here()}-aarch64.txt"  # (the release's own lock)
+        assert any("--require-hashes" in s and lock in s for s in steps)
     if not Path("/var/lib/tablekeeper/config.toml").exists():
         assert "+ write default /var/lib/tablekeeper/config.toml atomically" in steps
     if not Path("/etc/systemd/system/tablekeeper-kiosk.service").exists():
