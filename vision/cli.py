@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -666,7 +666,6 @@ def _calibrate_markers(args: argparse.Namespace) -> int:
         grid_zones,
         marker_places,
         markers_path,
-        nearest_other,
         save_markers,
     )
 
@@ -714,13 +713,7 @@ def _calibrate_markers(args: argparse.Namespace) -> int:
         print(f"{name}: {exc}", file=sys.stderr)
         return 2
     save_markers(out, palette, size, zones)
-    for colour, zone in placed.items():
-        lab = ", ".join(f"{v:.1f}" for v in palette.colours[colour])
-        near = nearest_other(palette, colour)
-        tail = f"; nearest {near[0]} at {near[1]:.1f}" if near else ""
-        print(f"  {colour:<7} on {zone}: Lab {lab}{tail}")
-    print(f"{len(placed)} marker colours, marker size {palette.marker_size:.2f} of a cell; "
-          f"written to {out}")
+    _print_palette(palette, placed, out, at="on", what="marker", unit="cell")
     return 0
 
 
@@ -728,7 +721,7 @@ def _calibrate_tokens(args: argparse.Namespace, name: str) -> int:
     """``calibrate-markers --ring``: the same measurement (:func:`vision.markers.
     measure_palette`) with the memory cards' slots as the cells and 什麼不見啦's seven tokens
     as the colours."""
-    from vision.markers import markers_path, nearest_other, save_markers
+    from vision.markers import markers_path, save_markers
     from vision.ring import TOKEN_COLOURS, ring_of, ring_slots, token_places
 
     try:
@@ -768,14 +761,22 @@ def _calibrate_tokens(args: argparse.Namespace, name: str) -> int:
         print(f"{name}: {exc}", file=sys.stderr)
         return 2
     save_markers(out, palette, size, slots)
+    _print_palette(palette, placed, out, at="in", what="token", unit="slot")
+    return 0
+
+
+def _print_palette(palette: Any, placed: Mapping[str, str], out: Path, *, at: str, what: str,
+                   unit: str) -> None:
+    """Each colour measured (Lab, and its nearest other colour), then the total written."""
+    from vision.markers import nearest_other
+
     for colour, zone in placed.items():
         lab = ", ".join(f"{v:.1f}" for v in palette.colours[colour])
         near = nearest_other(palette, colour)
         tail = f"; nearest {near[0]} at {near[1]:.1f}" if near else ""
-        print(f"  {colour:<7} in {zone}: Lab {lab}{tail}")
-    print(f"{len(placed)} token colours, token size {palette.marker_size:.2f} of a slot; "
+        print(f"  {colour:<7} {at} {zone}: Lab {lab}{tail}")
+    print(f"{len(placed)} {what} colours, {what} size {palette.marker_size:.2f} of a {unit}; "
           f"written to {out}")
-    return 0
 
 
 def _simulated_ring(camera: Any, ring: Any, placed: dict[str, str], cast: str | None,
