@@ -58,6 +58,7 @@ class MenuScreen(Protocol):
 
     def show_area(self, game: str | None = None, step: str | None = None) -> bool: ...
 
+
 #: ``run(screen, loop, now_ns)``: what the entry does when the host takes it
 Run = Callable[["MenuScreen", "Loop", int], None]
 #: ``shown(screen, loop)``: whether the entry is offered now
