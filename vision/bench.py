@@ -1183,36 +1183,43 @@ def foreign_numbers_main(frames: int = 120, seed: int = 7, tune_seed: int = 1000
     card enrolled, frames of the whole deck (and the simulated table's own cards from no
     deck); the enrolled cards' top-1 and wrong ids, and how many cards not enrolled are
     accepted as one that is (target <= 1 %). The tuning seed and the held-out seed, each
-    with the matcher's decision before (``max_fit`` off) and now (its deck's ``max_fit``,
-    ``vision.config``; corner-number has none)."""
+    with three decisions in the same run: ``off`` (no ``max_fit``), ``old`` (the value
+    ``vision.config`` sets by hand for two decks; corner-number has none) and ``enrolled``
+    (the gate enrolment measures for the enrolled deck, ``vision.enroll.measure_fit``, as
+    for any deck a user enrols)."""
     from vision.config import STYLE_THRESHOLDS
+    from vision.enroll import measure_fit
 
     config = VisionConfig()
     config = replace(config, deck_thresholds={**config.deck_thresholds, **STYLE_THRESHOLDS})
     per = max(1, frames // len(NUMBER_DECKS))
     print(f"bench vision --foreign-numbers: {per} frames per deck, every other card enrolled, "
           f"tuning seed {tune_seed}, held-out seed {seed}; 640x480, opencv {cv2.__version__}")
-    print(f"{'deck':<16}{'decision':<10}{'seed':>6}{'enrolled seen':>15}{'top-1':>8}"
-          f"{'wrong':>7}{'not enrolled seen':>19}{'accepted':>10}")
+    print(f"{'deck':<16}{'decision':<10}{'max_fit':>8}{'seed':>6}{'enrolled seen':>15}"
+          f"{'top-1':>8}{'wrong':>7}{'not enrolled seen':>19}{'accepted':>10}")
     totals: dict[tuple[str, str], list[int]] = {}
     for name in NUMBER_DECKS:
         deck = number_deck(name)
         half = enrolled_half(deck)
         params = config.match_params(deck.id)
+        off = replace(params, max_fit=0.0)
+        gate = measure_fit(half, off)
+        print(f"{name}: enrolment's {gate.text()}", flush=True)
+        choices = (("off", off), ("old", params),
+                   ("enrolled", replace(params, max_fit=gate.max_fit or 0.0)))
         for sd, part in ((tune_seed, "tune"), (seed, "test")):
             got = list(foreign_frames(deck, half, per, sd))
-            for label, p in (("before", replace(params, max_fit=0.0)), ("now", params)):
+            for label, p in choices:
                 sc = evaluate(half, got, config.find, p)
-                if params.max_fit > 0:  # (the totals: the decks that ask for the check)
-                    t = totals.setdefault((part, label), [0, 0, 0, 0, 0])
-                    for k, v in enumerate((sc.in_deck, sc.correct, sc.wrong, sc.foreign,
-                                           sc.foreign_accepted)):
-                        t[k] += v
-                print(f"{name:<16}{label:<10}{sd:>6}{sc.in_deck:>15}{100 * sc.accuracy:>7.1f}%"
-                      f"{sc.wrong:>7}{sc.foreign:>19}{sc.foreign_accepted:>6} "
+                t = totals.setdefault((part, label), [0, 0, 0, 0, 0])
+                for k, v in enumerate((sc.in_deck, sc.correct, sc.wrong, sc.foreign,
+                                       sc.foreign_accepted)):
+                    t[k] += v
+                print(f"{name:<16}{label:<10}{p.max_fit:>8.3f}{sd:>6}{sc.in_deck:>15}"
+                      f"{100 * sc.accuracy:>7.1f}%{sc.wrong:>7}{sc.foreign:>19}"
+                      f"{sc.foreign_accepted:>6} "
                       f"({100 * sc.foreign_accepted / max(sc.foreign, 1):.1f} %)", flush=True)
-    fitted = [n for n in NUMBER_DECKS if config.match_params(number_deck(n).id).max_fit > 0]
-    print(f"decks with max_fit ({', '.join(fitted)}), together:")
+    print(f"every deck ({', '.join(NUMBER_DECKS)}), together:")
     for (part, label), (n, right, wrong, fo, fa) in totals.items():
         print(f"{part} seed, {label}: enrolled cards top-1 {100 * right / max(n, 1):.2f} % of {n},"
               f" wrong {wrong}; cards not enrolled accepted {fa} of {fo} "

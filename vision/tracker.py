@@ -513,7 +513,9 @@ class CardWatcher:
         self.config = config or VisionConfig()
         did = deck_id if deck_id is not None else str(getattr(deck, "id", ""))
         self.finder = CardFinder(deck.size, self.config.find)
-        self.matcher = DeckMatcher.from_deck(deck, self.config.match_params(did))
+        # (A deck enrolled by ``vision enroll`` carries its measured foreign-card gate.)
+        self.matcher = DeckMatcher.from_deck(
+            deck, self.config.match_params(did, getattr(deck, "max_fit", None)))
         # The deck's keypoints now rather than at the first pile of the game, which would
         # then wait for them (half a second for 181 cards here, more on a Pi).
         index_for(self.matcher)
