@@ -71,7 +71,7 @@ from vision.imagefile import MAX_IMAGE_SIDE as MAX_IMAGE_SIDE
 from vision.imagefile import ImageFileError, read_image_file
 from vision.imagefile import check_image_size as _check_size
 from vision.imagefile import image_size as image_size
-from vision.match import MatchParams
+from vision.match import DeckLike, MatchParams
 
 IMAGE_EXTS = (".png", ".jpg", ".jpeg", ".bmp", ".webp")
 
@@ -548,7 +548,35 @@ def _fit_view(template: Image, rng: np.random.Generator) -> tuple[Image, FloatAr
     return img, seen
 
 
-def measure_fit(deck: Deck, params: MatchParams | None = None, seed: int = 0) -> FitMeasure:
+@dataclass(frozen=True)
+class _Part:
+    """Some of a deck's cards (``vision.match.DeckLike``; :func:`measure_fit`)."""
+
+    ids: tuple[str, ...]
+    whole: DeckLike
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.whole.size
+
+    @property
+    def shape(self) -> str:
+        return self.whole.shape
+
+    @property
+    def use_colour(self) -> bool:
+        return self.whole.use_colour
+
+    def template(self, card_id: str) -> Image:
+        return self.whole.template(card_id)
+
+    def templates_of(self, card_id: str) -> tuple[Image, ...]:
+        many = getattr(self.whole, "templates_of", None)
+        return tuple(many(card_id)) if callable(many) else (self.whole.template(card_id),)
+
+
+def measure_fit(deck: DeckLike, params: MatchParams | None = None,
+                seed: int = 0) -> FitMeasure:
     """The foreign-card gate of ``deck`` (``MatchParams.max_fit``), measured as enrolment
     saves it: up to :data:`FIT_CARDS` of its cards, each seen :data:`FIT_VIEWS` times by
     a simulated camera (:func:`_fit_view`), (1) matched against the whole deck, the misfit
@@ -561,7 +589,7 @@ def measure_fit(deck: Deck, params: MatchParams | None = None, seed: int = 0) ->
     much become unknown, to be asked for, never named wrong."""
     from vision.match import DeckMatcher
 
-    ids = deck.ids
+    ids = tuple(deck.ids)
     if len(ids) < 3:
         return FitMeasure((), (), None)
     base = params if params is not None else MatchParams()
@@ -576,9 +604,8 @@ def measure_fit(deck: Deck, params: MatchParams | None = None, seed: int = 0) ->
         out = [i for i in picked if i % groups == g]
         if not out:
             continue
-        gone = {ids[i] for i in range(len(ids)) if i % groups == g}
-        rest = replace(deck, cards=tuple(c for c in deck.cards if c.id not in gone))
-        part = DeckMatcher.from_deck(rest, base)
+        part = DeckMatcher.from_deck(
+            _Part(tuple(c for i, c in enumerate(ids) if i % groups != g), deck), base)
         for i in out:
             template = deck.template(ids[i])
             for _ in range(FIT_VIEWS):
