@@ -307,7 +307,10 @@ def _recognize(args: argparse.Namespace) -> int:
             print(f"tablekeeper vision recognize: {path}: {e}", file=sys.stderr)
             line["error"] = str(e)
         else:
-            line["cards"] = [{"id": o.card_id, "score": round(o.match.score, 4),
+            # (A "region": something is there that is no card found: its box, no id.)
+            line["cards"] = [{"id": o.card_id, **({"region": True} if o.match.gate == "region"
+                                                  else {}),
+                              "score": round(o.match.score, 4),
                               "margin": round(o.match.margin, 4),
                               "corners": [[round(float(x), 1), round(float(y), 1)]
                                           for x, y in o.corners]} for o in obs]
