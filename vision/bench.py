@@ -1117,7 +1117,9 @@ def tables_main(long_side: int = 1280, limit: int | None = None) -> int:
                 sel = [p for p in ph if p.split == split][:limit]
                 s = realtables.measure_tables(watcher, sel, long_side)
                 print(f"  {dname} deck, {sname} {split} ({s.photos} photos, {s.cards} cards): "
-                      f"found {100 * s.rate(s.found):.1f} %, named {100 * s.rate(s.named):.1f} "
+                      f"found {100 * s.rate(s.found):.1f} % ({s.regions} of them only as "
+                      f"'something is there': {100 * s.rate(s.found - s.regions):.1f} % "
+                      f"without), named {100 * s.rate(s.named):.1f} "
                       f"%, wrong {s.wrong} ({100 * s.rate(s.wrong):.1f} %), one_press "
                       f"{100 * s.rate(s.one_press):.1f} %, three_press "
                       f"{100 * s.rate(s.three_press):.1f} %, outlines where no "

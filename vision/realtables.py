@@ -303,6 +303,8 @@ class TableScore:
     #: (the best candidate, then the matcher's next two: at most three presses).
     one_press: int = 0
     three_press: int = 0
+    #: cards found only as "something is there" (``vision.tracker``'s regions; in ``found``)
+    regions: int = 0
     gates: dict[str, int] = field(default_factory=dict)
     wrong_examples: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
@@ -369,8 +371,12 @@ def measure_tables(watcher: CardWatcher, photos: Sequence[TablePhoto],
                     out.wrong += 1
                     out.wrong_examples.append(f"{p.path.name}: {label}->{named[0].card_id} "
                                               f"({named[0].match.score:.2f})")
+                elif all(obs[k].match.gate == "region" for k in here):
+                    g = "region"
+                    out.regions += 1
                 else:
-                    best = max((obs[k] for k in here), key=lambda o: o.match.score)
+                    best = max((obs[k] for k in here if obs[k].match.gate != "region"),
+                               key=lambda o: o.match.score)
                     g = gate_of(best.match)
                     top = [best.match.best_id] + [
                         watcher.matcher.ids[i] for i, _ in watcher.matcher.candidates_in(
