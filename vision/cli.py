@@ -432,7 +432,7 @@ def _enroll(args: argparse.Namespace) -> int:
         print(f"{p.message_zh}  {p.message_en}", flush=True)
 
     from vision.deck import replace_deck
-    from vision.enroll import EnrolStore
+    from vision.enroll import EnrolStore, with_measured_fit
 
     # the same enrolment as the set-up screen's "Teach the box the cards" step
     # (tablekeeper.tablesetup.cards): shots kept as taken, the deck written whole at the end
@@ -458,7 +458,8 @@ def _enroll(args: argparse.Namespace) -> int:
               file=sys.stderr)
     if enroller.done and not enroller.skipped:
         try:
-            replace_deck(enroller.deck_with_shots(deck), args.deck)
+            # (with its foreign-card gate measured, as every enrolment saves a deck)
+            replace_deck(with_measured_fit(enroller.deck_with_shots(deck))[0], args.deck)
         except (OSError, DeckError) as e:
             print(f"tablekeeper vision enroll: the deck is not written ({e}); the old one "
                   f"is kept, the shots are in {progress}", file=sys.stderr)
