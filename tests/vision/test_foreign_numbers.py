@@ -121,6 +121,8 @@ def test_a_deck_a_user_enrols_gets_its_own_foreign_card_gate(tmp_path: Path) -> 
 def test_the_config_still_wins_over_the_measured_gate() -> None:
     c = VisionConfig.from_dict({"match": {"decks": {"mine": {"max_fit": 0.5}}}})
     assert c.match_params("mine", measured_fit=0.2).max_fit == 0.5
+    off = VisionConfig.from_dict({"match": {"decks": {"mine": {"max_fit": 0}}}})
+    assert off.match_params("mine", measured_fit=0.2).max_fit == 0.0  # (the host's choice)
     assert VisionConfig().match_params("mine", measured_fit=0.2).max_fit == 0.2
     assert VisionConfig().match_params("mine").max_fit == 0.0
 
