@@ -307,7 +307,10 @@ def _recognize(args: argparse.Namespace) -> int:
             print(f"tablekeeper vision recognize: {path}: {e}", file=sys.stderr)
             line["error"] = str(e)
         else:
-            line["cards"] = [{"id": o.card_id, "score": round(o.match.score, 4),
+            # (A "region": something is there that is no card found: its box, no id.)
+            line["cards"] = [{"id": o.card_id, **({"region": True} if o.match.gate == "region"
+                                                  else {}),
+                              "score": round(o.match.score, 4),
                               "margin": round(o.match.margin, 4),
                               "corners": [[round(float(x), 1), round(float(y), 1)]
                                           for x, y in o.corners]} for o in obs]
@@ -430,7 +433,7 @@ def _enroll(args: argparse.Namespace) -> int:
         print(f"{p.message_zh}  {p.message_en}", flush=True)
 
     from vision.deck import replace_deck
-    from vision.enroll import EnrolStore
+    from vision.enroll import EnrolStore, with_measured_fit
 
     # the same enrolment as the set-up screen's "Teach the box the cards" step
     # (tablekeeper.tablesetup.cards): shots kept as taken, the deck written whole at the end
@@ -456,7 +459,8 @@ def _enroll(args: argparse.Namespace) -> int:
               file=sys.stderr)
     if enroller.done and not enroller.skipped:
         try:
-            replace_deck(enroller.deck_with_shots(deck), args.deck)
+            # (with its foreign-card gate measured, as every enrolment saves a deck)
+            replace_deck(with_measured_fit(enroller.deck_with_shots(deck))[0], args.deck)
         except (OSError, DeckError) as e:
             print(f"tablekeeper vision enroll: the deck is not written ({e}); the old one "
                   f"is kept, the shots are in {progress}", file=sys.stderr)

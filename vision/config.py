@@ -140,7 +140,10 @@ class VisionConfig:
         return t or Thresholds(self.match.min_score, self.match.min_margin,
                                self.match.min_rel_margin)
 
-    def match_params(self, deck_id: str) -> MatchParams:
+    def match_params(self, deck_id: str, measured_fit: float | None = None) -> MatchParams:
+        """The matching parameters for ``deck_id``: ``[vision.match]`` with the deck's own
+        thresholds. ``measured_fit``: the deck's foreign-card gate as measured when it was
+        enrolled (``Deck.max_fit``), used unless the config sets ``max_fit`` for the deck."""
         t = self.thresholds(deck_id)
         p = dataclasses.replace(self.match, min_score=t.min_score, min_margin=t.min_margin,
                                 min_rel_margin=t.min_rel_margin)
@@ -154,6 +157,8 @@ class VisionConfig:
             p = dataclasses.replace(p, twin_side=t.twin_side)
         if t.max_fit is not None:
             p = dataclasses.replace(p, max_fit=t.max_fit)
+        elif measured_fit is not None:
+            p = dataclasses.replace(p, max_fit=measured_fit)
         return p
 
     # -- (de)serialisation ----------------------------------------------------------------

@@ -274,12 +274,16 @@ class CardsStep:
     def _save(self) -> None:
         """Write the deck whole, name it in the config, then the check round."""
         from vision.deck import Deck, DeckError, replace_deck
+        from vision.enroll import with_measured_fit
 
         src = self.cards
         new = Deck(root=self.ctx.deck_dir, id=f"{self.ctx.game}-table", game=src.game,
                    title_zh=src.title_zh, title_en=src.title_en, demo=False, shape=src.shape,
                    size=src.size, use_colour=src.use_colour, cards=())
         new = self.enroller.deck_with_shots(new)
+        # The deck's foreign-card gate, measured as any enrolment does (issue 37): a card
+        # from outside the deck is then refused, not named as its nearest.
+        new, _ = with_measured_fit(new)
         try:
             saved = replace_deck(new, self.ctx.deck_dir)
         except (OSError, DeckError) as exc:
