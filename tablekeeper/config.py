@@ -41,8 +41,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Self
 
+from ground.files import NotAFile, printable, read_regular, read_text
 from tablekeeper.atomic import write_atomic
-from tablekeeper.paths import NotAFile, printable, read_regular
 
 #: the longest config file read (a real one is a few kB)
 MAX_CONFIG_BYTES = 1024 * 1024
@@ -336,7 +336,7 @@ def save_roster(path: Path, roster: tuple[str, ...]) -> None:
     if any(len(n) > MAX_NAME for n in names):
         raise ValueError(f"table.roster: a name is longer than {MAX_NAME} characters")
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path)
     except FileNotFoundError:
         text = ""
     try:

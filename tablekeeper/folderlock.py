@@ -28,7 +28,7 @@ import sys
 import time
 from pathlib import Path
 
-from tablekeeper.paths import kind_of, printable, read_regular
+from ground.files import kind_of, printable, read_regular
 
 LOCK_NAME = ".tablekeeper.lock"
 

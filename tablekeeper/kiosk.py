@@ -34,7 +34,7 @@ Interpretations:
   pause is written when writing works again, at its deadline. A card the camera saw or a buzz
   the arbiter decided during the pause is refused (the screen says why); the buzzers are armed
   again when the game resumes in the buzz phase, and a card can be turned by hand.
-- every path is just a path (:mod:`tablekeeper.paths`): a FIFO, a socket, a device, a
+- every path is just a path (:mod:`ground.files`): a FIFO, a socket, a device, a
   directory, a link to one or a dangling link where ``current.jsonl`` should be is renamed
   aside as ``damaged-<n>-<date>.jsonl`` (never opened, never followed, never deleted) with one
   line saying what it was; something that is not a folder where the games folder should be
@@ -68,6 +68,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.core import Rejection
+from ground.files import kind_of, printable
 from tablekeeper.app import Loop
 from tablekeeper.atomic import fsync_directory
 from tablekeeper.clock import MonotonicClock
@@ -82,7 +83,6 @@ from tablekeeper.journal import (
     game_spec,
     read,
 )
-from tablekeeper.paths import kind_of, printable
 from tablekeeper.referee import Referee
 
 log = logging.getLogger("tablekeeper.kiosk")

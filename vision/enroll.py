@@ -41,6 +41,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from ground.files import read_json, read_text
 from vision.deck import (
     GAMES,
     MANIFEST,
@@ -401,8 +402,8 @@ def enroll_from_images(deck_dir: str | Path, src_dir: str | Path, *,
     manifest = root / MANIFEST
     if manifest.exists():
         try:
-            raw = json.loads(manifest.read_text(encoding="utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as e:
+            raw = read_json(manifest)
+        except ValueError as e:
             raise DeckError(f"{manifest}: not valid JSON ({e})") from e
         deck = deck_from_manifest(raw, root, where=str(manifest))
     elif new is not None:
@@ -827,7 +828,7 @@ class EnrolStore:
         read or are not the deck's size are left out: taken again)."""
         path = self.folder / self.PROGRESS
         try:
-            raw = json.loads(path.read_text(encoding="utf-8"))
+            raw = json.loads(read_text(path))
             counts = {str(k): int(v) for k, v in dict(raw.get("shots", {})).items()}
             skipped = [str(x) for x in raw.get("skipped", []) if str(x) in ids]
         except (OSError, ValueError, TypeError, AttributeError):
@@ -838,8 +839,11 @@ class EnrolStore:
                 continue
             images: list[Image] = []
             for k in range(n):
-                img = cv2.imread(str(self.folder / f"{cid}@{k + 1}.png"), cv2.IMREAD_COLOR)
-                if img is None or (img.shape[1], img.shape[0]) != tuple(size):
+                try:
+                    img = read_image_file(self.folder / f"{cid}@{k + 1}.png")
+                except ImageFileError:
+                    break
+                if (img.shape[1], img.shape[0]) != tuple(size):
                     break
                 images.append(np.asarray(img, dtype=np.uint8))
             if images:

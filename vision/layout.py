@@ -32,6 +32,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from ground.files import read_json
 from vision.find import CardFinder, FindParams, Image, check_image, warp_card
 
 if TYPE_CHECKING:
@@ -216,11 +217,10 @@ def enroll_from_layout(deck_dir: str | Path, photo: str | Path, rows: int, colum
                           f"{rows * columns} places (use - for a place left out)")
     manifest = root / MANIFEST
     if manifest.exists():
-        import json
 
         try:
-            raw = json.loads(manifest.read_text(encoding="utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as e:
+            raw = read_json(manifest)
+        except ValueError as e:
             raise DeckError(f"{manifest}: not valid JSON ({e})") from e
         size = deck_from_manifest(raw, root, where=str(manifest)).size
     elif new is not None:

@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ground.files import read_json
 from tablekeeper.atomic import write_atomic
 from tablekeeper.cafe import messages
 from tablekeeper.cafe.settings import PublisherSettings, make_client
@@ -39,7 +40,7 @@ class PublisherState:
         self.path = path
         self.games: dict[str, dict[str, Any]] = {}
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = read_json(path)
             games = data.get("games", {}) if isinstance(data, dict) else {}
             if isinstance(games, dict):
                 self.games = {k: v for k, v in games.items() if isinstance(v, dict)}

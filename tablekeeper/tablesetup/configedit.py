@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from ground.files import read_text
 from tablekeeper.atomic import write_atomic
 from vision.config import VisionConfig, Zone
 
@@ -48,7 +49,7 @@ def edit_config(path: Path, change: Callable[[Any], None]) -> None:
     from tomlkit.exceptions import TOMLKitError
 
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path)
     except FileNotFoundError:
         text = ""
     except UnicodeDecodeError as exc:
@@ -175,7 +176,7 @@ def fresh_section(config_path: Path | None, parsed: Any, section: str) -> dict[s
     the parsed config's (``parsed``: a :class:`tablekeeper.config.Config`)."""
     if config_path is not None:
         try:
-            data = tomllib.loads(config_path.read_text(encoding="utf-8"))
+            data = tomllib.loads(read_text(config_path))
         except FileNotFoundError:
             data = {}
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):

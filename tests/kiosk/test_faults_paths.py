@@ -39,8 +39,8 @@ from hypothesis import strategies as st
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
+from ground.files import NotAFile, TooLarge, kind_of, read_regular
 from tablekeeper.kiosk import GuardedGame, games_dir, open_game, read_config
-from tablekeeper.paths import NotAFile, TooLarge, kind_of, read_regular
 
 ROOT = Path(__file__).resolve().parents[2]
 
