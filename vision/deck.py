@@ -221,6 +221,8 @@ def load_deck(path: str | os.PathLike[str]) -> Deck:
         raise DeckError(f"deck folder {root} has no {MANIFEST}")
     try:
         raw = read_json(manifest_path)
+    except OSError as e:  # a FIFO, a device, a file too long, unreadable ...
+        raise DeckError(f"{manifest_path}: cannot be read ({e.strerror or e})") from e
     except ValueError as e:
         raise DeckError(f"{manifest_path}: not valid JSON ({e})") from e
     deck = deck_from_manifest(raw, root, where=str(manifest_path))
