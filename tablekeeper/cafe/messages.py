@@ -123,7 +123,20 @@ def _first_line(path: str | os.PathLike[str]) -> bytes:
 
 def read_view(table: str, path: str | os.PathLike[str], timeline: bool = False) -> GameView:
     """The game in journal ``path`` (read with :func:`tablekeeper.journal.read`; its
-    ``JournalError`` passes through). ``timeline``: also fold the score after every event."""
+    ``JournalError`` passes through, and whatever else a damaged journal trips on while it is
+    folded is one too). ``timeline``: also fold the score after every event."""
+    from tablekeeper.journal import JournalError
+
+    try:
+        return _read_view(table, path, timeline)
+    except JournalError:
+        raise
+    except Exception as exc:  # a damaged journal never stops the publisher
+        raise JournalError(str(path), 0, f"cannot be read: {type(exc).__name__}: "
+                                         f"{str(exc)[:200]}") from exc
+
+
+def _read_view(table: str, path: str | os.PathLike[str], timeline: bool) -> GameView:
     from engine.core import Rejection
     from tablekeeper.journal import JournalError, read
 
