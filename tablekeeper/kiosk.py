@@ -202,13 +202,13 @@ def run_kiosk(args: argparse.Namespace) -> int:
         notifier.status(text[:200])
         return EXIT_CONFIG
     try:
-        return _run_kiosk(args, config, config_path, config_problem, notifier, folder)
+        return _run_kiosk(args, config, config_path, config_problem, notifier, lock)
     finally:
         lock.release()
 
 
 def _run_kiosk(args: argparse.Namespace, config: Config, config_path: Path | None,
-               config_problem: str | None, notifier: Any, folder: Path) -> int:
+               config_problem: str | None, notifier: Any, lock: FolderLock) -> int:
     from firmware.box import build
     from firmware.config import FirmwareConfig
 
@@ -230,7 +230,7 @@ def _run_kiosk(args: argparse.Namespace, config: Config, config_path: Path | Non
 
     clock = MonotonicClock()
     return _run_locked(args, config, config_path, config_problem, firmware, notifier, clock,
-                       folder)
+                       lock)
 
 
 def lock_folder(folder: Path) -> FolderLock:
@@ -246,8 +246,10 @@ def lock_folder(folder: Path) -> FolderLock:
 
 def _run_locked(args: argparse.Namespace, config: Config, config_path: Path | None,
                 config_problem: str | None, firmware: Any, notifier: Any, clock: MonotonicClock,
-                folder: Path) -> int:
+                lock: FolderLock) -> int:
     from tablekeeper import games
+
+    folder = lock.folder
     from tablekeeper.vision_link import camera_pipeline
 
     game, journal_problem = open_game(folder, games.load(config.table.game).engine.name)
@@ -326,7 +328,7 @@ def _run_locked(args: argparse.Namespace, config: Config, config_path: Path | No
         if banner is None:
             loop.referee.table.resync(clock.now_ns())
 
-    watch_pauses(game, on_pause)  # (the loop's referee plays ``game`` until a new game)
+    watch_pauses(game, on_pause, lock)  # (the loop's referee plays ``game`` until a new game)
     referee_log = logging.getLogger("tablekeeper.referee")
     if not any(isinstance(f, PauseLogFilter) for f in referee_log.filters):
         referee_log.addFilter(PauseLogFilter())
@@ -343,7 +345,7 @@ def _run_locked(args: argparse.Namespace, config: Config, config_path: Path | No
             kit = new_kit
         if fresh is None:
             fresh = new_journaled_game(folder / CURRENT, kit.engine.name)
-        watch_pauses(fresh, on_pause)
+        watch_pauses(fresh, on_pause, lock)
         loop.referee = Referee(fresh, firmware, clock.now_ns(), kit=kit,
                                game_id=Path(fresh.journal.path).stem, **kit.table_options(deck))
 
@@ -403,6 +405,7 @@ def _run_locked(args: argparse.Namespace, config: Config, config_path: Path | No
         notifier.tick(time.monotonic())
         current = loop.referee.game
         if isinstance(current, GuardedGame):
+            current.watch_lock()
             current.probe()
 
     loop.watchdog = watchdog
@@ -667,10 +670,20 @@ def remove_stale_temporaries(folder: Path) -> list[Path]:
     return removed
 
 
+class LockLost(OSError):
+    """The games folder is not this kiosk's to write (another holds its lock); the message
+    says who."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(errno.EBUSY, reason)
+
+
 def what_failed(exc: OSError) -> str:
     """What an ``OSError`` of the journal means at the table, in a few words."""
     if exc.errno == errno.ENOSPC:
         return "the disk is full / 儲存空間已滿"
+    if isinstance(exc, LockLost):
+        return "another tablekeeper uses the games folder / 遊戲資料夾被另一個 tablekeeper 使用"
     return "the games folder cannot be written / 無法寫入遊戲資料夾"
 
 
@@ -762,6 +775,9 @@ class GuardedGame(JournaledGame):
         self.banner: str | None = None
         self.on_pause: Callable[[str | None], None] | None = None
         self._tried = -float("inf")
+        #: the games folder's lock (the kiosk's): held before anything is written
+        self.lock: FolderLock | None = None
+        self._lock_checked = -float("inf")
 
     def submit(self, event: Any) -> Any:
         return self._guarded(lambda: super(GuardedGame, self).submit(event))
@@ -802,14 +818,32 @@ class GuardedGame(JournaledGame):
         if self.on_pause is not None:
             self.on_pause(None)
 
+    def watch_lock(self) -> None:
+        """Once a second while the game runs: is the games folder still this kiosk's
+        (:meth:`FolderLock.ensure`)? If not -- another kiosk took a folder put in its place --
+        the game pauses, saying who holds it, until :meth:`probe` takes the lock back."""
+        now = time.monotonic()
+        if self.lock is None or self.paused is not None or now - self._lock_checked < 1.0:
+            return
+        self._lock_checked = now
+        problem = self.lock.ensure()
+        if problem is not None:
+            self.pause(LockLost(problem))
+
     def probe(self) -> None:
-        """While paused, once a second: can the journal be written again?"""
+        """While paused, once a second: can the journal be written again (the games folder
+        made, its lock taken, a block written)?"""
         now = time.monotonic()
         if self.paused is None or now - self._tried < self.RETRY_S:
             return
         self._tried = now
         journal = self.journal
         try:
+            if self.lock is not None:  # (a kiosk that started without one takes it now)
+                Path(journal.path).parent.mkdir(parents=True, exist_ok=True)
+                held = self.lock.ensure()
+                if held is not None:
+                    raise LockLost(held)
             if isinstance(journal, DeferredJournal):
                 journal.ensure()
             problem = folder_writable(Path(journal.path).parent)
@@ -838,10 +872,15 @@ def paused_game(path: Path, exc: OSError, game: str | None = None) -> GuardedGam
     return paused
 
 
-def watch_pauses(game: JournaledGame, on_pause: Callable[[str | None], None]) -> None:
-    """Tell ``on_pause`` when ``game`` pauses and resumes (now too, if it is paused)."""
+def watch_pauses(game: JournaledGame, on_pause: Callable[[str | None], None],
+                 lock: FolderLock | None = None) -> None:
+    """Tell ``on_pause`` when ``game`` pauses and resumes (now too, if it is paused); ``lock``:
+    the games folder's, which the game holds before it writes (:meth:`GuardedGame.watch_lock`)."""
     if isinstance(game, GuardedGame):
         game.on_pause = on_pause
+        game.lock = lock
+        if lock is not None and not lock.held and game.paused is None:
+            game.watch_lock()
         if game.banner is not None:
             on_pause(game.banner)
 
