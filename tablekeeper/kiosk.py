@@ -60,8 +60,10 @@ import os
 import random
 import re
 import secrets
+import signal
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -176,9 +178,44 @@ def archive(folder: Path, game: JournaledGame) -> Path:
     return target
 
 
+class Terminated(SystemExit):
+    """SIGTERM (systemd stopping the unit): raised in the main thread wherever it is -- the
+    start-up, the loop -- so every ``finally`` runs (the camera, the screen, the buttons and
+    the folder's lock are let go) and the kiosk exits 0 well within ``TimeoutStopSec``."""
+
+
+def _on_sigterm(signum: int, frame: Any) -> None:
+    log.warning("SIGTERM: the kiosk stops")
+    raise Terminated(0)
+
+
+def handle_sigterm() -> None:
+    """Make SIGTERM end the kiosk (:class:`Terminated`). Called before pygame starts and
+    again once the screen is up: SDL installs its own handler for SIGTERM at its start, which
+    only queues a quit event that nothing reads until the loop runs (``SDL_NO_SIGNAL_HANDLERS``
+    asks it not to; the second call makes sure)."""
+    os.environ["SDL_NO_SIGNAL_HANDLERS"] = "1"
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _on_sigterm)
+
+
 def run_kiosk(args: argparse.Namespace) -> int:
     from tablekeeper.logs import setup_logging
     from tablekeeper.sdnotify import Notifier
+
+    main_thread = threading.current_thread() is threading.main_thread()
+    before = signal.getsignal(signal.SIGTERM) if main_thread else None
+    handle_sigterm()
+    try:
+        return _run_kiosk_main(args, setup_logging, Notifier)
+    except Terminated:
+        return 0
+    finally:
+        if main_thread:  # (a kiosk run inside another program, a test: its handler again)
+            signal.signal(signal.SIGTERM, before if before is not None else signal.SIG_DFL)
+
+
+def _run_kiosk_main(args: argparse.Namespace, setup_logging: Any, Notifier: Any) -> int:
 
     setup_logging(args.log_level)
     notifier = Notifier.from_environ(os.environ, os.getpid())
@@ -311,6 +348,7 @@ def _run_locked(args: argparse.Namespace, config: Config, config_path: Path | No
                           roster=config.table.names,
                           table_file=folder / table_players.FILE_NAME,
                           config_path=config_path)
+    handle_sigterm()  # (SDL has started: its handler must not be the one that answers)
     if config.table.variant:
         screen.variants[config.table.game] = config.table.variant
     if config_problem:  # the lines are in the log and in ``tablekeeper selftest``
