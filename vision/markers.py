@@ -43,7 +43,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ground.files import SETTINGS_BYTES, read_regular
-from vision.config import Zone
+from vision.zone import Zone
 
 FloatArray = npt.NDArray[np.float32]
 Image = npt.NDArray[np.uint8]
