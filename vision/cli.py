@@ -13,6 +13,8 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from ground.files import read_text
+
 Subcommands = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
@@ -272,7 +274,7 @@ def _vision_config(path: Path | None) -> Any:
     if path is None:
         return VisionConfig()
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        raw = tomllib.loads(read_text(path))
     except OSError as e:
         raise ValueError(f"{path}: cannot read ({e.strerror or e})") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
@@ -820,7 +822,7 @@ def _marker_configs(path: Path | None) -> tuple[dict[str, Any], Any, Any]:
     if path is None:
         return {}, VisionConfig(), CameraConfig.from_dict({})
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        raw = tomllib.loads(read_text(path))
     except FileNotFoundError:
         raise _Refused(f"{path}: no such config file") from None
     except OSError as exc:

@@ -56,6 +56,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from ground.files import read_json
 from vision.imagefile import ImageFileError, decode_image
 
 SCHEMA = "tablekeeper.deck"
@@ -232,8 +233,10 @@ def load_deck(path: str | os.PathLike[str]) -> Deck:
             raise DeckError(f"deck folder {root} is empty (expected {MANIFEST} and card images)")
         raise DeckError(f"deck folder {root} has no {MANIFEST}")
     try:
-        raw = json.loads(manifest_path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raw = read_json(manifest_path)
+    except OSError as e:  # a FIFO, a device, a file too long, unreadable ...
+        raise DeckError(f"{manifest_path}: cannot be read ({e.strerror or e})") from e
+    except ValueError as e:
         raise DeckError(f"{manifest_path}: not valid JSON ({e})") from e
     deck = deck_from_manifest(raw, root, where=str(manifest_path))
     encoded: dict[str, npt.NDArray[np.uint8]] = {}

@@ -41,6 +41,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from ground.files import read_json, read_text
 from vision.deck import (
     GAMES,
     MANIFEST,
@@ -406,8 +407,8 @@ def enroll_from_images(deck_dir: str | Path, src_dir: str | Path, *,
     manifest = root / MANIFEST
     if manifest.exists():
         try:
-            raw = json.loads(manifest.read_text(encoding="utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as e:
+            raw = read_json(manifest)
+        except ValueError as e:
             raise DeckError(f"{manifest}: not valid JSON ({e})") from e
         deck = deck_from_manifest(raw, root, where=str(manifest))
     elif new is not None:
@@ -1005,7 +1006,7 @@ class EnrolStore:
         read or are not the deck's size are left out: taken again)."""
         path = self.folder / self.PROGRESS
         try:
-            raw = json.loads(path.read_text(encoding="utf-8"))
+            raw = json.loads(read_text(path))
             counts = {str(k): int(v) for k, v in dict(raw.get("shots", {})).items()}
             skipped = [str(x) for x in raw.get("skipped", []) if str(x) in ids]
         except (OSError, ValueError, TypeError, AttributeError):
@@ -1016,8 +1017,11 @@ class EnrolStore:
                 continue
             images: list[Image] = []
             for k in range(n):
-                img = cv2.imread(str(self.folder / f"{cid}@{k + 1}.png"), cv2.IMREAD_COLOR)
-                if img is None or (img.shape[1], img.shape[0]) != tuple(size):
+                try:
+                    img = read_image_file(self.folder / f"{cid}@{k + 1}.png")
+                except ImageFileError:
+                    break
+                if (img.shape[1], img.shape[0]) != tuple(size):
                     break
                 images.append(np.asarray(img, dtype=np.uint8))
             if images:
@@ -1083,11 +1087,9 @@ def enroll_from_layout(deck_dir: str | Path, photo: str | Path, rows: int, colum
                           f"{rows * columns} places (use - for a place left out)")
     manifest = root / MANIFEST
     if manifest.exists():
-        import json
-
         try:
-            raw = json.loads(manifest.read_text(encoding="utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as e:
+            raw = read_json(manifest)
+        except ValueError as e:
             raise DeckError(f"{manifest}: not valid JSON ({e})") from e
         size = deck_from_manifest(raw, root, where=str(manifest)).size
     elif new is not None:

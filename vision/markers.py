@@ -42,6 +42,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from ground.files import SETTINGS_BYTES, read_regular
 from vision.zone import Zone
 
 FloatArray = npt.NDArray[np.float32]
@@ -822,7 +823,7 @@ def load_markers(path: Path, size: tuple[int, int] | None = None) -> MarkerPalet
     import json
 
     try:
-        raw = path.read_bytes()
+        raw = read_regular(path, SETTINGS_BYTES)
     except FileNotFoundError:
         raise MarkerFileError(f"{path}: no marker calibration yet (tablekeeper vision "
                               "calibrate-markers writes it)") from None

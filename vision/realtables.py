@@ -31,6 +31,7 @@ that does not give exactly its labelled number of cards is reported and left out
 from __future__ import annotations
 
 import csv
+import io
 import os
 import subprocess
 from collections.abc import Mapping, Sequence
@@ -42,6 +43,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from ground.files import read_text
 from vision.find import Image
 from vision.imagefile import decode_image
 from vision.match import MatchParams
@@ -170,7 +172,7 @@ def table_set(name: str, cache: Path | None = None,
 
 
 def load_tables(root: Path) -> list[TablePhoto]:
-    with open(root / "tables.csv", newline="", encoding="utf-8") as f:
+    with io.StringIO(read_text(root / "tables.csv", 16 << 20), newline="") as f:
         return [TablePhoto(root / r["file"], r["split"], tuple(r["cards"].split(";")))
                 for r in csv.DictReader(f)]
 

@@ -96,6 +96,8 @@ class CardsStep:
         from vision.find import FindParams
 
         self.ctx = ctx
+        #: the deck folder the config named when the box read it (then: as last saved)
+        self._deck_base: str | None = None
         self.cards = cards if cards is not None else game_cards(ctx)
         deck = self.cards
         self.store = EnrolStore(ctx.progress_dir(KEY))
@@ -300,7 +302,17 @@ class CardsStep:
                  self.ctx.deck_dir)
         if self.ctx.config_path is not None:
             try:
-                save_deck_path(self.ctx.config_path, self.ctx.game, self.ctx.deck_dir)
+                if self._deck_base is None:  # what the box read: a hand edit since is a clash
+                    config = self.ctx.config
+                    self._deck_base = (config.table.deck_for(self.ctx.game) or ""
+                                       if config is not None else "")
+                clashes = save_deck_path(self.ctx.config_path, self.ctx.game,
+                                         self.ctx.deck_dir, self._deck_base)
+                self._deck_base = str(self.ctx.deck_dir)
+                for clash in clashes:
+                    log.warning("cards: %s: %s", self.ctx.config_path, clash)
+                if clashes:
+                    self.ctx.tell("setup.config.clash")
             except ConfigEditError as exc:
                 self.problem = "tablesetup.cards.config_not_saved"
                 self.ctx.tell(self.problem)

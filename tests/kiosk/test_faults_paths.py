@@ -24,6 +24,7 @@ import contextlib
 import os
 import shutil
 import socket
+import stat
 import subprocess
 import sys
 import tempfile
@@ -40,8 +41,8 @@ from system_needs import skip_for_system
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
+from ground.files import NotAFile, TooLarge, kind_of, read_regular
 from tablekeeper.kiosk import GuardedGame, games_dir, open_game, read_config
-from tablekeeper.paths import NotAFile, TooLarge, kind_of, read_regular
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -355,3 +356,41 @@ def test_an_unreadable_journal_is_set_aside(tmp_path: Path) -> None:
         assert len(aside) == 1
         aside[0].chmod(0o600)
         assert aside[0].read_bytes() == b"the host's secret"  # kept
+
+
+#: the kiosk's own files a FIFO once blocked before READY=1 (plain reads): where each is put
+FIFO_PLACES = ["games/table.json", "deck manifest.json", "markers.json"]
+
+
+@pytest.mark.parametrize("place", FIFO_PLACES)
+def test_a_fifo_in_place_of_a_file_the_kiosk_reads_never_blocks_its_start(place: str) -> None:
+    """A FIFO where the table's players (``games/table.json``), a deck's ``manifest.json`` or
+    the marker calibration (``markers.json``) should be: the kiosk (its own process, wink: the
+    game that reads markers) runs and ends, or exits 78 with one line; it never blocks."""
+    with scratch() as base:
+        games = base / "state" / "games"
+        games.mkdir(parents=True)
+        deck = base / "deck"
+        deck.mkdir()
+        (deck / "c1.png").write_bytes(b"")
+        targets = {"games/table.json": games / "table.json",
+                   "deck manifest.json": deck / "manifest.json",
+                   "markers.json": base / "markers.json"}
+        os.mkfifo(targets[place])
+        config = base / "c.toml"
+        decks = f'[table.decks]\nwink = "{deck}"\n' if place == "deck manifest.json" else ""
+        config.write_text(f'[table]\nstate_dir = "{base / "state"}"\ngame = "wink"\n'
+                          + decks, encoding="utf-8")
+        env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy",
+                   PYTHONPATH=str(ROOT))
+        args = [sys.executable, "-m", "tablekeeper", "kiosk", "--config", str(config),
+                "--keyboard", "--simulate-camera", "--window", "--run-for", "0.5"]
+        done = subprocess.run(args, env=env, capture_output=True, text=True, timeout=120,
+                              stdin=subprocess.DEVNULL)
+        assert "Traceback" not in done.stderr, done.stderr[-3000:]
+        if done.returncode == 78:
+            assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+        else:
+            assert done.returncode == 0, done.stderr[-3000:]
+        assert "FIFO" in done.stderr, done.stderr[-3000:]  # said, not silently skipped
+        assert stat.S_ISFIFO(os.lstat(targets[place]).st_mode)  # left where it was
