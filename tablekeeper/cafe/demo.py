@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tablekeeper.cafe.broker import BOARD_USER, LocalBroker, free_port
+from tablekeeper.cafe.broker import LocalBroker, free_port
 from tablekeeper.cafe.simtable import DEMO_GAMES
+from tablekeeper.cafe.topics import BOARD_USER
 
 log = logging.getLogger("tablekeeper.cafe.demo")
 

@@ -124,11 +124,7 @@ def main(argv: list[str] | None = None) -> int:
 def _game_ids(args: argparse.Namespace) -> list[str]:
     from tablekeeper.cafe.messages import game_id_of
 
-    out = []
-    for path in sorted(args.journals.glob("game-*.jsonl")):
-        with open(path, "rb") as f:
-            out.append(game_id_of(args.table, f.readline()))
-    return out
+    return [game_id_of(args.table, path) for path in sorted(args.journals.glob("game-*.jsonl"))]
 
 
 if __name__ == "__main__":

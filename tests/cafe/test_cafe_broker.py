@@ -23,10 +23,11 @@ import pytest
 
 from tablekeeper.cafe import messages
 from tablekeeper.cafe.board import Subscriber
-from tablekeeper.cafe.broker import BOARD_USER, LocalBroker, mosquitto_path
+from tablekeeper.cafe.broker import LocalBroker, mosquitto_path
 from tablekeeper.cafe.publisher import Publisher, wait_until
 from tablekeeper.cafe.settings import BoardSettings, BrokerSettings, PublisherSettings, make_client
 from tablekeeper.cafe.store import Store
+from tablekeeper.cafe.topics import BOARD_USER
 from tablekeeper.journal import line_of
 
 pytest.importorskip("paho.mqtt.client", reason="paho-mqtt is not installed (the cafe extra)")
@@ -333,7 +334,7 @@ def test_a_publisher_killed_mid_publish_loses_nothing_and_counts_nothing_twice(
         proc.terminate()
         proc.wait(10)
         log.close()
-    ids = {messages.game_id_of("t1", g.read_bytes().split(b"\n")[0]) for g in games}
+    ids = {messages.game_id_of("t1", g) for g in games}
     assert {r["game_id"] for r in board.store.results()} == ids
     assert board.results() == len(games)  # each once, however often delivered
     published = json.loads((folder / "state.json").read_text())["games"]

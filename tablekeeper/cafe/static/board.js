@@ -42,9 +42,9 @@ function gameCard(g) {
   return el("div", {class: "card game-card", "data-game": g.game_id},
     el("h3", {}, title(g.game) + " · 桌 Table " + g.table),
     el("p", {}, "贏家 Winner: " + winners),
-    el("img", {src: "/games/" + encodeURIComponent(g.game_id) + "/chart.svg",
+    el("img", {src: "/games/" + encodeURIComponent(g.table) + "/" + encodeURIComponent(g.game_id) + "/chart.svg",
                alt: "分數圖 Score chart " + g.game_id, loading: "lazy"}),
-    el("p", {}, el("a", {href: "/games/" + encodeURIComponent(g.game_id) + "/bgstats.json", download: ""},
+    el("p", {}, el("a", {href: "/games/" + encodeURIComponent(g.table) + "/" + encodeURIComponent(g.game_id) + "/bgstats.json", download: ""},
       "BG Stats")));
 }
 function replace(id, nodes) { document.getElementById(id).replaceChildren(...nodes); }
