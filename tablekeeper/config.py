@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any, Self
 
 from tablekeeper.atomic import write_atomic
+from tablekeeper.names import bad_character
 from tablekeeper.paths import NotAFile, printable, read_regular
 
 #: the longest config file read (a real one is a few kB)
@@ -160,6 +161,12 @@ class TableConfig:
                                                       list, "table.players")))
         if any(not p.strip() for p in players):
             raise ValueError("table.players: a player name is empty")
+        for key, names in (("roster", roster), ("players", players)):
+            for i, name in enumerate(names):
+                bad = bad_character(name)
+                if bad is not None:  # it would reach the screen, terminals and exports raw
+                    raise ValueError(f"table.{key}[{i}]: the name holds {bad}; names are "
+                                     "plain text")
         default_colours = list(COLOURS[: len(players)])
         colours = tuple(_expect(c, str, f"table.colours[{i}]")
                         for i, c in enumerate(_expect(d.get("colours", default_colours), list,

@@ -21,7 +21,6 @@ from pathlib import Path
 from tablekeeper.cafe.settings import BrokerSettings
 from tablekeeper.cafe.topics import BOARD_USER, EPOCH_TOPIC, ROOT, check_table
 
-
 #: the café broker's message policy that hardware.md §13 gives (queues, persistence)
 POLICY = Path(__file__).resolve().parents[2] / "systemd" / "mosquitto-tablekeeper.conf"
 
@@ -52,9 +51,22 @@ def acl_text() -> str:
 
 
 def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    """A free loopback port: any, or one of ``$TK_PORTS`` (``LOW-HIGH``: a machine shared
+    with other runs gives each its own range)."""
+    span = os.environ.get("TK_PORTS", "")
+    low, _, high = span.partition("-")
+    candidates = [0]
+    if low.isdigit() and high.isdigit():
+        candidates = list(range(int(low), int(high) + 1))
+        secrets.SystemRandom().shuffle(candidates)
+    for port in candidates:
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return int(s.getsockname()[1])
+    raise BrokerUnavailable(f"no free loopback port in TK_PORTS={span}")
 
 
 def _openssl(*args: str, cwd: Path) -> None:

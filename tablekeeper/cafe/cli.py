@@ -74,8 +74,9 @@ def register(commands: Any, benches: Any) -> None:
                           help="--tables: games each table plays (1)")
         demo.add_argument("--pace-ms", type=float, default=30.0,
                           help="--tables: between two journal records (30)")
-        demo.add_argument("--linger", type=float, default=0.0, metavar="SECONDS",
-                          help="--tables: keep the board up this long after the games")
+        demo.add_argument("--linger", type=float, default=None, metavar="SECONDS",
+                          help="--tables: after the games, the board stays up until Ctrl-C; "
+                               "with this, only this long (scripts and tests)")
         one_table: Callable[[argparse.Namespace], int] = demo.get_default("func")
         demo.set_defaults(func=lambda args: _demo(args, one_table))
 

@@ -28,7 +28,8 @@ class CafeRun:
     tables: int
     games_per_table: int = 1
     pace_ms: float = 30.0
-    linger_s: float = 0.0
+    #: after the games, keep the board up this long; None: until Ctrl-C (the demo)
+    linger_s: float | None = 0.0
     timeout_s: float = 300.0
     nice: int = 0
 
@@ -41,7 +42,10 @@ def publisher_toml(table: str, journals: Path, state: Path, broker: LocalBroker)
             f'password_file = "{b.password_file}"\n')
 
 
-def run_cafe(run: CafeRun, out: Path, echo: Any = print) -> dict[str, Any]:
+def run_cafe(run: CafeRun, out: Path, echo: Any = print,
+             done: Any = None) -> dict[str, Any]:
+    """The café at ``run.tables`` tables; ``done(summary)`` is called when the games are over,
+    before the board's lingering (``run.linger_s``)."""
     from tablekeeper.cafe.board import Subscriber, WebServer, make_app
     from tablekeeper.cafe.publisher import wait_until
     from tablekeeper.cafe.settings import BoardSettings
@@ -113,8 +117,19 @@ def run_cafe(run: CafeRun, out: Path, echo: Any = print) -> dict[str, Any]:
             "latency_ms_p50": _round(percentile(lat, 0.5)),
             "latency_ms_p95": _round(percentile(lat, 0.95)),
             "board": web.url, "out": str(out)}
-        if run.linger_s > 0:
-            echo(f"board stays up {run.linger_s:g} s: {web.url}")
+        if done is not None:
+            done(summary)
+        if run.linger_s is None:
+            echo(f"the games are over; the board stays up at {web.url} until you press "
+                 "Ctrl-C")
+            try:
+                while True:
+                    time.sleep(3600)
+            except KeyboardInterrupt:
+                echo("Ctrl-C: the board stops")
+        elif run.linger_s > 0:
+            echo(f"the games are over; the board stays up {run.linger_s:g} s at {web.url} "
+                 "(--linger)")
             time.sleep(run.linger_s)
         return summary
     finally:
@@ -140,11 +155,14 @@ def run_demo_tables(args: Any) -> int:
     run = CafeRun(tables=args.tables, games_per_table=args.games_per_table,
                   pace_ms=args.pace_ms, linger_s=args.linger)
     try:
-        summary = run_cafe(run, out, echo=lambda s: print(s, flush=True))
+        summary = run_cafe(run, out, echo=lambda s: print(s, flush=True),
+                           done=lambda d: print(json.dumps(d, ensure_ascii=False), flush=True))
     except BrokerUnavailable as exc:
         print(f"tablekeeper demo: {exc}", file=sys.stderr)
         return 2
-    print(json.dumps(summary, ensure_ascii=False), flush=True)
+    except KeyboardInterrupt:  # before the games were over
+        print("tablekeeper demo: stopped (Ctrl-C)", file=sys.stderr)
+        return 130
     return 0 if summary["results_on_board"] == summary["games_finished"] else 1
 
 
