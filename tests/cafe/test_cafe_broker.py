@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cafehelp import (
+from cafehelp import ROOT, SM, Board, Observer, Running, finished_journals, publisher, raw_client
 
 from tablekeeper.cafe import messages
 from tablekeeper.cafe.broker import LocalBroker, mosquitto_path
@@ -31,16 +31,6 @@ pytestmark = pytest.mark.skipif(
     mosquitto_path() is None,
     reason="mosquitto is not installed (Debian: apt-get install mosquitto; .ci/run installs "
            "it): the real-broker tests are skipped")
-
-    ROOT,
-    SM,
-    Board,
-    Observer,
-    Running,
-    finished_journals,
-    publisher,
-    raw_client,
-)
 
 
 def test_a_table_publishes_over_tls_and_the_board_shows_it(
