@@ -3,9 +3,11 @@ board in-process, publishers, raw MQTT clients."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -115,3 +117,25 @@ def raw_client(settings: BrokerSettings, name: str) -> Any:
     return client
 
 
+
+
+@contextlib.contextmanager
+def running_broker(folder: Path, tables: tuple[str, ...] = ("t1", "t2")) -> Iterator[LocalBroker]:
+    """A Mosquitto of the test's own (TLS, users, ACL, the café's documented policy)."""
+    b = LocalBroker(folder, list(tables))
+    b.start()
+    try:
+        yield b
+    finally:
+        b.stop()
+
+
+@contextlib.contextmanager
+def running_board(broker: LocalBroker, folder: Path) -> Iterator[Board]:
+    b = Board(broker, folder)
+    b.start()
+    try:
+        yield b
+    finally:
+        b.stop()
+        b.store.close()

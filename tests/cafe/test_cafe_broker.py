@@ -15,11 +15,23 @@ import signal
 import subprocess
 import sys
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from cafehelp import ROOT, SM, Board, Observer, Running, finished_journals, publisher, raw_client
+from cafehelp import (
+    ROOT,
+    SM,
+    Board,
+    Observer,
+    Running,
+    finished_journals,
+    publisher,
+    raw_client,
+    running_board,
+    running_broker,
+)
 
 from tablekeeper.cafe import messages
 from tablekeeper.cafe.broker import LocalBroker, mosquitto_path
@@ -31,6 +43,18 @@ pytestmark = pytest.mark.skipif(
     mosquitto_path() is None,
     reason="mosquitto is not installed (Debian: apt-get install mosquitto; .ci/run installs "
            "it): the real-broker tests are skipped")
+
+
+@pytest.fixture
+def broker(tmp_path: Path) -> Iterator[LocalBroker]:
+    with running_broker(tmp_path / "broker") as b:
+        yield b
+
+
+@pytest.fixture
+def board(broker: LocalBroker, tmp_path: Path) -> Iterator[Board]:
+    with running_board(broker, tmp_path) as b:
+        yield b
 
 
 def test_a_table_publishes_over_tls_and_the_board_shows_it(
