@@ -23,6 +23,7 @@ file.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import threading
@@ -86,11 +87,10 @@ class PublisherState:
             self.games = {gid: {k: v for k, v in g.items() if k != "result"}
                           for gid, g in games.items()}
         self.board_epoch = epoch
-        try:
+        # kept in memory if the file cannot be written now: the next note writes it (and a
+        # restart before that only sends the results again, which the board counts once)
+        with contextlib.suppress(OSError):
             self._write()
-        except OSError:
-            self.games, self.board_epoch = games, old
-            raise
         return old is not None
 
     def _write(self) -> None:
@@ -120,6 +120,7 @@ class Publisher:
         #: monotonic time before which nothing is tried (the state file could not be written)
         self.paused_until = 0.0
         self._pause_logged = False
+        self._write_error: OSError | None = None
 
     def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any,
                     properties: Any) -> None:
@@ -174,9 +175,10 @@ class Publisher:
         with self._lock:
             if time.monotonic() < self.paused_until:
                 return False
-            try:
-                done = self._step()
-            except OSError as exc:  # the state file: a full card, a read-only remount
+            self._write_error = None
+            done = self._step()
+            exc = self._write_error
+            if exc is not None:  # the state file: a full card, a read-only remount
                 self.paused_until = time.monotonic() + self.settings.pause_s
                 if not self._pause_logged:
                     log.error("cannot write %s (%s): paused, trying again every %g s; what "
@@ -188,6 +190,16 @@ class Publisher:
                 log.info("%s can be written again: publishing", self.state.path)
                 self._pause_logged = False
             return done
+
+    def _note(self, game_id: str, **values: Any) -> bool:
+        """Note in the state file what the broker acknowledged; False when the file cannot be
+        written (the message is sent again later; the step goes on with the other games)."""
+        try:
+            self.state.mark(game_id, **values)
+        except OSError as exc:
+            self._write_error = exc
+            return False
+        return True
 
     def _checked(self, path: Path, stamp: tuple[int, int],
                  message: dict[str, Any]) -> dict[str, Any] | None:
@@ -241,9 +253,8 @@ class Publisher:
                 msg = self._checked(path, stamp, messages.state_message(view, written_ms))
                 if msg is None:
                     continue
-                if self._publish(messages.state_topic(view.table), msg, retain=True, qos=0):
-                    self.state.mark(view.game_id, state_seq=view.seq)
-                else:
+                if not (self._publish(messages.state_topic(view.table), msg, retain=True, qos=0)
+                        and self._note(view.game_id, state_seq=view.seq)):
                     done = False
             if view.over and not self.state.result_done(view.game_id):
                 try:
@@ -256,10 +267,9 @@ class Publisher:
                 msg = self._checked(path, stamp, messages.result_message(full, written_ms))
                 if msg is None:
                     continue
-                if self._publish(messages.result_topic(view.table, view.game_id), msg,
-                                 retain=False):
-                    self.state.mark(view.game_id, result=True)
-                else:
+                if not (self._publish(messages.result_topic(view.table, view.game_id), msg,
+                                      retain=False)
+                        and self._note(view.game_id, result=True)):
                     done = False
             if done:
                 self._seen[path] = stamp

@@ -105,8 +105,9 @@ class _Check:
         self.d, self.section = d, section
         extra = set(d) - known
         if extra:
-            raise SettingsError(f"[{section}] unknown key(s) {', '.join(sorted(extra))} "
-                                f"(known: {', '.join(sorted(known))})")
+            raise SettingsError(f"[{section}] {', '.join(sorted(extra))}: unknown key"
+                                f"{'s' if len(extra) > 1 else ''} (known: "
+                                f"{', '.join(sorted(known))})")
 
     def _fail(self, key: str, what: str) -> SettingsError:
         return SettingsError(f"[{self.section}] {key}: {what}, got {self.d[key]!r:.60}")
