@@ -65,6 +65,19 @@ def register(commands: Any, benches: Any) -> None:
     bench.add_argument("--nice", type=int, default=0)
     bench.set_defaults(func=_bench)
 
+    board_bench = benches.add_parser(
+        "cafe-board", help="the board under load: a season of stored games, N phones "
+                           "polling the real board process, results arriving: latency p50/p95")
+    board_bench.add_argument("--games", type=int, default=3000)
+    board_bench.add_argument("--clients", type=int, default=50)
+    board_bench.add_argument("--seconds", type=float, default=20.0)
+    board_bench.add_argument("--interval", type=float, default=1.0,
+                             help="each client's polling interval (the page's: 1 s)")
+    board_bench.add_argument("--result-every", type=float, default=2.0, metavar="SECONDS",
+                             help="a new result arrives this often during the run (2)")
+    board_bench.add_argument("--nice", type=int, default=0)
+    board_bench.set_defaults(func=_board_bench)
+
     demo = commands.choices.get("demo")
     if demo is not None:
         demo.add_argument("--tables", type=_tables, default=None, metavar="N",
@@ -184,3 +197,9 @@ def _bench(args: argparse.Namespace) -> int:
     from tablekeeper.cafe.demo import run_bench
 
     return run_bench(args)
+
+
+def _board_bench(args: argparse.Namespace) -> int:
+    from tablekeeper.cafe.boardbench import run_board_bench
+
+    return run_board_bench(args)

@@ -553,3 +553,19 @@ def test_a_full_card_pauses_the_publisher_and_it_goes_on_when_there_is_room(
     finally:
         subprocess.run(["umount", str(card)], check=False)
     assert "No space left on device" in caplog.text
+
+
+@needs_broker
+@pytest.mark.slow
+def test_the_board_bench_prints_its_figures() -> None:
+    """``tablekeeper bench cafe-board`` at a small size: the real board process, phones
+    polling, results arriving; its figures (the bench's own sizes are in docs/cafe.md)."""
+    proc = subprocess.run([sys.executable, "-m", "tablekeeper", "bench", "cafe-board",
+                           "--games", "300", "--clients", "10", "--seconds", "6",
+                           "--result-every", "1"], capture_output=True, text=True,
+                          check=False, timeout=600, cwd=ROOT)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    row = json.loads(proc.stdout.splitlines()[0])
+    assert row["games"] == 300 and row["errors"] == 0 and row["requests"] > 30
+    assert row["results_during_run"] >= 3 and row["latency_ms_p95"] is not None
+    assert "p95" in proc.stdout
