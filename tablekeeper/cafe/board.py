@@ -193,13 +193,25 @@ class BoardCache:
             return self._answer
 
 
-def chart_svg(result: dict[str, Any], width: int = 480, height: int = 240) -> str:
-    """The score of every player over the game, as a small SVG (no script, no fonts
-    fetched: the page's own font)."""
+def _short(name: str, limit: int = 18) -> str:
+    return name if len(name) <= limit else name[:limit - 1] + "…"
+
+
+def chart_svg(result: dict[str, Any], width: int = 480) -> str:
+    """The score of every player over the game, as an SVG (no script, no font of its own:
+    the page puts it inline, so its text has the page's font), legible on a phone's width
+    (axis labels 18 px and a legend of 22 px under the plot in a 480 px wide drawing), one
+    line per player (a cooperative game: one line, the team's cards left)."""
     points = result.get("timeline") or []
     players = result.get("players") or []
-    left, right, top, bottom = 36, 12, 12, 24
-    plot_w, plot_h = width - left - right, height - top - bottom
+    coop = bool(result.get("cooperative"))
+    series: list[tuple[str, int]] = [("團隊 Team", 0)] if coop and players else [
+        (str(p.get("name", "")), seat) for seat, p in enumerate(players)]
+    left, right, top = 56, 12, 16
+    plot_h = 200
+    legend_top = top + plot_h + 60
+    height = legend_top + 30 * len(series) + 8
+    plot_w = width - left - right
     max_t = float(max([int(p[1]) for p in points] + [1]))
     scores = [s for p in points for s in p[2] if isinstance(s, int)]
     lo, hi = min([0, *scores]), max([1, *scores])
@@ -211,28 +223,37 @@ def chart_svg(result: dict[str, Any], width: int = 480, height: int = 240) -> st
     def y(v: float) -> float:
         return float(top + plot_h * (1 - (v - lo) / (hi - lo)))
 
+    label = "剩下的牌 cards left" if coop else "分數 score"
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
              f'width="{width}" height="{height}" role="img" '
-             f'aria-label="{esc(result.get("game_id", ""))}">',
+             f'aria-label="{esc(str(result.get("game_id", "")))}">',
              f'<rect width="{width}" height="{height}" fill="#fff"/>',
              f'<line x1="{left}" y1="{y(lo):.1f}" x2="{width - right}" y2="{y(lo):.1f}" '
              'stroke="#888"/>',
              f'<line x1="{left}" y1="{top}" x2="{left}" y2="{top + plot_h}" stroke="#888"/>',
-             f'<text x="4" y="{top + 10}" font-size="11">{hi}</text>',
-             f'<text x="4" y="{y(lo):.1f}" font-size="11">{lo}</text>',
-             f'<text x="{width - right}" y="{height - 6}" font-size="11" text-anchor="end">'
-             f'{round(max_t / 60000)} min</text>']
-    for seat, player in enumerate(players):
-        colour = COLOURS[seat % len(COLOURS)]
-        line = [(0.0, 0)] + [(float(p[1]), p[2][seat]) for p in points
-                             if seat < len(p[2]) and isinstance(p[2][seat], int)]
+             f'<text x="{left - 8}" y="{top + 16}" font-size="18" text-anchor="end">{hi}</text>',
+             f'<text x="{left - 8}" y="{y(lo):.1f}" font-size="18" text-anchor="end">{lo}</text>',
+             f'<text x="{left}" y="{top + plot_h + 28}" font-size="18">{label}</text>',
+             f'<text x="{width - right}" y="{top + plot_h + 28}" font-size="18" '
+             f'text-anchor="end">{round(max_t / 60000)} 分鐘 min</text>']
+    for n, (name, seat) in enumerate(series):
+        colour = COLOURS[n % len(COLOURS)]
+        line = [(float(p[1]), p[2][seat]) for p in points
+                if seat < len(p[2]) and isinstance(p[2][seat], int)]
+        if not coop:  # every player starts at 0; a team's cards left do not
+            line.insert(0, (0.0, 0))
         coords = " ".join(f"{x(t):.1f},{y(v):.1f}" for t, v in line)
+        if len(line) == 1:  # one point known (a cooperative game's end): a dot
+            parts.append(f'<circle cx="{x(line[0][0]):.1f}" cy="{y(line[0][1]):.1f}" r="6" '
+                         f'fill="{colour}"/>')
+        final = players[seat].get("score") if seat < len(players) else None
         parts.append(f'<polyline class="player" fill="none" stroke="{colour}" '
-                     f'stroke-width="2" points="{coords}"><title>{esc(player["name"])}'
+                     f'stroke-width="3" points="{coords}"><title>{esc(name)}'
                      '</title></polyline>')
-        parts.append(f'<text x="{left + 6}" y="{top + 12 + 13 * seat}" font-size="11" '
-                     f'fill="{colour}">{esc(player["name"])}: '
-                     f'{"" if player["score"] is None else player["score"]}</text>')
+        ly = legend_top + 30 * n
+        parts.append(f'<rect x="{left}" y="{ly - 16}" width="22" height="18" fill="{colour}"/>')
+        parts.append(f'<text x="{left + 32}" y="{ly}" font-size="22">{esc(_short(name))}: '
+                     f'{"" if final is None else final}</text>')
     parts.append("</svg>")
     return "".join(parts)
 

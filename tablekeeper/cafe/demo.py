@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -154,6 +155,12 @@ def run_demo_tables(args: Any) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
     run = CafeRun(tables=args.tables, games_per_table=args.games_per_table,
                   pace_ms=args.pace_ms, linger_s=args.linger)
+
+    def stop(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt  # SIGTERM (systemd, kill) stops it as Ctrl-C does: cleaned up
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # even when started in background
     try:
         summary = run_cafe(run, out, echo=lambda s: print(s, flush=True),
                            done=lambda d: print(json.dumps(d, ensure_ascii=False), flush=True))
