@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from tablekeeper.cafe import export, messages, topics
-from tablekeeper.cafe.settings import BoardSettings, make_client
+from tablekeeper.cafe.settings import BoardSettings, SettingsError, make_client
 from tablekeeper.cafe.store import Store, league, now_ms, teams, verdict
 
 log = logging.getLogger("tablekeeper.cafe.board")
@@ -351,7 +351,11 @@ class WebServer:
 def run_board(settings: BoardSettings) -> int:
     import uvicorn
 
-    store = Store(settings.db)
+    try:
+        store = Store(settings.db)
+    except (OSError, sqlite3.Error) as exc:  # a folder it may not write, a file locked for good
+        raise SettingsError(f"[board] db: cannot open {settings.db}: "
+                            f"{getattr(exc, 'strerror', None) or exc}") from exc
     sub = Subscriber(settings, store)
     sub.start()
     log.info("board at http://%s:%s/ (results in %s)", settings.listen_host,

@@ -128,10 +128,10 @@ def _board(args: argparse.Namespace) -> int:
     try:
         settings = load_board(args.settings)
         settings.broker.password()
+        return run_board(settings)
     except SettingsError as exc:
         print(f"tablekeeper cafe board: {exc}", file=sys.stderr)
         return 78
-    return run_board(settings)
 
 
 def _settings(args: argparse.Namespace) -> int:
@@ -146,7 +146,7 @@ def _settings(args: argparse.Namespace) -> int:
         text = cafe.publisher_toml(args.journals, args.state_file)
     except (OSError, tomllib.TOMLDecodeError, ValueError) as exc:
         print(f"tablekeeper cafe settings: {args.config}: {exc}", file=sys.stderr)
-        return 1
+        return 78  # EX_CONFIG, as every bad setting
     sys.stdout.write(text)
     return 0
 

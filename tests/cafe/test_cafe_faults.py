@@ -95,7 +95,7 @@ def test_a_state_and_every_games_result_pass_the_schema() -> None:
         assert messages.check(msg) == msg
 
 
-LEGACY = [  # what an older board stored before every message met the schema
+LEGACY: list[dict[str, Any]] = [  # what an older board stored before every message met the schema
     {"game_id": "t1-000000000001", "table": "t1", "game": "something_missing",
      "players": [{"name": "A", "score": 3}], "winners": ["A"], "created": None,
      "written_ms": 1},  # no duration_ms, no timeline

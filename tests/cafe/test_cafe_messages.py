@@ -226,7 +226,7 @@ def test_the_cafe_section_makes_the_publishers_settings(tmp_path: Path) -> None:
     assert "password =" not in proc.stdout and "password_file" not in proc.stdout
     config.write_text('[cafe]\ntable = "Table 7!"\nbroker_host = "b"\n')
     proc = _cli("cafe", "settings", "--config", str(config))
-    assert proc.returncode == 1 and "table name" in proc.stderr
+    assert proc.returncode == 78 and "table name" in proc.stderr
 
 
 @pytest.mark.parametrize(("section", "message"), [
