@@ -569,3 +569,12 @@ def test_the_board_bench_prints_its_figures() -> None:
     assert row["games"] == 300 and row["errors"] == 0 and row["requests"] > 30
     assert row["results_during_run"] >= 3 and row["latency_ms_p95"] is not None
     assert "p95" in proc.stdout
+
+
+def test_the_kept_table_of_players_with_a_control_character_is_not_taken(tmp_path: Path) -> None:
+    from tablekeeper import table_players
+
+    path = tmp_path / table_players.FILE_NAME
+    path.write_text(json.dumps({"players": [{"name": "Eve\u202e", "colour": "red"}]}))
+    players, problem = table_players.load(path)
+    assert players == () and problem is not None and "U+202E" in problem
