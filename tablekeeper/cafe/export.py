@@ -24,6 +24,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from tablekeeper.cafe.store import team_won
+from tablekeeper.paths import printable
 
 NAMESPACE = uuid.UUID("6f1c3a4e-1d2b-5c3a-9e55-7461626c656b")  # "tablekeeper" namespace
 ABOUT = ("This is a Play file that can be read by Board Game Stats. If you see this text, "
@@ -126,7 +127,9 @@ FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n", "\uff1d", "\uff0b", "\uff
 
 def cell(text: str) -> str:
     """A text cell a spreadsheet shows as text: one that would start a formula gets a leading
-    apostrophe, as OWASP advises (the csv module quotes and doubles the quotes)."""
+    apostrophe, as OWASP advises (the csv module quotes and doubles the quotes); a control or
+    bidi-override character (an old journal's name) is written as its escape."""
+    text = printable(text)
     return "'" + text if text.startswith(FORMULA_START) else text
 
 

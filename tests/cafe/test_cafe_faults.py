@@ -238,6 +238,9 @@ def test_names_a_spreadsheet_would_run_are_neutralised_in_the_csv() -> None:
     rows = list(csv.DictReader(io.StringIO(export.csv_text([msg]))))
     assert [r["player"] for r in rows] == ["'=1+2", "'+SUM(1,2)", "'@SUM(1)"]
     assert rows[2]["winner"] == "yes" and rows[0]["score"] == "9"
+    msg["players"][0]["name"] = "\x1b[2JEve\u202e"  # what an old journal may hold
+    rows = list(csv.DictReader(io.StringIO(export.csv_text([msg]))))
+    assert rows[0]["player"] == "\\x1b[2JEve\\u202e"
 
 
 @pytest.mark.parametrize("name", ["A\u202eB", "x\x1b[2J", "a\x00b", "z\u2066w"])
