@@ -91,8 +91,9 @@ def dump_dom(url: str) -> str:
 
 
 def screenshot(url: str, out: Path, width: int, height: int) -> None:
+    # a longer budget: the board's own CJK font is loaded before the shot, even on a busy CI
     chromium(url, "--hide-scrollbars", f"--window-size={width},{height}",
-             f"--screenshot={out}")
+             f"--screenshot={out}", budget_ms=15000)
     assert out.stat().st_size > 40_000, "a blank page"
     size = subprocess.run(["identify", "-format", "%w %h", str(out)], capture_output=True,
                           text=True, check=True).stdout
