@@ -32,6 +32,7 @@ from cafehelp import (
     running_board,
     running_broker,
 )
+from system_needs import requires_system
 
 from tablekeeper.cafe import messages
 from tablekeeper.cafe.broker import LocalBroker, mosquitto_path
@@ -39,10 +40,7 @@ from tablekeeper.cafe.publisher import wait_until
 from tablekeeper.cafe.settings import make_client
 
 pytest.importorskip("paho.mqtt.client", reason="paho-mqtt is not installed (the cafe extra)")
-pytestmark = pytest.mark.skipif(
-    mosquitto_path() is None,
-    reason="mosquitto is not installed (Debian: apt-get install mosquitto; .ci/run installs "
-           "it): the real-broker tests are skipped")
+pytestmark = requires_system("mosquitto", mosquitto_path(), "the café's real-broker tests")
 
 
 @pytest.fixture

@@ -33,6 +33,7 @@ from typing import Any
 
 import pytest
 from cafehelp import ROOT, SM, Board, Running, publisher, raw_client, running_board, running_broker
+from system_needs import is_root, requires_system, skip_for_root, skip_for_system
 
 from tablekeeper.cafe import export, messages
 from tablekeeper.cafe.board import BoardCache, WebServer, board_data, make_app
@@ -43,10 +44,7 @@ from tablekeeper.cafe.topics import BOARD_USER, check_table
 from tablekeeper.journal import Journal, line_of, read
 
 DATA = ROOT / "tests" / "data"
-needs_broker = pytest.mark.skipif(
-    mosquitto_path() is None,
-    reason="mosquitto is not installed (Debian: apt-get install mosquitto; .ci/run installs "
-           "it): the real-broker tests are skipped")
+needs_broker = requires_system("mosquitto", mosquitto_path(), "the café's real-broker tests")
 
 
 def result_of(path: Path = SM, table: str = "t1", written_ms: int = 1_000) -> dict[str, Any]:
@@ -314,8 +312,7 @@ def test_a_bad_setting_exits_78_with_one_line_naming_it(tmp_path: Path, unit: st
 @pytest.fixture
 def broker(tmp_path: Path) -> Iterator[LocalBroker]:
     if mosquitto_path() is None:
-        pytest.skip("mosquitto is not installed (apt-get install mosquitto; .ci/run installs "
-                    "it)")
+        skip_for_system("mosquitto", "the café's real-broker tests")
     with running_broker(tmp_path / "broker") as b:
         yield b
 
@@ -525,10 +522,10 @@ def test_a_full_card_pauses_the_publisher_and_it_goes_on_when_there_is_room(
         broker: LocalBroker, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     card = tmp_path / "card"
     card.mkdir()
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(card)],
-                      capture_output=True, check=False).returncode != 0:
-        pytest.skip("cannot mount a small tmpfs here (needs root): the full card is "
-                    "not injected")
+    if not is_root():
+        skip_for_root("a full card: a 64 KB tmpfs mounted")
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(card)],
+                   capture_output=True, check=True)
     try:
         filler = card / "filler"
         with contextlib.suppress(OSError), open(filler, "wb") as f:
