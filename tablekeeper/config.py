@@ -43,6 +43,7 @@ from typing import Any, Self
 
 from ground.files import NotAFile, printable, read_regular, read_text
 from tablekeeper.atomic import write_atomic
+from tablekeeper.names import bad_character
 
 #: the longest config file read (a real one is a few kB)
 MAX_CONFIG_BYTES = 1024 * 1024
@@ -160,6 +161,12 @@ class TableConfig:
                                                       list, "table.players")))
         if any(not p.strip() for p in players):
             raise ValueError("table.players: a player name is empty")
+        for key, names in (("roster", roster), ("players", players)):
+            for i, name in enumerate(names):
+                bad = bad_character(name)
+                if bad is not None:  # it would reach the screen, terminals and exports raw
+                    raise ValueError(f"table.{key}[{i}]: the name holds {bad}; names are "
+                                     "plain text")
         default_colours = list(COLOURS[: len(players)])
         colours = tuple(_expect(c, str, f"table.colours[{i}]")
                         for i, c in enumerate(_expect(d.get("colours", default_colours), list,

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ground.files import printable
 from tablekeeper.journal import Contents, Record
 
 #: how a note kind is told (a kind not here is told by its name)
@@ -107,4 +108,6 @@ def history(contents: Contents) -> list[str]:
     if contents.torn_tail is not None:
         lines.append(f"(line {contents.torn_tail.line} was cut short by a power cut before it "
                      "was confirmed; it is not part of the game)")
-    return lines
+    # names and notes come from the journal: a control or bidi-override character in one must
+    # not move the terminal's cursor or reorder the lines after it
+    return [printable(line) for line in lines]

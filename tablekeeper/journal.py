@@ -5,7 +5,11 @@ A journal is an append-only text file (UTF-8, one JSON object per line, ``\\n`` 
 line 1, the header::
 
     {"schema": "tablekeeper.journal", "version": 3, "game": "something_missing",
-     "rules": {...Rules.to_dict()...}, "created": "2026-11-29T12:00:00+00:00", "crc": "..."}
+     "rules": {...Rules.to_dict()...}, "created": "2026-11-29T12:00:00+00:00",
+     "id": "3f9a0c1e7b2d4a55", "crc": "..."}
+
+(``id``: the game's random id, written when the game is created; journals older than it have
+none and are read as before.)
 
 then one record per line, numbered by ``seq`` (1, 2, 3 ... in file order):
 
@@ -52,6 +56,7 @@ import json
 import math
 import os
 import re
+import secrets
 import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -71,6 +76,13 @@ NOTES_SINCE = 3
 #: the longest journal read (a game's journal is a few hundred kB; anything far larger is not
 #: one, and reading it whole would exhaust a Pi's memory)
 MAX_JOURNAL_BYTES = 64 * 1024 * 1024
+#: a header's ``id``: the game's own random id (the café's game id)
+GAME_ID_RE = re.compile(r"^[0-9a-f]{16}$")
+
+
+def new_game_id() -> str:
+    """A game's id, unique by construction (64 random bits), written in its header."""
+    return secrets.token_hex(8)
 
 _T = TypeVar("_T")
 
@@ -110,12 +122,17 @@ class Header:
     schema: str = SCHEMA
     version: int = VERSION
     created: str | None = None
+    #: the game's own id, random, written when the game is created (16 hex digits); None in
+    #: journals written before headers had one (the café derives theirs from the header line)
+    id: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"schema": self.schema, "version": self.version,
                                "game": self.game, "rules": dict(self.rules)}
         if self.created is not None:
             out["created"] = self.created
+        if self.id is not None:
+            out["id"] = self.id
         return out
 
 
@@ -446,14 +463,17 @@ def _parse_header(path: str, raw: bytes) -> Header:
         except ValueError as exc:
             raise JournalError(path, 1, f"header: created must be an ISO 8601 time, got "
                                         f"{created!r}") from exc
-    known = {"schema", "version", "game", "rules", "created"}
+    game_id = d.get("id")
+    if game_id is not None and not (isinstance(game_id, str) and GAME_ID_RE.match(game_id)):
+        raise JournalError(path, 1, f"header: id must be 16 hex digits, got {game_id!r:.40}")
+    known = {"schema", "version", "game", "rules", "created", "id"}
     if version >= CRC_SINCE:
         known.add("crc")
     unknown = set(d) - known
     if unknown:
         raise JournalError(path, 1, f"header: unknown key(s) {sorted(unknown)}")
     return Header(game=game, rules=rules, version=version,
-                  created=created if isinstance(created, str) else None)
+                  created=created if isinstance(created, str) else None, id=game_id)
 
 
 def _parse_record(path: str, line: int, raw: bytes, events: EventRegistry,
@@ -557,7 +577,8 @@ class Journal:
             rules = spec.rules_from_dict({})
         p = Path(path)
         header = Header(game=spec.name, rules=spec.rules_to_dict(rules),
-                        created=created or datetime.now(UTC).isoformat(timespec="seconds"))
+                        created=created or datetime.now(UTC).isoformat(timespec="seconds"),
+                        id=new_game_id())
         line = line_of(header.to_dict())
         if p.exists():
             raise FileExistsError(errno.EEXIST, "journal exists", str(p))

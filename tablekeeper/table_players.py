@@ -16,6 +16,7 @@ from pathlib import Path
 from display.model import PlayerInfo
 from ground.files import read_json
 from tablekeeper.atomic import write_atomic
+from tablekeeper.names import bad_character
 
 log = logging.getLogger("tablekeeper.table")
 
@@ -37,6 +38,10 @@ def load(path: Path) -> tuple[tuple[PlayerInfo, ...], str | None]:
                         for p in data["players"])
     except (ValueError, KeyError, TypeError) as exc:
         return (), f"{path}: not a table of players ({exc!r}); the table starts empty"
+    for p in players:
+        bad = bad_character(p.name) or bad_character(p.colour)
+        if bad is not None:  # a name that would reach terminals and exports with it
+            return (), f"{path}: a name holds {bad}; the table starts empty"
     return players, None
 
 

@@ -18,14 +18,16 @@ from __future__ import annotations
 import html
 import json
 import logging
+import queue
+import sqlite3
 import threading
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from tablekeeper.cafe import export, messages
-from tablekeeper.cafe.settings import BoardSettings, make_client
-from tablekeeper.cafe.store import Store, league, now_ms
+from tablekeeper.cafe import export, messages, topics
+from tablekeeper.cafe.settings import BoardSettings, SettingsError, make_client
+from tablekeeper.cafe.store import Store, league, now_ms, teams, verdict
 
 log = logging.getLogger("tablekeeper.cafe.board")
 STATIC = Path(__file__).parent / "static"
@@ -34,25 +36,38 @@ COLOURS = ("#d62728", "#e6b800", "#1f77b4", "#2ca02c", "#8c564b", "#9467bd", "#f
 
 
 class Subscriber:
-    """The board's MQTT side: a persistent session (the broker keeps QoS 1 messages for it
-    while it is away), every table's topics, each message checked before it is stored."""
+    """The board's MQTT side: a persistent session (the broker keeps the QoS 1 results for it
+    while it is away), every table's topics, each message checked before it is stored, and a
+    result acknowledged to the broker only once its SQLite commit is done (paho's manual
+    acknowledgement). A store that is busy (another process holds the file) or full is tried
+    again (``retry_s``, doubling up to 5 s) until it works: the result stays unacknowledged
+    meanwhile, so a board stopped then gets it again from the broker."""
 
-    def __init__(self, settings: BoardSettings, store: Store) -> None:
+    def __init__(self, settings: BoardSettings, store: Store, retry_s: float = 0.2) -> None:
         self.settings = settings
         self.store = store
+        self.retry_s = retry_s
         self.connected = threading.Event()
-        self.client = make_client(settings.broker, client_id=settings.client_id, clean=False)
+        self.client = make_client(settings.broker, client_id=settings.client_id, clean=False,
+                                  manual_ack=True)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
+        self._inbox: queue.Queue[Any] = queue.Queue()
+        self._stop = threading.Event()
+        self._worker = threading.Thread(target=self._work, name="board-store", daemon=True)
 
     def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any,
                     properties: Any) -> None:
         if getattr(reason, "is_failure", False):
             log.warning("broker refused the board: %s", reason)
             return
-        client.subscribe([(f"{messages.ROOT}/+/state", 1),
+        # live states: QoS 0, the broker keeps the latest (retained) and queues none while the
+        # board is away; results: QoS 1, queued for the board's persistent session
+        client.subscribe([(f"{messages.ROOT}/+/state", 0),
                           (f"{messages.ROOT}/+/results/+", 1)])
+        client.publish(topics.EPOCH_TOPIC, json.dumps({"epoch": self.store.epoch}), qos=1,
+                       retain=True)
         log.info("board subscribed at %s:%s", self.settings.broker.host,
                  self.settings.broker.port)
         self.connected.set()
@@ -64,23 +79,57 @@ class Subscriber:
             log.warning("board disconnected from the broker (%s); retrying", reason)
 
     def _on_message(self, client: Any, userdata: Any, msg: Any) -> None:
+        # paho's network thread: hand over and return (a busy store must not stall it)
+        self._inbox.put(msg)
+
+    def _work(self) -> None:
+        while not self._stop.is_set():
+            try:
+                msg = self._inbox.get(timeout=0.2)
+            except queue.Empty:
+                continue
+            if self._handle(msg):
+                self.client.ack(msg.mid, msg.qos)
+
+    def _handle(self, msg: Any) -> bool:
+        """Check and store one message; True once it may be acknowledged (stored, or refused
+        as bad), False when the board stops before it could be stored."""
         try:
             message = messages.parse(msg.topic, msg.payload)
         except messages.BadMessage as exc:
-            log.warning("ignored a bad message on %s: %s", msg.topic, exc)
-            self.store.count_bad()
-            return
-        try:
-            self.store.add(message)
-        except Exception:  # a full disk, a locked file: logged; paho's thread must live on
-            log.exception("could not store %s", message.get("id"))
+            log.warning("ignored a bad message on %.120s: %s", msg.topic, exc)
+            try:
+                self.store.count_bad()
+            except sqlite3.Error as db_exc:
+                log.warning("could not count it: %s", db_exc)
+            return True
+        delay = self.retry_s
+        failing = False
+        while True:
+            try:
+                self.store.add(message)
+            except sqlite3.Error as exc:  # locked by another process, a full disk...
+                if not failing:
+                    log.error("could not store %s (%s): not acknowledged, trying again",
+                              message["id"], exc)
+                    failing = True
+                if self._stop.wait(delay):
+                    return False
+                delay = min(delay * 2, 5.0)
+                continue
+            if failing:
+                log.info("stored %s after all", message["id"])
+            return True
 
     def start(self) -> None:
         b = self.settings.broker
+        self._worker.start()
         self.client.connect_async(b.host, b.port, keepalive=b.keepalive)
         self.client.loop_start()
 
     def stop(self) -> None:
+        self._stop.set()
+        self._worker.join(10)
         self.client.disconnect()
         self.client.loop_stop()
 
@@ -95,24 +144,74 @@ def evening_start_ms(now: datetime, hour: int) -> int:
 
 
 def board_data(store: Store, evening_hour: int, now: datetime | None = None) -> dict[str, Any]:
+    """Everything the page shows (computed anew; :class:`BoardCache` keeps it between
+    results)."""
     now = now or datetime.now().astimezone()
     season = store.results()
     since = evening_start_ms(now, evening_hour)
     tonight = [r for r in season if r["received_ms"] >= since]
     games = [{k: r[k] for k in ("game_id", "table", "game", "players", "winners", "reason",
-                                "created", "duration_ms")} for r in reversed(season[-50:])]
+                                "created", "duration_ms", "cooperative")}
+             | {"verdict": verdict(r)} for r in reversed(season[-50:])]
     return {"tables": store.live(), "league_tonight": league(tonight),
-            "league_season": league(season), "games": games, "stats": store.stats(),
+            "league_season": league(season), "teams_tonight": teams(tonight),
+            "teams_season": teams(season), "games": games, "stats": store.stats(),
             "results": len(season), "titles": export.game_titles()}
 
 
-def chart_svg(result: dict[str, Any], width: int = 480, height: int = 240) -> str:
-    """The score of every player over the game, as a small SVG (no script, no fonts
-    fetched: the page's own font)."""
+class BoardCache:
+    """``/api/board``'s answer, made once per change: the leagues when a result arrives (or
+    the evening starts), the tables when a state arrives. Every poll in between is answered
+    from here; one poll makes it while the others wait for that one."""
+
+    def __init__(self, store: Store, evening_hour: int) -> None:
+        self.store = store
+        self.evening_hour = evening_hour
+        self._lock = threading.Lock()
+        self._key: tuple[int, int] | None = None
+        self._leagues: dict[str, Any] = {}
+        self._answer_key: tuple[int, int, int] | None = None
+        self._answer = b""
+        self.builds = 0
+
+    def answer(self, now: datetime | None = None) -> bytes:
+        now = now or datetime.now().astimezone()
+        since = evening_start_ms(now, self.evening_hour)
+        with self._lock:
+            version, live_version = self.store.version, self.store.live_version
+            key = (version, live_version, since)
+            if key == self._answer_key:
+                return self._answer
+            if self._key != (version, since):
+                data = board_data(self.store, self.evening_hour, now)
+                self._leagues = {k: v for k, v in data.items() if k not in ("tables", "stats")}
+                self._key = (version, since)
+                self.builds += 1
+            data = {"tables": self.store.live(), "stats": self.store.stats(), **self._leagues}
+            self._answer = json.dumps(data, ensure_ascii=False).encode("utf-8")
+            self._answer_key = key
+            return self._answer
+
+
+def _short(name: str, limit: int = 18) -> str:
+    return name if len(name) <= limit else name[:limit - 1] + "…"
+
+
+def chart_svg(result: dict[str, Any], width: int = 480) -> str:
+    """The score of every player over the game, as an SVG (no script, no font of its own:
+    the page puts it inline, so its text has the page's font), legible on a phone's width
+    (axis labels 18 px and a legend of 22 px under the plot in a 480 px wide drawing), one
+    line per player (a cooperative game: one line, the team's cards left)."""
     points = result.get("timeline") or []
     players = result.get("players") or []
-    left, right, top, bottom = 36, 12, 12, 24
-    plot_w, plot_h = width - left - right, height - top - bottom
+    coop = bool(result.get("cooperative"))
+    series: list[tuple[str, int]] = [("團隊 Team", 0)] if coop and players else [
+        (str(p.get("name", "")), seat) for seat, p in enumerate(players)]
+    left, right, top = 56, 12, 16
+    plot_h = 200
+    legend_top = top + plot_h + 60
+    height = legend_top + 30 * len(series) + 8
+    plot_w = width - left - right
     max_t = float(max([int(p[1]) for p in points] + [1]))
     scores = [s for p in points for s in p[2] if isinstance(s, int)]
     lo, hi = min([0, *scores]), max([1, *scores])
@@ -124,28 +223,37 @@ def chart_svg(result: dict[str, Any], width: int = 480, height: int = 240) -> st
     def y(v: float) -> float:
         return float(top + plot_h * (1 - (v - lo) / (hi - lo)))
 
+    label = "剩下的牌 cards left" if coop else "分數 score"
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
              f'width="{width}" height="{height}" role="img" '
-             f'aria-label="{esc(result.get("game_id", ""))}">',
+             f'aria-label="{esc(str(result.get("game_id", "")))}">',
              f'<rect width="{width}" height="{height}" fill="#fff"/>',
              f'<line x1="{left}" y1="{y(lo):.1f}" x2="{width - right}" y2="{y(lo):.1f}" '
              'stroke="#888"/>',
              f'<line x1="{left}" y1="{top}" x2="{left}" y2="{top + plot_h}" stroke="#888"/>',
-             f'<text x="4" y="{top + 10}" font-size="11">{hi}</text>',
-             f'<text x="4" y="{y(lo):.1f}" font-size="11">{lo}</text>',
-             f'<text x="{width - right}" y="{height - 6}" font-size="11" text-anchor="end">'
-             f'{round(max_t / 60000)} min</text>']
-    for seat, player in enumerate(players):
-        colour = COLOURS[seat % len(COLOURS)]
-        line = [(0.0, 0)] + [(float(p[1]), p[2][seat]) for p in points
-                             if seat < len(p[2]) and isinstance(p[2][seat], int)]
+             f'<text x="{left - 8}" y="{top + 16}" font-size="18" text-anchor="end">{hi}</text>',
+             f'<text x="{left - 8}" y="{y(lo):.1f}" font-size="18" text-anchor="end">{lo}</text>',
+             f'<text x="{left}" y="{top + plot_h + 28}" font-size="18">{label}</text>',
+             f'<text x="{width - right}" y="{top + plot_h + 28}" font-size="18" '
+             f'text-anchor="end">{round(max_t / 60000)} 分鐘 min</text>']
+    for n, (name, seat) in enumerate(series):
+        colour = COLOURS[n % len(COLOURS)]
+        line = [(float(p[1]), p[2][seat]) for p in points
+                if seat < len(p[2]) and isinstance(p[2][seat], int)]
+        if not coop:  # every player starts at 0; a team's cards left do not
+            line.insert(0, (0.0, 0))
         coords = " ".join(f"{x(t):.1f},{y(v):.1f}" for t, v in line)
+        if len(line) == 1:  # one point known (a cooperative game's end): a dot
+            parts.append(f'<circle cx="{x(line[0][0]):.1f}" cy="{y(line[0][1]):.1f}" r="6" '
+                         f'fill="{colour}"/>')
+        final = players[seat].get("score") if seat < len(players) else None
         parts.append(f'<polyline class="player" fill="none" stroke="{colour}" '
-                     f'stroke-width="2" points="{coords}"><title>{esc(player["name"])}'
+                     f'stroke-width="3" points="{coords}"><title>{esc(name)}'
                      '</title></polyline>')
-        parts.append(f'<text x="{left + 6}" y="{top + 12 + 13 * seat}" font-size="11" '
-                     f'fill="{colour}">{esc(player["name"])}: '
-                     f'{"" if player["score"] is None else player["score"]}</text>')
+        ly = legend_top + 30 * n
+        parts.append(f'<rect x="{left}" y="{ly - 16}" width="22" height="18" fill="{colour}"/>')
+        parts.append(f'<text x="{left + 32}" y="{ly}" font-size="22">{esc(_short(name))}: '
+                     f'{"" if final is None else final}</text>')
     parts.append("</svg>")
     return "".join(parts)
 
@@ -157,21 +265,20 @@ def make_app(store: Store, evening_hour: int = 12) -> Any:
     from starlette.routing import Mount, Route
     from starlette.staticfiles import StaticFiles
 
-    def _json(data: Any) -> Response:
-        return Response(json.dumps(data, ensure_ascii=False),
-                        media_type="application/json; charset=utf-8",
-                        headers={"Cache-Control": "no-store"})
+    cache = BoardCache(store, evening_hour)
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", media_type="text/html; charset=utf-8")
 
-    async def api_board(request: Request) -> Response:
-        return _json(board_data(store, evening_hour))
+    def api_board(request: Request) -> Response:
+        return Response(cache.answer(), media_type="application/json; charset=utf-8",
+                        headers={"Cache-Control": "no-store"})
 
     def _game(request: Request) -> dict[str, Any] | None:
-        return store.result(str(request.path_params["game_id"]))
+        return store.result(str(request.path_params["table"]),
+                            str(request.path_params["game_id"]))
 
-    async def chart(request: Request) -> Response:
+    def chart(request: Request) -> Response:
         result = _game(request)
         if result is None:
             return JSONResponse({"error": "no such game"}, status_code=404)
@@ -181,18 +288,18 @@ def make_app(store: Store, evening_hour: int = 12) -> Any:
         return Response(body, media_type=media,
                         headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
-    async def game_bgstats(request: Request) -> Response:
+    def game_bgstats(request: Request) -> Response:
         result = _game(request)
         if result is None:
             return JSONResponse({"error": "no such game"}, status_code=404)
         return _download(json.dumps(export.bgstats([result]), ensure_ascii=False),
-                         f"{result['game_id']}.bgsplay", "application/json")
+                         f"{result['table']}-{result['game_id']}.bgsplay", "application/json")
 
-    async def all_bgstats(request: Request) -> Response:
+    def all_bgstats(request: Request) -> Response:
         return _download(json.dumps(export.bgstats(store.results()), ensure_ascii=False),
                          "tablekeeper-results.bgsplay", "application/json")
 
-    async def all_csv(request: Request) -> Response:
+    def all_csv(request: Request) -> Response:
         return _download(export.csv_text(store.results()), "tablekeeper-results.csv",
                          "text/csv; charset=utf-8")
 
@@ -205,9 +312,11 @@ def make_app(store: Store, evening_hour: int = 12) -> Any:
         return FileResponse(BUNDLED_DIR / name, media_type="font/otf",
                             headers={"Cache-Control": "public, max-age=604800"})
 
+    # the sync routes run in Starlette's thread pool: an export of a season never holds up
+    # the polls (answered from the cache on the event loop)
     routes = [Route("/", index), Route("/fonts/{weight}.otf", font), Route("/api/board", api_board),
-              Route("/games/{game_id}/chart.svg", chart),
-              Route("/games/{game_id}/bgstats.json", game_bgstats),
+              Route("/games/{table}/{game_id}/chart.svg", chart),
+              Route("/games/{table}/{game_id}/bgstats.json", game_bgstats),
               Route("/export/bgstats.json", all_bgstats),
               Route("/export/results.csv", all_csv),
               Mount("/static", StaticFiles(directory=STATIC), name="static")]
@@ -242,7 +351,11 @@ class WebServer:
 def run_board(settings: BoardSettings) -> int:
     import uvicorn
 
-    store = Store(settings.db)
+    try:
+        store = Store(settings.db)
+    except (OSError, sqlite3.Error) as exc:  # a folder it may not write, a file locked for good
+        raise SettingsError(f"[board] db: cannot open {settings.db}: "
+                            f"{getattr(exc, 'strerror', None) or exc}") from exc
     sub = Subscriber(settings, store)
     sub.start()
     log.info("board at http://%s:%s/ (results in %s)", settings.listen_host,

@@ -18,10 +18,11 @@ import subprocess
 import time
 from pathlib import Path
 
-from tablekeeper.cafe.messages import ROOT, check_table
 from tablekeeper.cafe.settings import BrokerSettings
+from tablekeeper.cafe.topics import BOARD_USER, EPOCH_TOPIC, ROOT, check_table
 
-BOARD_USER = "board"
+#: the café broker's message policy that hardware.md §13 gives (queues, persistence)
+POLICY = Path(__file__).resolve().parents[2] / "systemd" / "mosquitto-tablekeeper.conf"
 
 
 class BrokerUnavailable(RuntimeError):
@@ -41,15 +42,31 @@ def acl_text() -> str:
     under its own prefix; nobody else reads or writes anything."""
     return (f"# tablekeeper café ACL (tablekeeper.cafe.broker.acl_text)\n"
             f"user {BOARD_USER}\n"
-            f"topic read {ROOT}/#\n\n"
-            f"# every other user is a table: write under its own prefix only\n"
-            f"pattern write {ROOT}/%u/#\n")
+            f"topic read {ROOT}/#\n"
+            f"topic write {EPOCH_TOPIC}\n\n"
+            f"# every other user is a table: write under its own prefix only (%u: the user\n"
+            f"# name the broker authenticated); everyone reads the board's epoch\n"
+            f"pattern write {ROOT}/%u/#\n"
+            f"pattern read {EPOCH_TOPIC}\n")
 
 
 def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    """A free loopback port: any, or one of ``$TK_PORTS`` (``LOW-HIGH``: a machine shared
+    with other runs gives each its own range)."""
+    span = os.environ.get("TK_PORTS", "")
+    low, _, high = span.partition("-")
+    candidates = [0]
+    if low.isdigit() and high.isdigit():
+        candidates = list(range(int(low), int(high) + 1))
+        secrets.SystemRandom().shuffle(candidates)
+    for port in candidates:
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return int(s.getsockname()[1])
+    raise BrokerUnavailable(f"no free loopback port in TK_PORTS={span}")
 
 
 def _openssl(*args: str, cwd: Path) -> None:
@@ -113,7 +130,6 @@ class LocalBroker:
             "persistence true",
             f"persistence_location {folder / 'data'}/",
             "autosave_interval 1",
-            "max_queued_messages 100000",
             f"log_dest file {self.log_file}",
             "log_type error", "log_type warning", "log_type notice", "log_type information",
             f"listener {self.port} 127.0.0.1",
@@ -122,6 +138,15 @@ class LocalBroker:
         ]
         if os.geteuid() == 0:  # mosquitto drops root for its `user` (default: mosquitto)
             lines.append(f"user {pwd.getpwuid(0).pw_name}")
+        # the café's documented message policy (queues, persistence), the very file
+        conf_d = folder / "conf.d"
+        conf_d.mkdir(exist_ok=True)
+        try:
+            shutil.copy(POLICY, conf_d / "tablekeeper.conf")
+        except OSError as exc:
+            raise BrokerUnavailable(f"the café broker policy {POLICY} cannot be read "
+                                    f"({exc.strerror or exc}): run from a checkout") from exc
+        lines.append(f"include_dir {conf_d}")
         self.config = folder / "mosquitto.conf"
         self.config.write_text("\n".join(lines) + "\n")
         self.proc: subprocess.Popen[bytes] | None = None

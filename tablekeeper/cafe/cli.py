@@ -65,6 +65,19 @@ def register(commands: Any, benches: Any) -> None:
     bench.add_argument("--nice", type=int, default=0)
     bench.set_defaults(func=_bench)
 
+    board_bench = benches.add_parser(
+        "cafe-board", help="the board under load: a season of stored games, N phones "
+                           "polling the real board process, results arriving: latency p50/p95")
+    board_bench.add_argument("--games", type=int, default=3000)
+    board_bench.add_argument("--clients", type=int, default=50)
+    board_bench.add_argument("--seconds", type=float, default=20.0)
+    board_bench.add_argument("--interval", type=float, default=1.0,
+                             help="each client's polling interval (the page's: 1 s)")
+    board_bench.add_argument("--result-every", type=float, default=2.0, metavar="SECONDS",
+                             help="a new result arrives this often during the run (2)")
+    board_bench.add_argument("--nice", type=int, default=0)
+    board_bench.set_defaults(func=_board_bench)
+
     demo = commands.choices.get("demo")
     if demo is not None:
         demo.add_argument("--tables", type=_tables, default=None, metavar="N",
@@ -74,8 +87,9 @@ def register(commands: Any, benches: Any) -> None:
                           help="--tables: games each table plays (1)")
         demo.add_argument("--pace-ms", type=float, default=30.0,
                           help="--tables: between two journal records (30)")
-        demo.add_argument("--linger", type=float, default=0.0, metavar="SECONDS",
-                          help="--tables: keep the board up this long after the games")
+        demo.add_argument("--linger", type=float, default=None, metavar="SECONDS",
+                          help="--tables: after the games, the board stays up until Ctrl-C; "
+                               "with this, only this long (scripts and tests)")
         one_table: Callable[[argparse.Namespace], int] = demo.get_default("func")
         demo.set_defaults(func=lambda args: _demo(args, one_table))
 
@@ -114,10 +128,10 @@ def _board(args: argparse.Namespace) -> int:
     try:
         settings = load_board(args.settings)
         settings.broker.password()
+        return run_board(settings)
     except SettingsError as exc:
         print(f"tablekeeper cafe board: {exc}", file=sys.stderr)
         return 78
-    return run_board(settings)
 
 
 def _settings(args: argparse.Namespace) -> int:
@@ -132,7 +146,7 @@ def _settings(args: argparse.Namespace) -> int:
         text = cafe.publisher_toml(args.journals, args.state_file)
     except (OSError, tomllib.TOMLDecodeError, ValueError) as exc:
         print(f"tablekeeper cafe settings: {args.config}: {exc}", file=sys.stderr)
-        return 1
+        return 78  # EX_CONFIG, as every bad setting
     sys.stdout.write(text)
     return 0
 
@@ -183,3 +197,9 @@ def _bench(args: argparse.Namespace) -> int:
     from tablekeeper.cafe.demo import run_bench
 
     return run_bench(args)
+
+
+def _board_bench(args: argparse.Namespace) -> int:
+    from tablekeeper.cafe.boardbench import run_board_bench
+
+    return run_board_bench(args)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Self
 
-from tablekeeper.cafe.messages import check_table
+from tablekeeper.cafe.topics import check_table
 
 KNOWN = {"table", "broker_host", "broker_port", "ca_file"}
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -16,8 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tablekeeper.cafe.broker import BOARD_USER, LocalBroker, free_port
+from tablekeeper.cafe.broker import LocalBroker, free_port
 from tablekeeper.cafe.simtable import DEMO_GAMES
+from tablekeeper.cafe.topics import BOARD_USER
 
 log = logging.getLogger("tablekeeper.cafe.demo")
 
@@ -27,7 +29,8 @@ class CafeRun:
     tables: int
     games_per_table: int = 1
     pace_ms: float = 30.0
-    linger_s: float = 0.0
+    #: after the games, keep the board up this long; None: until Ctrl-C (the demo)
+    linger_s: float | None = 0.0
     timeout_s: float = 300.0
     nice: int = 0
 
@@ -40,7 +43,10 @@ def publisher_toml(table: str, journals: Path, state: Path, broker: LocalBroker)
             f'password_file = "{b.password_file}"\n')
 
 
-def run_cafe(run: CafeRun, out: Path, echo: Any = print) -> dict[str, Any]:
+def run_cafe(run: CafeRun, out: Path, echo: Any = print,
+             done: Any = None) -> dict[str, Any]:
+    """The café at ``run.tables`` tables; ``done(summary)`` is called when the games are over,
+    before the board's lingering (``run.linger_s``)."""
     from tablekeeper.cafe.board import Subscriber, WebServer, make_app
     from tablekeeper.cafe.publisher import wait_until
     from tablekeeper.cafe.settings import BoardSettings
@@ -112,8 +118,19 @@ def run_cafe(run: CafeRun, out: Path, echo: Any = print) -> dict[str, Any]:
             "latency_ms_p50": _round(percentile(lat, 0.5)),
             "latency_ms_p95": _round(percentile(lat, 0.95)),
             "board": web.url, "out": str(out)}
-        if run.linger_s > 0:
-            echo(f"board stays up {run.linger_s:g} s: {web.url}")
+        if done is not None:
+            done(summary)
+        if run.linger_s is None:
+            echo(f"the games are over; the board stays up at {web.url} until you press "
+                 "Ctrl-C")
+            try:
+                while True:
+                    time.sleep(3600)
+            except KeyboardInterrupt:
+                echo("Ctrl-C: the board stops")
+        elif run.linger_s > 0:
+            echo(f"the games are over; the board stays up {run.linger_s:g} s at {web.url} "
+                 "(--linger)")
             time.sleep(run.linger_s)
         return summary
     finally:
@@ -138,12 +155,21 @@ def run_demo_tables(args: Any) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
     run = CafeRun(tables=args.tables, games_per_table=args.games_per_table,
                   pace_ms=args.pace_ms, linger_s=args.linger)
+
+    def stop(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt  # SIGTERM (systemd, kill) stops it as Ctrl-C does: cleaned up
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # even when started in background
     try:
-        summary = run_cafe(run, out, echo=lambda s: print(s, flush=True))
+        summary = run_cafe(run, out, echo=lambda s: print(s, flush=True),
+                           done=lambda d: print(json.dumps(d, ensure_ascii=False), flush=True))
     except BrokerUnavailable as exc:
         print(f"tablekeeper demo: {exc}", file=sys.stderr)
         return 2
-    print(json.dumps(summary, ensure_ascii=False), flush=True)
+    except KeyboardInterrupt:  # before the games were over
+        print("tablekeeper demo: stopped (Ctrl-C)", file=sys.stderr)
+        return 130
     return 0 if summary["results_on_board"] == summary["games_finished"] else 1
 
 

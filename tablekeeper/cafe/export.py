@@ -23,6 +23,9 @@ import uuid
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from ground.files import printable
+from tablekeeper.cafe.store import team_won
+
 NAMESPACE = uuid.UUID("6f1c3a4e-1d2b-5c3a-9e55-7461626c656b")  # "tablekeeper" namespace
 ABOUT = ("This is a Play file that can be read by Board Game Stats. If you see this text, "
          "try to use a share, export or open-in function to open it with Board Game Stats. "
@@ -55,7 +58,11 @@ def _when(result: dict[str, Any]) -> datetime:
             return dt if dt.tzinfo else dt.replace(tzinfo=UTC)
         except ValueError:
             pass
-    return datetime.fromtimestamp(result.get("written_ms", 0) / 1000, UTC)
+    written = result.get("written_ms")
+    try:
+        return datetime.fromtimestamp(int(written or 0) / 1000, UTC)
+    except (ValueError, OverflowError, OSError, TypeError):  # a time no calendar has
+        return datetime(1970, 1, 1, tzinfo=UTC)
 
 
 def _stamp(dt: datetime) -> str:
@@ -72,7 +79,10 @@ def bgstats(results: list[dict[str, Any]], location: str = "tablekeeper café") 
     newest = datetime(1970, 1, 1, tzinfo=UTC)
     for r in results:
         start = _when(r)
-        end = start + timedelta(milliseconds=int(r.get("duration_ms") or 0))
+        try:
+            end = start + timedelta(milliseconds=int(r.get("duration_ms") or 0))
+        except OverflowError:  # a start at the calendar's very end
+            end = start
         newest = max(newest, end)
         title = title_of(r["game"])
         game = games.setdefault(r["game"], {
@@ -89,7 +99,7 @@ def bgstats(results: list[dict[str, Any]], location: str = "tablekeeper café") 
                 "isAnonymous": False, "modificationDate": _stamp(end), "bggUsername": ""})
             won = p["name"] in r["winners"]
             if r.get("cooperative"):
-                won = bool(str(r.get("reason", "")).endswith(": win"))
+                won = team_won(r)
             scores.append({
                 "score": "" if p["score"] is None else str(p["score"]), "winner": won,
                 "newPlayer": False, "startPlayer": seat == 0, "playerRefId": player["id"],
@@ -111,19 +121,32 @@ CSV_FIELDS = ("game_id", "table", "game", "date", "duration_min", "seat", "playe
               "winner", "reason")
 
 
+#: a cell starting with one of these is a formula to a spreadsheet (OWASP, CSV injection)
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n", "\uff1d", "\uff0b", "\uff0d", "\uff20")
+
+
+def cell(text: str) -> str:
+    """A text cell a spreadsheet shows as text: one that would start a formula gets a leading
+    apostrophe, as OWASP advises (the csv module quotes and doubles the quotes); a control or
+    bidi-override character (an old journal's name) is written as its escape."""
+    text = printable(text)
+    return "'" + text if text.startswith(FORMULA_START) else text
+
+
 def csv_text(results: list[dict[str, Any]]) -> str:
-    """One row per player per finished game."""
+    """One row per player per finished game; every text cell neutralised (:func:`cell`)."""
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=CSV_FIELDS, lineterminator="\r\n")
     writer.writeheader()
     for r in results:
         for seat, p in enumerate(r["players"]):
             writer.writerow({
-                "game_id": r["game_id"], "table": r["table"], "game": r["game"],
-                "date": _stamp(_when(r)),
+                "game_id": cell(r["game_id"]), "table": cell(r["table"]),
+                "game": cell(r["game"]), "date": _stamp(_when(r)),
                 "duration_min": round(int(r.get("duration_ms") or 0) / 60000, 1),
-                "seat": seat + 1, "player": p["name"],
+                "seat": seat + 1, "player": cell(p["name"]),
                 "score": "" if p["score"] is None else p["score"],
-                "winner": "yes" if p["name"] in r["winners"] else "no",
-                "reason": r.get("reason") or ""})
+                "winner": "yes" if (team_won(r) if r.get("cooperative")
+                                    else p["name"] in r["winners"]) else "no",
+                "reason": cell(r.get("reason") or "")})
     return out.getvalue()

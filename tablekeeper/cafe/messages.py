@@ -1,66 +1,49 @@
 """What a table publishes, read from its game journal, and how the board checks it.
 
-Topics (``ROOT`` = ``tablekeeper/tables``; a table's prefix is ``ROOT/<table>/``, the only
-place the broker's ACL lets that table's user write):
-
-- ``ROOT/<table>/state``: the table's live game (retained, QoS 1): game, players, scores,
-  whose turn, phase; one message per journal change, the last one kept by the broker.
-- ``ROOT/<table>/results/<game_id>``: a finished game (QoS 1, not retained): final scores,
-  winners and the score timeline for the chart.
-
-Every message is one JSON object: ``schema`` (``tablekeeper.cafe``), ``v``, ``kind``
+Topics and ids: :mod:`tablekeeper.cafe.topics`. Every message is one JSON object checked
+against the one schema (:mod:`tablekeeper.cafe.schema`) by the publisher before it sends and by
+the board before it stores: ``schema`` (``tablekeeper.cafe``), ``v``, ``kind``
 (``state``/``result``), ``table``, ``game_id``, ``seq`` (the journal's last seq it reflects)
 and ``id`` = ``<game_id>:<seq>`` (``<game_id>:result`` for a result): the idempotent id a
-board deduplicates on, so a message delivered twice is counted once. ``game_id`` is
-``<table>-<first 12 hex digits of the SHA-256 of the journal's header line>``: stable when the
-kiosk renames ``current.jsonl`` to its archive name, different for every game.
-``written_ms`` is the journal's modification time when it was read (wall clock, ms): the board
-measures end-to-end latency from it.
+board deduplicates on, so a message delivered twice is counted once. ``written_ms`` is the
+journal's modification time when it was read (wall clock, ms): the board measures end-to-end
+latency from it, and nothing orders games by it.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ground.files import read_head
+from pydantic import ValidationError
 
-SCHEMA = "tablekeeper.cafe"
-VERSION = 1
-ROOT = "tablekeeper/tables"
-#: a table's name: what its topic prefix and broker user are called
-TABLE_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
-GAME_ID_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}-[0-9a-f]{12}$")
+from ground.files import read_head
+from tablekeeper.cafe import schema
+from tablekeeper.cafe.topics import (
+    GAME_ID_RE,
+    ROOT,
+    SCHEMA,
+    TABLE_RE,
+    VERSION,
+    check_table,
+    derived_game_id,
+    result_topic,
+    state_topic,
+)
+
+__all__ = ["GAME_ID_RE", "ROOT", "SCHEMA", "TABLE_RE", "VERSION", "BadMessage", "GameView",
+           "check_table", "encode", "journals_in_order", "live_journal", "parse", "read_view",
+           "result_message", "result_topic", "state_message", "state_topic"]
 MAX_PAYLOAD = 256 * 1024
+#: the kiosk's journal of the game being played (tablekeeper.kiosk.CURRENT)
+CURRENT = "current.jsonl"
 
 
 class BadMessage(ValueError):
     """A message the board ignores (and logs): the reason."""
-
-
-def check_table(name: str) -> str:
-    if not TABLE_RE.match(name):
-        raise ValueError(f"table name {name!r}: use 1-32 of a-z, 0-9, '-' and '_' "
-                         "(it names the table's topic prefix and its broker user)")
-    return name
-
-
-def state_topic(table: str) -> str:
-    return f"{ROOT}/{table}/state"
-
-
-def result_topic(table: str, game_id: str) -> str:
-    return f"{ROOT}/{table}/results/{game_id}"
-
-
-def game_id_of(table: str, header_line: bytes) -> str:
-    digest = hashlib.sha256(header_line.rstrip(b"\n")).hexdigest()
-    return f"{table}-{digest[:12]}"
 
 
 @dataclass
@@ -170,7 +153,8 @@ def _read_view(table: str, path: str | os.PathLike[str], timeline: bool) -> Game
     summary_outcome = summary.get("outcome") if isinstance(summary.get("outcome"), dict) else {}
     assert isinstance(summary_outcome, dict)
     view = GameView(
-        table=table, game_id=game_id_of(table, header_line), game=spec.name,
+        table=table, game_id=contents.header.id or derived_game_id(table, header_line),
+        game=spec.name,
         created=contents.header.created, seq=contents.last_seq(),
         phase=str(summary.get("phase", "")), players=players,
         to_act=_who(summary.get("to_act"), players), over=outcome is not None,
@@ -213,79 +197,87 @@ def encode(message: dict[str, Any]) -> bytes:
     return json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
-def _need(d: dict[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:
-    value = d.get(key)
-    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
-        raise BadMessage(f"{key}: expected {getattr(kind, '__name__', kind)}, got {value!r:.60}")
-    return value
+def check(message: dict[str, Any]) -> dict[str, Any]:
+    """``message`` as the schema has it (what the publisher sends); :class:`BadMessage` says
+    why not (a name with a control character, a result the board could not show...)."""
+    try:
+        return _dump(schema.validate_json(message["kind"], encode(message)))
+    except (ValidationError, KeyError) as exc:
+        why = schema.reason_of(exc) if isinstance(exc, ValidationError) else f"no {exc}"
+        raise BadMessage(why) from exc
+
+
+def _dump(model: schema.Message) -> dict[str, Any]:
+    out: dict[str, Any] = model.model_dump(mode="json", by_alias=True)
+    return out
 
 
 def parse(topic: str, payload: bytes) -> dict[str, Any]:
-    """A message from the board's topics, checked; :class:`BadMessage` says why not."""
+    """A message from the board's topics, checked against the schema and the topic it came
+    on (the table is the broker user who may write there); :class:`BadMessage` says why not."""
     parts = topic.split("/")
     root = ROOT.split("/")
     if parts[:2] != root or len(parts) < 4:
-        raise BadMessage(f"not a table topic: {topic!r}")
+        raise BadMessage(f"not a table topic: {topic!r:.80}")
     table = parts[2]
     if not TABLE_RE.match(table):
-        raise BadMessage(f"bad table name in the topic: {table!r}")
+        raise BadMessage(f"bad table name in the topic: {table!r:.40}")
     if parts[3:] == ["state"]:
         kind = "state"
     elif len(parts) == 5 and parts[3] == "results":
         kind = "result"
     else:
-        raise BadMessage(f"unknown topic under the table's prefix: {topic!r}")
+        raise BadMessage(f"unknown topic under the table's prefix: {topic!r:.80}")
     if len(payload) > MAX_PAYLOAD:
         raise BadMessage(f"payload of {len(payload)} bytes (at most {MAX_PAYLOAD})")
     try:
-        d = json.loads(payload.decode("utf-8"))
+        head = json.loads(payload.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise BadMessage(f"not JSON: {exc}") from exc
-    if not isinstance(d, dict):
-        raise BadMessage(f"not a JSON object: {d!r:.60}")
-    if d.get("schema") != SCHEMA:
-        raise BadMessage(f"schema {d.get('schema')!r:.40}, expected {SCHEMA!r}")
-    if _need(d, "v", int) > VERSION:
-        raise BadMessage(f"version {d['v']} is newer than this board ({VERSION})")
-    if d.get("kind") != kind:
-        raise BadMessage(f"kind {d.get('kind')!r:.40} on a {kind} topic")
-    if d.get("table") != table:
-        raise BadMessage(f"table {d.get('table')!r:.40} published under {table!r}'s prefix")
-    game_id = _need(d, "game_id", str)
-    if not GAME_ID_RE.match(game_id) or not game_id.startswith(table + "-"):
-        raise BadMessage(f"bad game_id {game_id!r:.60}")
-    if kind == "result" and parts[4] != game_id:
-        raise BadMessage(f"result of {game_id} under {topic!r}")
-    seq = _need(d, "seq", int)
-    if seq < 0:
-        raise BadMessage(f"seq {seq}")
-    expected = f"{game_id}:{'result' if kind == 'result' else seq}"
-    if d.get("id") != expected:
-        raise BadMessage(f"id {d.get('id')!r:.60}, expected {expected!r}")
-    _need(d, "game", str)
-    _need(d, "written_ms", int)
-    players = _need(d, "players", list)
-    for p in players:
-        if not isinstance(p, dict) or not isinstance(p.get("name"), str) \
-                or not (p.get("score") is None or isinstance(p.get("score"), int)):
-            raise BadMessage(f"bad player {p!r:.80}")
-    if kind == "result":
-        winners = _need(d, "winners", list)
-        if not all(isinstance(w, str) for w in winners):
-            raise BadMessage("winners: expected names")
-        timeline = _need(d, "timeline", list)
-        for point in timeline:
-            if not (isinstance(point, list) and len(point) == 3 and isinstance(point[2], list)):
-                raise BadMessage(f"bad timeline point {point!r:.60}")
-    return d
+    if not isinstance(head, dict):
+        raise BadMessage(f"not a JSON object: {head!r:.60}")
+    if head.get("schema") != SCHEMA:
+        raise BadMessage(f"schema {head.get('schema')!r:.40}, expected {SCHEMA!r}")
+    v = head.get("v")
+    if isinstance(v, int) and not isinstance(v, bool) and v > VERSION:
+        raise BadMessage(f"version {v} is newer than this board ({VERSION})")
+    if head.get("kind") != kind:
+        raise BadMessage(f"kind {head.get('kind')!r:.40} on a {kind} topic")
+    if head.get("table") != table:
+        raise BadMessage(f"table {head.get('table')!r:.40} published under {table!r}'s prefix")
+    try:
+        model = schema.validate_json(kind, payload)
+    except ValidationError as exc:
+        raise BadMessage(schema.reason_of(exc)) from exc
+    if kind == "result" and parts[4] != model.game_id:
+        raise BadMessage(f"result of {model.game_id} under {topic!r:.80}")
+    return _dump(model)
 
 
-def newest_journals(folder: Path) -> list[Path]:
-    """The journals in ``folder``, oldest first by modification time."""
-    found = []
-    for p in folder.glob("*.jsonl"):
-        try:
-            found.append((p.stat().st_mtime_ns, p.name, p))
-        except OSError:
-            continue
-    return [p for _, _, p in sorted(found)]
+def journals_in_order(folder: Path) -> list[Path]:
+    """The journals in ``folder``: the archived ones by name (the kiosk's archive names), then
+    the live one (``current.jsonl``) last. No modification time or clock decides anything."""
+    found = sorted(p for p in folder.glob("*.jsonl") if p.name != CURRENT)
+    current = folder / CURRENT
+    return [*found, current] if current.exists() else found
+
+
+def live_journal(folder: Path) -> Path | None:
+    """The game being played: the kiosk's ``current.jsonl`` (it writes every game there and
+    archives it under another name when the next one starts); None between games."""
+    current = folder / CURRENT
+    return current if current.exists() else None
+
+
+def game_id_of(table: str, path: str | os.PathLike[str]) -> str:
+    """The game id of the journal at ``path``: its header's ``id``, or the id derived from the
+    header line of a journal written before headers had one."""
+    line = _first_line(path)
+    try:
+        header = json.loads(line)
+    except ValueError:
+        header = None
+    if isinstance(header, dict) and isinstance(header.get("id"), str) \
+            and GAME_ID_RE.match(header["id"]):
+        return str(header["id"])
+    return derived_game_id(table, line)

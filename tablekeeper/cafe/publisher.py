@@ -5,19 +5,25 @@ kiosk, so the kiosk never waits for it. Every ``poll_s`` it looks at the journal
 a journal that changed (the current game's at most every ``state_interval_s``) it reads the
 game (:func:`tablekeeper.cafe.messages.read_view`) and:
 
-- the newest journal (the table's current game): publishes its state, retained, QoS 1, when
-  its ``seq`` is past the last one acknowledged;
+- the live journal (the kiosk's ``current.jsonl``: chosen by its name, never by a file time
+  or the clock): publishes its state, retained, QoS 0 (the broker keeps the latest only), when
+  its ``seq`` is past the last one sent;
 - any finished game whose result was not yet acknowledged: publishes the result, QoS 1.
 
-Each message is marked done in the state file (``state_file``, written atomically) only once
-the broker has acknowledged it (PUBACK). Killed between the PUBACK and the write, it publishes
-the same message again on restart: at-least-once, and the board deduplicates on the message's
-``id`` (game id + seq), so nothing is lost or counted twice. Broker, Wi-Fi or box away: it
-keeps retrying (paho reconnects) and catches up from the state file.
+Every message is checked against the café's schema before it is sent (a game the board could
+not show is logged once per version of its journal, not sent). A result is marked done in the
+state file (``state_file``, written atomically) only once the broker has acknowledged it
+(PUBACK). When the state file cannot be written (a full card), the publisher pauses
+(``pause_s``) and tries again; it never exits for it. Killed between the PUBACK and the
+write, it publishes the same message again on restart: at-least-once, and the board
+deduplicates on the message's ``id`` (game id + seq), so nothing is lost or counted twice.
+Broker, Wi-Fi or box away: it keeps retrying (paho reconnects) and catches up from the state
+file.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import threading
@@ -29,6 +35,7 @@ from ground.files import read_json
 from tablekeeper.atomic import write_atomic
 from tablekeeper.cafe import messages
 from tablekeeper.cafe.settings import PublisherSettings, make_client
+from tablekeeper.cafe.topics import EPOCH_TOPIC
 
 log = logging.getLogger("tablekeeper.cafe.publisher")
 
@@ -39,15 +46,15 @@ class PublisherState:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.games: dict[str, dict[str, Any]] = {}
-        #: acknowledged but not yet written (the state file could not be written)
-        self.unsaved = False
-        #: why the state file cannot be written (None: it can)
-        self.paused: str | None = None
+        #: the board store's epoch the results were acknowledged for (None: not known yet)
+        self.board_epoch: str | None = None
         try:
             data = read_json(path)
             games = data.get("games", {}) if isinstance(data, dict) else {}
             if isinstance(games, dict):
                 self.games = {k: v for k, v in games.items() if isinstance(v, dict)}
+            epoch = data.get("board_epoch") if isinstance(data, dict) else None
+            self.board_epoch = epoch if isinstance(epoch, str) else None
         except FileNotFoundError:
             pass
         except (OSError, ValueError) as exc:  # a damaged state file: publish again (deduped)
@@ -61,34 +68,37 @@ class PublisherState:
         return bool(self.games.get(game_id, {}).get("result", False))
 
     def mark(self, game_id: str, **values: Any) -> None:
+        """Note ``values`` for ``game_id`` and write the file; ``OSError`` (a full card): the
+        note is not kept, so the message is sent again later (the board deduplicates)."""
+        before = dict(self.games.get(game_id, {}))
         self.games.setdefault(game_id, {}).update(values)
-        self.unsaved = True
-        self.save()
-
-    def save(self) -> bool:
-        """Write what is acknowledged, if anything is not yet written. A full card (or a
-        folder that cannot be written) pauses the recording, not the publisher: it is kept in
-        memory, said once in the log, and written at the next try that works (killed
-        meanwhile, it publishes again and the board deduplicates)."""
-        if not self.unsaved:
-            return True
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(self.path, json.dumps({"version": 1, "games": self.games},
-                                               sort_keys=True).encode("utf-8"))
-        except OSError as exc:
-            if self.paused is None:
-                self.paused = exc.strerror or str(exc)
-                log.error("paused: the state file %s cannot be written (%s); what the broker "
-                          "acknowledged is kept and written when space is back", self.path,
-                          self.paused)
+            self._write()
+        except OSError:
+            self.games[game_id] = before
+            raise
+
+    def new_board(self, epoch: str) -> bool:
+        """The board announced its store's ``epoch``; True when it is a new store (the board
+        started anew after its file was damaged): every result is to be sent again."""
+        if epoch == self.board_epoch:
             return False
-        self.unsaved = False
-        if self.paused is not None:
-            log.warning("the state file %s can be written again: recording goes on",
-                        self.path)
-            self.paused = None
-        return True
+        games, old = self.games, self.board_epoch
+        if old is not None:
+            self.games = {gid: {k: v for k, v in g.items() if k != "result"}
+                          for gid, g in games.items()}
+        self.board_epoch = epoch
+        # kept in memory if the file cannot be written now: the next note writes it (and a
+        # restart before that only sends the results again, which the board counts once)
+        with contextlib.suppress(OSError):
+            self._write()
+        return old is not None
+
+    def _write(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(self.path, json.dumps({"version": 1, "games": self.games,
+                                            "board_epoch": self.board_epoch},
+                                           sort_keys=True).encode("utf-8"))
 
 
 class Publisher:
@@ -100,11 +110,18 @@ class Publisher:
         self.connected = threading.Event()
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
+        self.client.on_message = self._on_message
+        #: the board's epoch as last announced (applied by the next step)
+        self._epoch_heard: str | None = None
         self._seen: dict[Path, tuple[int, int]] = {}
         self._broken: dict[Path, tuple[int, int]] = {}
         self._newest_read_at = -1e9
         self._lock = threading.Lock()
         self.sent = 0
+        #: monotonic time before which nothing is tried (the state file could not be written)
+        self.paused_until = 0.0
+        self._pause_logged = False
+        self._write_error: OSError | None = None
 
     def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any,
                     properties: Any) -> None:
@@ -113,7 +130,16 @@ class Publisher:
             return
         log.info("connected to the broker %s:%s", self.settings.broker.host,
                  self.settings.broker.port)
+        client.subscribe(EPOCH_TOPIC, qos=1)
         self.connected.set()
+
+    def _on_message(self, client: Any, userdata: Any, msg: Any) -> None:
+        try:
+            epoch = json.loads(msg.payload)["epoch"]
+        except (ValueError, TypeError, KeyError):
+            epoch = None
+        if msg.topic == EPOCH_TOPIC and isinstance(epoch, str) and len(epoch) <= 64:
+            self._epoch_heard = epoch
 
     def _on_disconnect(self, client: Any, userdata: Any, flags: Any, reason: Any,
                        properties: Any) -> None:
@@ -130,10 +156,10 @@ class Publisher:
         self.client.disconnect()
         self.client.loop_stop()
 
-    def _publish(self, topic: str, message: dict[str, Any], retain: bool) -> bool:
+    def _publish(self, topic: str, message: dict[str, Any], retain: bool, qos: int = 1) -> bool:
         if not self.connected.is_set():
             return False
-        info = self.client.publish(topic, messages.encode(message), qos=1, retain=retain)
+        info = self.client.publish(topic, messages.encode(message), qos=qos, retain=retain)
         try:
             info.wait_for_publish(timeout=self.settings.ack_timeout_s)
         except (RuntimeError, ValueError) as exc:  # not queued: disconnected meanwhile
@@ -148,15 +174,56 @@ class Publisher:
     def step(self) -> bool:
         """One look at the journals; True when everything known is acknowledged."""
         with self._lock:
-            return self._step()
+            if time.monotonic() < self.paused_until:
+                return False
+            self._write_error = None
+            done = self._step()
+            exc = self._write_error
+            if exc is not None:  # the state file: a full card, a read-only remount
+                self.paused_until = time.monotonic() + self.settings.pause_s
+                if not self._pause_logged:
+                    log.error("cannot write %s (%s): paused, trying again every %g s; what "
+                              "was not noted is sent again (the board counts it once)",
+                              self.state.path, exc.strerror or exc, self.settings.pause_s)
+                    self._pause_logged = True
+                return False
+            if self._pause_logged:
+                log.info("%s can be written again: publishing", self.state.path)
+                self._pause_logged = False
+            return done
+
+    def _note(self, game_id: str, **values: Any) -> bool:
+        """Note in the state file what the broker acknowledged; False when the file cannot be
+        written (the message is sent again later; the step goes on with the other games)."""
+        try:
+            self.state.mark(game_id, **values)
+        except OSError as exc:
+            self._write_error = exc
+            return False
+        return True
+
+    def _checked(self, path: Path, stamp: tuple[int, int],
+                 message: dict[str, Any]) -> dict[str, Any] | None:
+        try:
+            return messages.check(message)
+        except messages.BadMessage as exc:
+            log.warning("%s: not sent, the board could not show it (%s); skipping it until "
+                        "it changes", path, exc)
+            self._broken[path] = stamp
+            return None
 
     def _step(self) -> bool:
-        self.state.save()  # a state file that could not be written is tried again
+        heard = self._epoch_heard
+        if heard is not None and self.state.new_board(heard):
+            log.warning("the board started a new store (epoch %s): sending every result "
+                        "again", heard)
+            self._seen.clear()
         folder = self.settings.journals
-        journals = messages.newest_journals(folder) if folder.is_dir() else []
+        journals = messages.journals_in_order(folder) if folder.is_dir() else []
+        live = messages.live_journal(folder) if folder.is_dir() else None
         all_done = True
-        for i, path in enumerate(journals):
-            newest = i == len(journals) - 1
+        for path in journals:
+            newest = path == live
             try:
                 st = path.stat()
             except OSError:
@@ -184,10 +251,11 @@ class Publisher:
             written_ms = st.st_mtime_ns // 1_000_000
             done = True
             if newest and view.seq > self.state.state_seq(view.game_id):
-                msg = messages.state_message(view, written_ms)
-                if self._publish(messages.state_topic(view.table), msg, retain=True):
-                    self.state.mark(view.game_id, state_seq=view.seq)
-                else:
+                msg = self._checked(path, stamp, messages.state_message(view, written_ms))
+                if msg is None:
+                    continue
+                if not (self._publish(messages.state_topic(view.table), msg, retain=True, qos=0)
+                        and self._note(view.game_id, state_seq=view.seq)):
                     done = False
             if view.over and not self.state.result_done(view.game_id):
                 try:
@@ -197,16 +265,17 @@ class Publisher:
                     continue
                 if full.game_id != view.game_id or not full.over:
                     continue  # another game under this name now: it is read next time
-                msg = messages.result_message(full, written_ms)
-                if self._publish(messages.result_topic(view.table, view.game_id), msg,
-                                 retain=False):
-                    self.state.mark(view.game_id, result=True)
-                else:
+                msg = self._checked(path, stamp, messages.result_message(full, written_ms))
+                if msg is None:
+                    continue
+                if not (self._publish(messages.result_topic(view.table, view.game_id), msg,
+                                      retain=False)
+                        and self._note(view.game_id, result=True)):
                     done = False
             if done:
                 self._seen[path] = stamp
             all_done = all_done and done
-        return all_done and not self.state.unsaved
+        return all_done
 
     def run(self, stop: threading.Event) -> None:
         self.start()

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tablekeeper.cafe.messages import check_table
+from tablekeeper.cafe.topics import check_table
 
 log = logging.getLogger("tablekeeper.cafe")
 
@@ -34,6 +34,9 @@ CREDENTIAL = "mqtt-password"
 
 class SettingsError(ValueError):
     pass
+
+
+_KEEPALIVE = (5, 3600)
 
 
 @dataclass
@@ -64,6 +67,10 @@ class BrokerSettings:
         return None
 
 
+#: bounds of the publisher's polling (a Pi's core must not spin; a board must not wait long)
+POLL_S = (0.05, 10.0)
+
+
 @dataclass
 class PublisherSettings:
     table: str
@@ -75,6 +82,8 @@ class PublisherSettings:
     #: the current game's journal is read again at most this often (its state is live to a
     #: board polled once a second; reading it at every append would cost a Pi's CPU)
     state_interval_s: float = 0.5
+    #: the state file could not be written (a full card): try again after this long
+    pause_s: float = 5.0
 
 
 @dataclass
@@ -88,6 +97,48 @@ class BoardSettings:
     evening_starts: int = 12
 
 
+class _Check:
+    """Reads one section's keys, each checked: a bad one raises :class:`SettingsError` naming
+    it (``[section] key: what is wrong``); unknown keys are named too."""
+
+    def __init__(self, d: dict[str, Any], section: str, known: set[str]) -> None:
+        self.d, self.section = d, section
+        extra = set(d) - known
+        if extra:
+            raise SettingsError(f"[{section}] {', '.join(sorted(extra))}: unknown key"
+                                f"{'s' if len(extra) > 1 else ''} (known: "
+                                f"{', '.join(sorted(known))})")
+
+    def _fail(self, key: str, what: str) -> SettingsError:
+        return SettingsError(f"[{self.section}] {key}: {what}, got {self.d[key]!r:.60}")
+
+    def text(self, key: str, default: str | None) -> str | None:
+        value = self.d.get(key, default)
+        if value is not None and (not isinstance(value, str) or not value.strip()
+                                  or len(value) > 4096 or "\0" in value):
+            raise self._fail(key, "expected a non-empty string")
+        return value
+
+    def integer(self, key: str, default: int, lo: int, hi: int) -> int:
+        value = self.d.get(key, default)
+        if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
+            raise self._fail(key, f"expected a whole number from {lo} to {hi}")
+        return value
+
+    def number(self, key: str, default: float, lo: float, hi: float) -> float:
+        value = self.d.get(key, default)
+        if not isinstance(value, int | float) or isinstance(value, bool) \
+                or not lo <= value <= hi:
+            raise self._fail(key, f"expected a number of seconds from {lo:g} to {hi:g}")
+        return float(value)
+
+    def flag(self, key: str, default: bool) -> bool:
+        value = self.d.get(key, default)
+        if not isinstance(value, bool):
+            raise self._fail(key, "expected true or false")
+        return value
+
+
 def _section(d: dict[str, Any], name: str) -> dict[str, Any]:
     value = d.get(name, {})
     if not isinstance(value, dict):
@@ -96,16 +147,16 @@ def _section(d: dict[str, Any], name: str) -> dict[str, Any]:
 
 
 def _broker(d: dict[str, Any]) -> BrokerSettings:
-    known = {"host", "port", "ca_file", "tls", "username", "password_file", "keepalive"}
-    extra = set(d) - known
-    if extra:
-        raise SettingsError(f"[broker]: unknown key(s) {', '.join(sorted(extra))} "
-                            f"(known: {', '.join(sorted(known))})")
-    b = BrokerSettings(**d)
-    if not isinstance(b.port, int) or not 1 <= b.port <= 65535:
-        raise SettingsError(f"[broker] port: {b.port!r} is not a port number")
+    c = _Check(d, "broker", {"host", "port", "ca_file", "tls", "username", "password_file",
+                             "keepalive"})
+    b = BrokerSettings(host=c.text("host", "127.0.0.1") or "127.0.0.1",
+                       port=c.integer("port", 8883, 1, 65535),
+                       ca_file=c.text("ca_file", None), tls=c.flag("tls", True),
+                       username=c.text("username", None),
+                       password_file=c.text("password_file", None),
+                       keepalive=c.integer("keepalive", 30, *_KEEPALIVE))
     if b.tls and not b.ca_file:
-        raise SettingsError("[broker]: ca_file is needed for TLS (say tls = false only on a "
+        raise SettingsError("[broker] ca_file: needed for TLS (say tls = false only on a "
                             "trusted loopback)")
     return b
 
@@ -118,47 +169,75 @@ def _load(path: Path) -> dict[str, Any]:
         raise SettingsError(f"cannot read {path}: {exc.strerror or exc}") from exc
     except tomllib.TOMLDecodeError as exc:
         raise SettingsError(f"{path}: not valid TOML: {exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise SettingsError(f"{path}: not UTF-8 text: {exc}") from exc
+
+
+def _top(d: dict[str, Any], sections: set[str]) -> None:
+    extra = set(d) - sections
+    if extra:
+        raise SettingsError(f"unknown section(s) {', '.join(sorted(extra))} "
+                            f"(known: {', '.join(sorted(sections))})")
 
 
 def load_publisher(path: Path) -> PublisherSettings:
+    """``path``'s publisher settings, every key checked (:class:`SettingsError`: one line)."""
     d = _load(path)
-    pub = _section(d, "publisher")
+    _top(d, {"publisher", "broker"})
+    c = _Check(_section(d, "publisher"), "publisher",
+               {"table", "journals", "state_file", "poll_s", "state_interval_s", "pause_s",
+                "ack_timeout_s"})
+    if "table" not in c.d:
+        raise SettingsError("[publisher] table: missing (this table's name)")
+    table = c.text("table", None) or ""
     try:
-        table = check_table(str(pub["table"]))
-        journals = Path(pub.get("journals", "/var/lib/tablekeeper/games"))
-        state = Path(pub.get("state_file", "/var/lib/tablekeeper-publisher/state.json"))
-    except (KeyError, ValueError) as exc:
-        raise SettingsError(f"{path}: [publisher] {exc}") from exc
-    broker = _broker(_section(d, "broker"))
-    if broker.username is None:
-        broker.username = table
-    return PublisherSettings(table=table, journals=journals, state_file=state, broker=broker,
-                             poll_s=float(pub.get("poll_s", 0.2)),
-                             state_interval_s=float(pub.get("state_interval_s", 0.5)))
+        check_table(table)
+    except ValueError as exc:
+        raise SettingsError(f"[publisher] table: {exc}") from None
+    settings = PublisherSettings(
+        table=table,
+        journals=Path(c.text("journals", "/var/lib/tablekeeper/games") or ""),
+        state_file=Path(c.text("state_file", "/var/lib/tablekeeper-publisher/state.json")
+                        or ""),
+        poll_s=c.number("poll_s", 0.2, *POLL_S),
+        state_interval_s=c.number("state_interval_s", 0.5, 0.0, 60.0),
+        pause_s=c.number("pause_s", 5.0, 0.1, 600.0),
+        ack_timeout_s=c.number("ack_timeout_s", 10.0, 0.5, 120.0),
+        broker=_broker(_section(d, "broker")))
+    if settings.broker.username is None:
+        settings.broker.username = table
+    return settings
 
 
 def load_board(path: Path) -> BoardSettings:
+    """``path``'s board settings, every key checked (:class:`SettingsError`: one line)."""
     d = _load(path)
-    board = _section(d, "board")
-    broker = _broker(_section(d, "broker"))
-    if broker.username is None:
-        broker.username = "board"
-    return BoardSettings(db=Path(board.get("db", "/var/lib/tablekeeper-board/board.sqlite")),
-                         broker=broker, listen_host=str(board.get("listen_host", "127.0.0.1")),
-                         listen_port=int(board.get("listen_port", 8080)),
-                         client_id=str(board.get("client_id", "tablekeeper-board")),
-                         evening_starts=int(board.get("evening_starts", 12)))
+    _top(d, {"board", "broker"})
+    c = _Check(_section(d, "board"), "board",
+               {"db", "listen_host", "listen_port", "client_id", "evening_starts"})
+    settings = BoardSettings(
+        db=Path(c.text("db", "/var/lib/tablekeeper-board/board.sqlite") or ""),
+        listen_host=c.text("listen_host", "127.0.0.1") or "",
+        listen_port=c.integer("listen_port", 8080, 1, 65535),
+        client_id=c.text("client_id", "tablekeeper-board") or "",
+        evening_starts=c.integer("evening_starts", 12, 0, 23),
+        broker=_broker(_section(d, "broker")))
+    if settings.broker.username is None:
+        settings.broker.username = "board"
+    return settings
 
 
-def make_client(broker: BrokerSettings, client_id: str, clean: bool = True) -> Any:
+def make_client(broker: BrokerSettings, client_id: str, clean: bool = True,
+                manual_ack: bool = False) -> Any:
     """A paho-mqtt 2.x client for ``broker`` (TLS, user, password), not yet connected.
-    ``clean=False``: a persistent session, so the broker keeps QoS 1 messages while away."""
+    ``clean=False``: a persistent session, so the broker keeps QoS 1 messages while away.
+    ``manual_ack``: a QoS 1 message is acknowledged only by ``client.ack`` (once stored)."""
     import paho.mqtt.client as mqtt
     from paho.mqtt.enums import CallbackAPIVersion
 
     client = mqtt.Client(callback_api_version=CallbackAPIVersion.VERSION2,
                          client_id=client_id, clean_session=clean,
-                         protocol=mqtt.MQTTv311)
+                         protocol=mqtt.MQTTv311, manual_ack=manual_ack)
     if broker.tls:
         client.tls_set(ca_certs=broker.ca_file)
     if broker.username:

@@ -24,8 +24,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ground.files import read_head
-
 #: games whose --text demo writes a journal, in the order the demo hands them to tables
 DEMO_GAMES = ("something-missing", "eselsbruecke", "the-game")
 
@@ -126,11 +124,7 @@ def main(argv: list[str] | None = None) -> int:
 def _game_ids(args: argparse.Namespace) -> list[str]:
     from tablekeeper.cafe.messages import game_id_of
 
-    out = []
-    for path in sorted(args.journals.glob("game-*.jsonl")):
-        out.append(game_id_of(args.table, read_head(path, 64 * 1024).split(b"\n")[0]
-                              + b"\n"))
-    return out
+    return [game_id_of(args.table, path) for path in sorted(args.journals.glob("game-*.jsonl"))]
 
 
 if __name__ == "__main__":

@@ -20,135 +20,39 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cafehelp import (
+    ROOT,
+    SM,
+    Board,
+    Observer,
+    Running,
+    finished_journals,
+    publisher,
+    raw_client,
+    running_board,
+    running_broker,
+)
 from system_needs import requires_system
 
 from tablekeeper.cafe import messages
-from tablekeeper.cafe.board import Subscriber
-from tablekeeper.cafe.broker import BOARD_USER, LocalBroker, mosquitto_path
-from tablekeeper.cafe.publisher import Publisher, wait_until
-from tablekeeper.cafe.settings import BoardSettings, BrokerSettings, PublisherSettings, make_client
-from tablekeeper.cafe.store import Store
-from tablekeeper.journal import line_of
+from tablekeeper.cafe.broker import LocalBroker, mosquitto_path
+from tablekeeper.cafe.publisher import wait_until
+from tablekeeper.cafe.settings import make_client
 
 pytest.importorskip("paho.mqtt.client", reason="paho-mqtt is not installed (the cafe extra)")
 pytestmark = requires_system("mosquitto", mosquitto_path(), "the café's real-broker tests")
 
-ROOT = Path(__file__).resolve().parents[2]
-SM = ROOT / "tests" / "data" / "something_missing_3p_easy.jsonl"
-
 
 @pytest.fixture
 def broker(tmp_path: Path) -> Iterator[LocalBroker]:
-    b = LocalBroker(tmp_path / "broker", ["t1", "t2"])
-    b.start()
-    try:
+    with running_broker(tmp_path / "broker") as b:
         yield b
-    finally:
-        b.stop()
-
-
-class Board:
-    def __init__(self, broker: LocalBroker, folder: Path) -> None:
-        self.store = Store(folder / "board.sqlite")
-        self.settings = BoardSettings(db=folder / "board.sqlite",
-                                      broker=broker.settings_for(BOARD_USER),
-                                      client_id=f"board-{os.getpid()}-{id(self)}")
-        self.sub: Subscriber | None = None
-
-    def start(self) -> None:
-        self.sub = Subscriber(self.settings, self.store)
-        self.sub.start()
-        assert self.sub.connected.wait(15), "the board did not connect"
-
-    def stop(self) -> None:
-        if self.sub is not None:
-            self.sub.stop()
-            self.sub = None
-
-    def results(self) -> int:
-        return len(self.store.results())
 
 
 @pytest.fixture
 def board(broker: LocalBroker, tmp_path: Path) -> Iterator[Board]:
-    b = Board(broker, tmp_path)
-    b.start()
-    try:
+    with running_board(broker, tmp_path) as b:
         yield b
-    finally:
-        b.stop()
-        b.store.close()
-
-
-def finished_journals(folder: Path, n: int, start: int = 0) -> list[Path]:
-    """``n`` different finished games (the recorded 3-player game under new headers)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    lines = SM.read_bytes().splitlines(keepends=True)
-    header = json.loads(lines[0])
-    out = []
-    for i in range(start, start + n):
-        header["created"] = f"2026-12-01T18:{i // 60:02d}:{i % 60:02d}+00:00"
-        path = folder / f"game-{i:03d}.jsonl"
-        path.write_bytes(line_of(header, version=1) + b"\n" + b"".join(lines[1:]))
-        out.append(path)
-    return out
-
-
-def publisher(broker: LocalBroker, folder: Path, table: str = "t1") -> Publisher:
-    return Publisher(PublisherSettings(table=table, journals=folder / "games",
-                                       state_file=folder / "publisher-state.json",
-                                       broker=broker.settings_for(table), poll_s=0.05))
-
-
-class Running:
-    def __init__(self, pub: Publisher) -> None:
-        self.pub = pub
-        self.stop = threading.Event()
-        self.thread = threading.Thread(target=pub.run, args=(self.stop,), daemon=True)
-
-    def __enter__(self) -> Publisher:
-        self.thread.start()
-        return self.pub
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop.set()
-        self.thread.join(15)
-
-
-class Observer:
-    """A raw MQTT client (the board's user) that records every message on the tables."""
-
-    def __init__(self, broker: LocalBroker) -> None:
-        self.got: list[tuple[str, bytes]] = []
-        self.ready = threading.Event()
-        self.client = make_client(broker.settings_for(BOARD_USER), f"observer-{id(self)}")
-
-        def on_connect(client: Any, *args: Any) -> None:
-            client.subscribe(f"{messages.ROOT}/#", qos=1)
-
-        def on_subscribe(*args: Any) -> None:
-            self.ready.set()
-
-        self.client.on_connect = on_connect
-        self.client.on_subscribe = on_subscribe
-        self.client.on_message = lambda c, u, m: self.got.append((m.topic, m.payload))
-        self.client.connect(broker.host, broker.port)
-        self.client.loop_start()
-        assert self.ready.wait(10)
-
-    def close(self) -> None:
-        self.client.disconnect()
-        self.client.loop_stop()
-
-
-def raw_client(settings: BrokerSettings, name: str) -> Any:
-    client = make_client(settings, name)
-    done = threading.Event()
-    client.on_connect = lambda *a: done.set()
-    client.connect(settings.host, settings.port)
-    client.loop_start()
-    assert done.wait(10)
-    return client
 
 
 def test_a_table_publishes_over_tls_and_the_board_shows_it(
@@ -331,7 +235,7 @@ def test_a_publisher_killed_mid_publish_loses_nothing_and_counts_nothing_twice(
         proc.terminate()
         proc.wait(10)
         log.close()
-    ids = {messages.game_id_of("t1", g.read_bytes().split(b"\n")[0]) for g in games}
+    ids = {messages.game_id_of("t1", g) for g in games}
     assert {r["game_id"] for r in board.store.results()} == ids
     assert board.results() == len(games)  # each once, however often delivered
     published = json.loads((folder / "state.json").read_text())["games"]

@@ -202,7 +202,7 @@ def test_the_publisher_starts_on_a_full_card_tmp_included_and_records_when_space
                 "/tmp/publisher.toml", "--run-for", "15"]
         with full_card(setup, argv, {"CA": ca, "PASSWORD": password,
                                      "SETTINGS": toml}) as card:
-            card.wait_for("paused: the state file")
+            card.wait_for("paused, trying again")
             card.free_space()
             card.wait_for("can be written again")
             state = card.root() / "publisher" / "state.json"

@@ -69,17 +69,21 @@ def test_the_lock_holds_the_pins_and_what_they_need(release: str) -> None:
     for name, req in pins.items():
         assert str(req.specifier).startswith("=="), f"{req}: {pins_file.name} pins exactly"
         assert req.specifier.contains(lock[name][0]), f"{name}: lock and {pins_file.name} differ"
-    # the kiosk's dependencies, and the café publisher's (paho-mqtt, of the `cafe` extra: the
-    # box runs tablekeeper-publisher beside the kiosk; the board's Starlette is not on the box)
+    # the kiosk's dependencies, and the café publisher's (paho-mqtt and pydantic, of the `cafe`
+    # extra: the box runs tablekeeper-publisher beside the kiosk, and checks every message
+    # against the café's schema before it sends; the board's Starlette is not on the box)
     kiosk = {canonicalize_name(r.name) for r in _pyproject_deps()}
     data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     cafe = {canonicalize_name(Requirement(r).name): Requirement(r)
             for r in data["project"]["optional-dependencies"]["cafe"]}
-    assert set(pins) - kiosk == {"paho-mqtt"} and kiosk <= set(pins)
-    paho = canonicalize_name("paho-mqtt")
-    assert cafe[paho].specifier.contains(lock[paho][0])
-    # the rest are the pins' own dependencies (gpiozero -> colorzero -> setuptools)
-    assert set(lock) - set(pins) == {"colorzero", "setuptools"}
+    assert set(pins) - kiosk == {"paho-mqtt", "pydantic"} and kiosk <= set(pins)
+    for publisher_dep in ("paho-mqtt", "pydantic"):
+        name = canonicalize_name(publisher_dep)
+        assert cafe[name].specifier.contains(lock[name][0])
+    # the rest are the pins' own dependencies (gpiozero -> colorzero -> setuptools; pydantic's)
+    assert set(lock) - set(pins) == {"colorzero", "setuptools", "annotated-types",
+                                     "pydantic-core", "typing-extensions",
+                                     "typing-inspection"}
 
 
 def test_the_pi_keeps_numpy_1_and_opencv_4_11() -> None:
