@@ -593,6 +593,9 @@ def draw_menu(p: Painter, f: Frame) -> None:
                  colour=C.ACCENT if i == 0 else (C.WARN if item.risky else C.PANEL_HI),
                  size=0.055, risky=item.risky)
     footer(p, [], undo=False)
+    if menu.note:  # the game waits: its clocks stand still (between the footer's ends)
+        p.text(p.tr(menu.note), p.rect(0.03, FOOTER_Y, 0.8, FOOTER_H), size=0.04,
+               colour=C.WARN, weight="regular", align="left")
 
 
 def tr_title(menu: Any, lang: str) -> str:

@@ -398,6 +398,8 @@ def _run_locked(args: argparse.Namespace, config: Config, config_path: Path | No
         screen.show_home(choices, chosen=kit.name)
         if fresh_box({g.name: Readiness(g.name, g.missing) for g in choices}):
             screen.show_area()  # nothing set up yet: the box starts in the set-up area
+    else:  # a game under way when the box stopped: it waits for the host (paused, menu open)
+        screen.hold_after_restart(loop, clock.now_ns())
 
     def watchdog() -> None:
         notifier.tick(time.monotonic())

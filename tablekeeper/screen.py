@@ -142,6 +142,10 @@ class PygameScreen:
         self.menu_asking: hostmenu.Entry | None = None
         self.menu_entries: list[hostmenu.Entry] = list(hostmenu.ENTRIES)
         self._focus_before_menu = 0
+        #: what else holds the game's clocks (a feature's own question or dialog over the
+        #: game: it adds a name while it is open and takes it out when it closes); see
+        #: :meth:`modal`
+        self.holds: set[str] = set()
         #: when *back* went down (a long press opens the menu), None: not held
         self._back_down: int | None = None
         self.volume: int = MAX_VOLUME * 7 // 10
@@ -279,6 +283,44 @@ class PygameScreen:
         area.tick(now_ns)
         self._area_changed()
 
+    # --- pausing: the game's clocks wait while something asks the host ---------------------
+
+    def modal(self, loop: Loop) -> str | None:
+        """What is open over the game and holds its clocks (None: nothing): ``"menu"`` (the
+        host menu, any of its pages and questions), a name in :attr:`holds`, or
+        ``"question"`` while the game's screen part asks the host something (its optional
+        ``asking(screen, loop) -> bool``: a card's question, a claim to confirm)."""
+        if self.menu_open:
+            return "menu"
+        if self.holds:
+            return sorted(self.holds)[0]
+        referee = loop.referee
+        if not referee.engine.started(referee.state) or referee.over:
+            return None
+        asking = getattr(self.part(loop), "asking", None)
+        if asking is not None and asking(self, loop):
+            return "question"
+        return None
+
+    def sync_pause(self, loop: Loop, now_ns: int) -> None:
+        """Pause the game clock while :meth:`modal` says something is open, resume it once
+        nothing is (the referee journals both; a game paused by a restart stays paused
+        until the host leaves the menu it opened in)."""
+        referee = loop.referee
+        why = self.modal(loop)
+        if why is not None:
+            if referee.pause(now_ns, why):
+                self.renderer.invalidate()
+        elif referee.paused and referee.resume(now_ns):
+            self.renderer.invalidate()
+
+    def hold_after_restart(self, loop: Loop, now_ns: int) -> None:
+        """A game resumed after a restart waits for the host: its clock paused (journalled
+        as ``restart``) and the host menu open on it, "back to the game" focused."""
+        referee = loop.referee
+        if referee.pause(now_ns, "restart"):
+            self.open_menu()
+
     # --- the host menu ---------------------------------------------------------------------
 
     def open_menu(self) -> None:
@@ -309,6 +351,10 @@ class PygameScreen:
             return MenuView(page="confirm", titles=titles, question=asked.confirm,
                             items=(MenuItem("no", "menu.no_keep"),
                                    MenuItem("yes", "menu.yes_end", risky=True)))
+        referee = loop.referee
+        note = ""
+        if referee.paused:
+            note = "menu.paused_restart" if referee.paused_why == "restart" else "menu.paused"
         items = []
         for entry in self.menu_items(loop):
             label = "menu.unmute" if entry.key == "mute" and self.muted else entry.label
@@ -316,7 +362,7 @@ class PygameScreen:
                 label = "menu.close"  # (no game on screen to go back to)
             params = tuple(entry.params(self).items())
             items.append(MenuItem(entry.key, label, params, entry.risky))
-        return MenuView(page="main", titles=titles, items=tuple(items))
+        return MenuView(page="main", titles=titles, items=tuple(items), note=note)
 
     def menu_action(self, loop: Loop, name: str, arg: Any, now_ns: int) -> None:
         """A choice in the open menu: ``confirm`` is the page's harmless default (back to
@@ -418,6 +464,7 @@ class PygameScreen:
         self._back_held(loop, now)
         if self.area is not None and not self.menu_open:
             self.area_poll(now)
+        self.sync_pause(loop, now)
 
     def _back_held(self, loop: Loop, now_ns: int) -> None:
         """*back* pressed: released before :data:`LONG_PRESS_NS`, it is *back*; held that
@@ -712,7 +759,7 @@ class PygameScreen:
     def snapshot(self, loop: Loop, now_ns: int) -> Snapshot:
         referee = loop.referee
         state = referee.state
-        now_ms = (now_ns - referee.epoch_ns) // NS_PER_MS
+        now_ms = referee.game_ms(now_ns)  # (standing still while the game is paused)
         notices: list[Notice] = []
         for text in self.problems:
             key, game = self.problem_of.get(text, (None, None))
