@@ -155,6 +155,12 @@ class Referee:
     def paused(self) -> bool:
         return self.paused_since is not None
 
+    @property
+    def host_away(self) -> bool:
+        """Paused by the host menu or a restart (not by a question the table answers): the
+        simulated players wait too."""
+        return self.paused and self.paused_why in ("menu", "restart")
+
     def pause(self, now_ns: int, why: str) -> bool:
         """Stop the game clock at ``now_ns`` (``why``: ``menu``, ``question``, ``restart``
         ...), journalled. Only a game under way pauses; True if it paused now."""

@@ -27,7 +27,7 @@ import pygame
 from display.home import GameChoice, HomeMenu
 from display.hostmenu import MenuItem, MenuView
 from display.i18n import STRINGS
-from display.input import HostAction, SeatInput, TextInput
+from display.input import REST, HostAction, SeatInput, TextInput
 from display.model import CardView, Notice, PlayerInfo, Snapshot
 from display.setup import SetupForm
 from engine.core import Rejection
@@ -122,6 +122,7 @@ class PygameScreen:
         self.saved: list[Path] = []
         self.notice: Notice | None = None
         self._notice_until = 0
+        self._notice_owner: tuple[Notice, Any] | None = None
         self._last_shot: tuple[Any, ...] | None = None
         self._card_surfaces: dict[str, pygame.Surface] = {}
         self.quit_requested = False
@@ -625,6 +626,11 @@ class PygameScreen:
             if name == "menu":
                 self.open_menu()
                 return
+        if name == REST:  # nothing chosen yet (a judgment is never assumed): say so
+            self.notice = Notice("status.choose_first")
+            self._notice_until = now_ns + 4_000 * NS_PER_MS
+            self.renderer.invalidate()
+            return
         self.part(loop).host_action(self, loop, name, arg, now_ns)
 
     def _home_action(self, action: HostAction) -> None:
@@ -767,7 +773,13 @@ class PygameScreen:
                 continue  # another game's, or the home screen: not this table's problem now
             notices.append(Notice(key=key) if key is not None else Notice(text=text))
         if self.notice is not None and now_ns < self._notice_until:
-            notices.append(self.notice)
+            # a notice belongs to the game's state it was shown in: gone once that state ends
+            # (an event from the camera or a button after a refusal), whatever its time left
+            owner = self._notice_owner
+            if owner is None or owner[0] is not self.notice:
+                self._notice_owner = owner = (self.notice, state)
+            if owner[1] is state:
+                notices.append(self.notice)
         status = referee.firmware.arbiter.status(now_ns)
         notices.extend(Notice("status.button_stuck", seat=seat - 1) for seat in sorted(
             status.stuck))
