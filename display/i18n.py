@@ -99,7 +99,7 @@ STRINGS: dict[str, Mapping[str, str]] = {
     "key.space": {"zh-TW": "空格", "en": "Space"},
     "key.done": {"zh-TW": "完成", "en": "Done"},
     "key.erase": {"zh-TW": "刪除", "en": "Delete"},
-    "key.first_tone": {"zh-TW": "一聲", "en": "1st"},
+    "key.first_tone": {"zh-TW": "一聲", "en": "ˉ"},
     "key.latin": {"zh-TW": "英文 ABC", "en": "ABC"},
     "key.zhuyin": {"zh-TW": "注音", "en": "注音"},
     "zhuyin.hint": {"zh-TW": "打注音，再按聲調，然後選字",

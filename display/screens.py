@@ -56,7 +56,7 @@ class Frame:
     def player(self, seat: int) -> PlayerInfo:
         players = self.snap.players or (self.view.names if self.view is not None else ())
         if 0 <= seat < len(players):
-            return players[seat]
+            return players[seat].shown(self.snap.lang)
         from display.colours import COLOUR_KEYS
         return PlayerInfo(f"#{seat + 1}", COLOUR_KEYS[seat % len(COLOUR_KEYS)])
 

@@ -80,8 +80,7 @@ def _mute(screen: PygameScreen, loop: Loop, now_ns: int) -> None:
 
 
 def _lang(screen: PygameScreen, loop: Loop, now_ns: int) -> None:
-    screen.lang = "en" if screen.lang == "zh-TW" else "zh-TW"
-    screen.renderer.invalidate(layers=True)
+    screen.set_lang("en" if screen.lang == "zh-TW" else "zh-TW")
 
 
 #: The entries in the order they are drawn and walked (the risky ones last, so the focus

@@ -110,6 +110,8 @@ class PygameScreen:
             self.table, problem = table_players.load(table_file)
             if problem:
                 log.warning("%s", problem)
+            # the language the host last chose in the menu outlives a restart
+            self.lang = table_players.load_language(table_file) or self.lang
         #: the variant a game's setup form starts with (kit name -> variant; the config's)
         self.variants: dict[str, str] = {}
         #: the home screen's game picker while it is shown (None: not shown)
@@ -587,8 +589,7 @@ class PygameScreen:
                               now_ns)
             return
         if name == "lang":
-            self.lang = "en" if self.lang == "zh-TW" else "zh-TW"
-            self.renderer.invalidate(layers=True)
+            self.set_lang("en" if self.lang == "zh-TW" else "zh-TW")
             return
         if name == "menu":
             self.open_menu()
@@ -725,6 +726,13 @@ class PygameScreen:
             if before.focus is not None:
                 self.focus = 0
             return
+        if before.focus is None:
+            # the keyboard opens in the screen's language: Latin letters on an English
+            # screen, 注音 on a Chinese one (the host switches with its key)
+            wanted = "latin" if self.lang == "en" or not zhuyin.available() else "zhuyin"
+            if after.keyboard != wanted:
+                self.setup = dataclasses.replace(after, keyboard=wanted, syllable="",
+                                                 cand_page=0)
         if before.focus != after.focus:
             self._focus_on = HostAction("setup.done")
         elif ((zhuyin.complete(after.syllable) and not zhuyin.complete(before.syllable))
@@ -743,8 +751,18 @@ class PygameScreen:
         """These players sit at the table now: the next setup (another game, a replay, after
         a restart) starts from them."""
         self.table = tuple(players)
+        self._save_table()
+
+    def set_lang(self, lang: str) -> None:
+        """The screen's language, switched by the host (the menu, ``L``): kept in the table
+        file, so a restart speaks it too."""
+        self.lang = lang
+        self.renderer.invalidate(layers=True)
+        self._save_table()
+
+    def _save_table(self) -> None:
         if self.table_file is not None:
-            problem = table_players.save(self.table_file, self.table)
+            problem = table_players.save(self.table_file, self.table, self.lang)
             if problem:
                 log.warning("%s", problem)
 
@@ -810,6 +828,8 @@ class PygameScreen:
                             camera_status=camera_status, notices=tuple(notices), setup=setup,
                             game=game, **extra)
         parts = self.part(loop).snapshot_parts(self, loop)
+        if "players" in parts:  # default names (a seat's colour) in the screen's language
+            parts["players"] = tuple(p.shown(self.lang) for p in parts["players"])
         return Snapshot(state=state, now_ms=now_ms, lang=self.lang,
                         camera_status=camera_status, notices=tuple(notices), game=game,
                         **parts, **extra)
