@@ -94,6 +94,9 @@ def register(commands: Any, benches: Any) -> None:
                     "service). Resumes the unfinished game on start.")
     kiosk.add_argument("--config", metavar="FILE", help="the box's TOML config file")
     kiosk.add_argument("--window", action="store_true", help="a window instead of full screen")
+    kiosk.add_argument("--size", type=_size, metavar="WxH",
+                       help="a window of this size (e.g. 800x480, the Pi's touchscreen; "
+                            "implies --window; default: the config's [screen] size)")
     kiosk.add_argument("--keyboard", action="store_true",
                        help="keys 1-8 as seat buttons, Enter/Backspace/Space as host buttons "
                             "(no GPIO)")

@@ -302,8 +302,9 @@ def _run_locked(args: argparse.Namespace, config: Config, config_path: Path | No
     from tablekeeper import table_players
     from tablekeeper.screen import PygameScreen, run_realtime
 
-    screen = PygameScreen(size=config.screen.size,
-                          fullscreen=config.screen.fullscreen and not args.window,
+    size = getattr(args, "size", None)  # --size WxH: a window of that size
+    screen = PygameScreen(size=size or config.screen.size,
+                          fullscreen=config.screen.fullscreen and not args.window and not size,
                           lang=config.table.language, title="tablekeeper",
                           cards=kit.card_infos(deck), rng=random.Random(secrets.randbits(64)),
                           roster=config.table.names,
@@ -534,7 +535,8 @@ def stop_for(reason: str, args: argparse.Namespace, notifier: Any) -> int:
     notifier.ready(text[:200])
     print(text, file=sys.stderr)
     try:
-        show_fatal(text, fullscreen=not args.window, hold_s=args.run_for,
+        show_fatal(text, fullscreen=not (args.window or getattr(args, "size", None)),
+                   hold_s=args.run_for,
                    tick=lambda: notifier.tick(time.monotonic()))
     except Exception as exc:  # no display: the log and stderr still have it
         log.warning("the reason could not be shown on screen: %s", exc)

@@ -90,3 +90,27 @@ def test_the_kiosk_starts_on_the_home_screen_with_the_configured_game_and_roster
     assert home.choice.name == "something-missing"
     header = (tmp_path / "state" / "games" / "current.jsonl").read_text().splitlines()[0]
     assert '"game":"something_missing"' in header  # the journal names its game
+
+
+def test_size_opens_a_window_of_that_size(tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """``kiosk --size WxH``: a window of that size, whatever the config says (issue 41: a
+    hand-written TOML was needed to try the kiosk in a window); a bad size is refused."""
+    from tablekeeper.screen import PygameScreen
+
+    made: list[tuple[tuple[int, ...], bool]] = []
+    real_init = PygameScreen.__init__
+
+    def init(self: PygameScreen, **kwargs: object) -> None:
+        made.append((tuple(kwargs["size"]), bool(kwargs["fullscreen"])))  # type: ignore[arg-type]
+        real_init(self, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(PygameScreen, "__init__", init)
+    config = tmp_path / "tablekeeper.toml"
+    config.write_text(f'[table]\nstate_dir = "{tmp_path / "state"}"\n'
+                      '[screen]\nsize = [1920, 1080]\nfullscreen = true\n', encoding="utf-8")
+    assert main(["kiosk", "--config", str(config), "--keyboard", "--simulate-camera",
+                 "--size", "800x480", "--run-for", "0.3"]) == 0
+    assert made == [((800, 480), False)]
+    with pytest.raises(SystemExit):
+        main(["kiosk", "--config", str(config), "--size", "80x48"])
