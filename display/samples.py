@@ -204,6 +204,8 @@ def game_shared(display: Any, lang: str) -> list[tuple[str, Snapshot]]:
                                       buzz=BuzzView(winner=1, at_ms=T0 - 200, margin_us=3200),
                                       early=((2, 0),))),
         (tag + "menu", replace(s, menu=MenuView(items=items, titles=titles), focus=0)),
+        (tag + "menu-paused", replace(s, menu=MenuView(items=items, titles=titles,
+                                                       note="menu.paused_restart"), focus=0)),
         (tag + "menu-confirm", replace(s, menu=MenuView(
             page="confirm", titles=titles, question="menu.end_q",
             items=(MenuItem("no", "menu.no_keep"), MenuItem("yes", "menu.yes_end", risky=True))),

@@ -321,7 +321,8 @@ class PygameScreen:
         """A game resumed after a restart waits for the host: its clock paused (journalled
         as ``restart``) and the host menu open on it, "back to the game" focused."""
         referee = loop.referee
-        if referee.pause(now_ns, "restart"):
+        # (from the time of its last event: the clock stood still while the box was off)
+        if referee.pause(min(now_ns, referee.ns_at(referee.state.now_ms)), "restart"):
             self.open_menu()
 
     # --- the host menu ---------------------------------------------------------------------
