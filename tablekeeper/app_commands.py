@@ -102,6 +102,10 @@ def register(commands: Any, benches: Any) -> None:
                             "(no GPIO)")
     kiosk.add_argument("--simulate-camera", action="store_true",
                        help="a simulated table instead of the camera (try it on a laptop)")
+    kiosk.add_argument("--simulate-players", action="store_true",
+                       help="with --simulate-camera: simulated players play the game picked on "
+                            "the home screen, laying cards, tiles and markers on the simulated "
+                            "table as the demo's players do (a newcomer sees the camera at work)")
     kiosk.add_argument("--log-level", default="INFO")
     kiosk.add_argument("--run-for", type=float, metavar="SECONDS",
                        help="stop after this long (smoke tests, trying a setup)")

@@ -7,6 +7,7 @@ import logging
 import os
 import warnings
 from pathlib import Path
+from typing import Any
 
 import pytest
 from gpiozero.exc import PinFactoryFallback
@@ -114,3 +115,37 @@ def test_size_opens_a_window_of_that_size(tmp_path: Path,
     assert made == [((800, 480), False)]
     with pytest.raises(SystemExit):
         main(["kiosk", "--config", str(config), "--size", "80x48"])
+
+
+@pytest.mark.slow
+def test_simulated_players_play_the_picked_game_on_the_simulated_table(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``kiosk --simulate-players`` (issue 41): the host picks a game on the home screen (here:
+    Enter, the confirm button's stand-in) and the game's simulated players play it, laying
+    their tiles on the simulated camera's table; the real camera path reads them."""
+    import pygame
+
+    from tablekeeper.journal import read
+    from tablekeeper.screen import PygameScreen
+
+    real_show_home = PygameScreen.show_home
+    pressed: list[bool] = []
+
+    def show_home(self: PygameScreen, *args: Any, **kwargs: Any) -> None:
+        real_show_home(self, *args, **kwargs)
+        if not pressed:  # the host confirms the game the home screen offers first
+            pressed.append(True)
+            for kind in (pygame.KEYDOWN, pygame.KEYUP):
+                pygame.event.post(pygame.event.Event(kind, key=pygame.K_RETURN, mod=0,
+                                                     unicode="\r", scancode=40))
+
+    monkeypatch.setattr(PygameScreen, "show_home", show_home)
+    config = tmp_path / "tablekeeper.toml"
+    config.write_text(f'[table]\nstate_dir = "{tmp_path / "state"}"\ngame = "eselsbruecke"\n',
+                      encoding="utf-8")
+    assert main(["kiosk", "--config", str(config), "--keyboard", "--simulate-players",
+                 "--size", "800x480", "--run-for", "40"]) == 0  # (a loaded CI box)
+    events = [r.event.type_name for r in read(tmp_path / "state" / "games" / "current.jsonl"
+                                               ).records if r.event is not None]
+    assert events[0] == "new_game"
+    assert "tile_seen" in events  # seen by the camera path, not entered by hand
