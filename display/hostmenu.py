@@ -35,6 +35,9 @@ class MenuView:
     question: str = ""
     #: the rules page: the game's rules, (zh-TW lines, en lines)
     rules: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+    #: the main page's line under the entries (an i18n key; "": none): the game's clocks
+    #: wait while the menu is open, or since the box restarted
+    note: str = ""
 
     def title(self, lang: str) -> str:
         return self.titles[1] if lang == "en" else self.titles[0]

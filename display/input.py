@@ -77,6 +77,10 @@ class Button:
     #: breaks a rule, ends the game or discards data: never the default of the focus
     #: (:func:`focus_order` puts it last)
     risky: bool = False
+    #: a judgment about a player (right, wrong, held it, found, caught ...): never the
+    #: default of the focus (:func:`focus_order` puts it after the screen's other choices;
+    #: the renderer marks the game display's ``judgments``)
+    judgment: bool = False
 
     def contains(self, pos: tuple[float, float]) -> bool:
         x, y, w, h = self.rect
@@ -106,21 +110,34 @@ GLOBAL_KEYS: dict[int, HostAction] = {
 NOT_FOCUSABLE = frozenset({"undo", "lang", "home"})
 
 
+#: The focus's resting place on a screen whose first choice would be a judgment: no button is
+#: highlighted, *confirm* there does nothing but say "press next to choose" (the screen
+#: asks the host to choose, never assumes a verdict), *next* goes to the first choice.
+REST = "focus.rest"
+
+
 def focus_order(buttons: Sequence[Button]) -> list[Button]:
     """The buttons the host buttons' *next* walks, in the order it walks them: the screen's
-    main choice (``confirm``) first, then the others as drawn, the risky ones (a rule broken,
-    the game ended, data discarded) last, and the host menu's button at the very end. The
-    focus starts on the first, so the default is never a risky choice."""
+    main choice (``confirm``) first, then the others as drawn, the judgments about a player
+    after them, the risky ones (a rule broken, the game ended, data discarded) last, and the
+    host menu's button at the very end. The focus starts on the first, so the default is
+    never a risky choice; where the first would be a judgment, the walk starts on
+    :data:`REST` (a button with no area: nothing highlighted) instead."""
     usable = [b for b in buttons if b.enabled and b.action.name not in NOT_FOCUSABLE]
 
     def rank(b: Button) -> int:
         if b.action.name == "menu":
-            return 3
+            return 4
         if b.risky:
+            return 3
+        if b.judgment:
             return 2
         return 0 if b.action.name == "confirm" else 1
 
-    return sorted(usable, key=rank)
+    order = sorted(usable, key=rank)
+    if order and order[0].judgment:
+        order.insert(0, Button((0, 0, 0, 0), HostAction(REST)))
+    return order
 
 
 def hit_test(buttons: Sequence[Button], pos: tuple[float, float]) -> HostAction | None:

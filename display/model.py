@@ -26,6 +26,19 @@ class PlayerInfo:
     name: str
     colour: str
 
+    def shown(self, lang: str) -> PlayerInfo:
+        """This player as a screen in ``lang`` names them: a default name (the seat's colour,
+        "黃色" / "Yellow", given when nobody typed one) follows the screen's language, live;
+        a typed name stays as it is."""
+        from display.i18n import LANGS, tr
+
+        key = f"colour.{self.colour}"
+        for other in LANGS:
+            if self.name == tr("player.by_colour", other, colour=tr(key, other)):
+                name = tr("player.by_colour", lang, colour=tr(key, lang))
+                return self if name == self.name else PlayerInfo(name, self.colour)
+        return self
+
 
 @dataclass(frozen=True)
 class CardView:

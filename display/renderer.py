@@ -9,6 +9,7 @@ of ``now_ms`` (never of frame counts), capped at ``fps`` frames per second.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
@@ -21,7 +22,7 @@ import pygame
 from display.fonts import FontBook
 from display.games import GameDisplay
 from display.i18n import STRINGS, tr
-from display.input import Button, InputEvent, focus_order, hit_test, translate
+from display.input import REST, Button, InputEvent, focus_order, hit_test, translate
 from display.model import CardView, Snapshot
 from display.paint import Painter, TextCache, TextRecord
 from display.screens import (
@@ -396,13 +397,20 @@ class Renderer:
                                         round(BANNER_LINE_H * len(banner) * size[1]))
                             if banner else None)
         self.banner_texts = tuple(painter.texts[banner_texts:])
-        self.buttons = tuple(self._base_buttons + painter.buttons)
+        buttons = self._base_buttons + painter.buttons
+        judgments = game.judgments if game is not None and snap.state is not None else ()
+        if judgments and snap.menu is None:  # (the game's judgments about a player)
+            buttons = [dataclasses.replace(b, judgment=True) if b.action.name in judgments
+                       else b for b in buttons]
+        self.buttons = tuple(buttons)
         self.focused = None
         if snap.focus is not None:
             order = focus_order(self.buttons)
             if order:
-                self.focused = order[snap.focus % len(order)]
-                focus_ring(painter, self.focused.rect)
+                focused = order[snap.focus % len(order)]
+                if focused.action.name != REST:  # (resting: nothing highlighted)
+                    self.focused = focused
+                    focus_ring(painter, focused.rect)
         self.texts = tuple(self._base_texts + painter.texts)
         base_n = len(self._base_texts)
         self.fills = tuple(self._base_fills + [(base_n + n, r) for n, r in painter.fills])

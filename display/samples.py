@@ -101,6 +101,9 @@ def tablesetup(lang: str = "zh-TW") -> list[tuple[str, Snapshot]]:
             picture=_table_picture(3, colour="bad"))))),
         ("tablesetup-cards-camera-gone", replace(s, tablesetup=replace(cards, step_view=replace(
             teach, state="lay", camera_gone=True, picture=None)))),
+        ("tablesetup-cards-taken-next", replace(s, tablesetup=replace(cards, step_view=replace(
+            teach, card_id="n38", name_zh="38", name_en="38", shot=3, state="clear_next",
+            next_zh="39", next_en="39", picture=_table_picture(4))))),
         ("tablesetup-cards-disk-full", replace(s, tablesetup=replace(cards, step_view=replace(
             teach, state="clear", problem="tablesetup.cards.disk_full")))),
         ("tablesetup-cards-skipped", replace(s, tablesetup=replace(cards, step_view=CardsView(
@@ -201,6 +204,8 @@ def game_shared(display: Any, lang: str) -> list[tuple[str, Snapshot]]:
                                       buzz=BuzzView(winner=1, at_ms=T0 - 200, margin_us=3200),
                                       early=((2, 0),))),
         (tag + "menu", replace(s, menu=MenuView(items=items, titles=titles), focus=0)),
+        (tag + "menu-paused", replace(s, menu=MenuView(items=items, titles=titles,
+                                                       note="menu.paused_restart"), focus=0)),
         (tag + "menu-confirm", replace(s, menu=MenuView(
             page="confirm", titles=titles, question="menu.end_q",
             items=(MenuItem("no", "menu.no_keep"), MenuItem("yes", "menu.yes_end", risky=True))),

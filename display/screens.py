@@ -56,7 +56,7 @@ class Frame:
     def player(self, seat: int) -> PlayerInfo:
         players = self.snap.players or (self.view.names if self.view is not None else ())
         if 0 <= seat < len(players):
-            return players[seat]
+            return players[seat].shown(self.snap.lang)
         from display.colours import COLOUR_KEYS
         return PlayerInfo(f"#{seat + 1}", COLOUR_KEYS[seat % len(COLOUR_KEYS)])
 
@@ -593,6 +593,9 @@ def draw_menu(p: Painter, f: Frame) -> None:
                  colour=C.ACCENT if i == 0 else (C.WARN if item.risky else C.PANEL_HI),
                  size=0.055, risky=item.risky)
     footer(p, [], undo=False)
+    if menu.note:  # the game waits: its clocks stand still (between the footer's ends)
+        p.text(p.tr(menu.note), p.rect(0.03, FOOTER_Y, 0.8, FOOTER_H), size=0.04,
+               colour=C.WARN, weight="regular", align="left")
 
 
 def tr_title(menu: Any, lang: str) -> str:

@@ -114,7 +114,9 @@ class Loop:
     def step(self) -> None:
         now = self.clock.now_ns()
         self.ticks += 1
-        if self.table is not None:
+        # (the simulated players wait while the host is in the menu, as a table does; a
+        # question of the game is theirs to answer)
+        if self.table is not None and not self.referee.host_away:
             self.table.plan(now)
             self.table.run_due(now)
         if self.screen is not None:
@@ -198,7 +200,8 @@ class Loop:
     def next_wake(self, now_ns: int) -> int:
         """When something can next happen: the fast-forward target of a simulated clock."""
         wake: list[int] = []
-        if self.table is not None and (t := self.table.next_time()) is not None:
+        if (self.table is not None and not self.referee.host_away
+                and (t := self.table.next_time()) is not None):
             wake.append(t)
         deadline = self.referee.next_deadline_ns()
         if deadline is not None:

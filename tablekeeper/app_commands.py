@@ -94,11 +94,18 @@ def register(commands: Any, benches: Any) -> None:
                     "service). Resumes the unfinished game on start.")
     kiosk.add_argument("--config", metavar="FILE", help="the box's TOML config file")
     kiosk.add_argument("--window", action="store_true", help="a window instead of full screen")
+    kiosk.add_argument("--size", type=_size, metavar="WxH",
+                       help="a window of this size (e.g. 800x480, the Pi's touchscreen; "
+                            "implies --window; default: the config's [screen] size)")
     kiosk.add_argument("--keyboard", action="store_true",
                        help="keys 1-8 as seat buttons, Enter/Backspace/Space as host buttons "
                             "(no GPIO)")
     kiosk.add_argument("--simulate-camera", action="store_true",
                        help="a simulated table instead of the camera (try it on a laptop)")
+    kiosk.add_argument("--simulate-players", action="store_true",
+                       help="with --simulate-camera: simulated players play the game picked on "
+                            "the home screen, laying cards, tiles and markers on the simulated "
+                            "table as the demo's players do (a newcomer sees the camera at work)")
     kiosk.add_argument("--log-level", default="INFO")
     kiosk.add_argument("--run-for", type=float, metavar="SECONDS",
                        help="stop after this long (smoke tests, trying a setup)")

@@ -105,3 +105,47 @@ def run_demo(args: Any) -> int:
     summary["screens"] = len(screen.saved)
     print(json.dumps(summary, ensure_ascii=False))
     return 0
+
+
+class HubPin:
+    """A seat button a simulated player presses on a box whose buttons are not mock pins (the
+    kiosk's ``--simulate-players``: its keyboard or GPIO firmware): the edges go through the
+    firmware's input hub, as a key 1-8 does (the arbiter at once, the loop's queue)."""
+
+    def __init__(self, firmware: Firmware, seat: int) -> None:
+        self.firmware = firmware
+        self.seat = seat
+
+    def press(self, t_ns: int | None = None) -> None:
+        self._edge(True, t_ns)
+
+    def release(self, t_ns: int | None = None) -> None:
+        self._edge(False, t_ns)
+
+    def _edge(self, pressed: bool, t_ns: int | None) -> None:
+        import time
+
+        from firmware.devices import SeatEdge
+
+        # (the simulated tables always say when; a bare press is now, on the box's clock)
+        self.firmware.hub(SeatEdge(self.seat, pressed,
+                                   t_ns if t_ns is not None else time.monotonic_ns()))
+
+
+def demo_firmware(firmware: Firmware | None, clock: Clock,
+                  seed: int) -> tuple[Firmware, list[Any]]:
+    """The firmware a demo's table plays on and its seat buttons (seat 1 first): gpiozero's
+    mock pins on a firmware of its own, or, given the box's ``firmware`` (the kiosk's), its
+    input hub (:class:`HubPin`)."""
+    if firmware is not None:
+        return firmware, [HubPin(firmware, seat) for seat in range(1, 9)]
+    import random
+
+    from firmware.box import build
+    from firmware.config import FirmwareConfig
+    from firmware.mock import mock_factory
+
+    factory = mock_factory()
+    config = FirmwareConfig.from_dict({"backend": "gpio", "sound": {"kind": "none"}})
+    built = build(config, factory, rng=random.Random(seed + 1), clock=clock.now_ns)
+    return built, [factory.pin(p) for p in config.pins.seats]

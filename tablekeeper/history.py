@@ -21,6 +21,8 @@ NOTE_WORDS = {
     "early_press": "pressed too early",
     "mismatch": "camera and host disagree",
     "host_decision": "the host decided",
+    "pause": "the game clock paused",
+    "resume": "the game clock went on",
 }
 
 

@@ -56,6 +56,8 @@ class MenuScreen(Protocol):
 
     def set_volume(self, loop: Loop, volume: int, *, muted: bool) -> None: ...
 
+    def set_lang(self, lang: str) -> None: ...
+
     def show_area(self, game: str | None = None, step: str | None = None) -> bool: ...
 
 
@@ -117,8 +119,7 @@ def _mute(screen: MenuScreen, loop: Loop, now_ns: int) -> None:
 
 
 def _lang(screen: MenuScreen, loop: Loop, now_ns: int) -> None:
-    screen.lang = "en" if screen.lang == "zh-TW" else "zh-TW"
-    screen.renderer.invalidate(layers=True)
+    screen.set_lang("en" if screen.lang == "zh-TW" else "zh-TW")
 
 
 #: The entries in the order they are drawn and walked (the risky ones last, so the focus

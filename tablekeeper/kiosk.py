@@ -218,6 +218,8 @@ def run_kiosk(args: argparse.Namespace) -> int:
 def _run_kiosk_main(args: argparse.Namespace, setup_logging: Any, Notifier: Any) -> int:
 
     setup_logging(args.log_level)
+    if getattr(args, "simulate_players", False):
+        args.simulate_camera = True  # (the players lay their cards on the simulated table)
     notifier = Notifier.from_environ(os.environ, os.getpid())
     config_path = Path(args.config) if args.config else None
     report = read_config(config_path, explicit=args.config is not None)
@@ -341,8 +343,9 @@ def _run_locked(args: argparse.Namespace, config: Config, config_path: Path | No
     from tablekeeper import table_players
     from tablekeeper.screen import PygameScreen, run_realtime
 
-    screen = PygameScreen(size=config.screen.size,
-                          fullscreen=config.screen.fullscreen and not args.window,
+    size = getattr(args, "size", None)  # --size WxH: a window of that size
+    screen = PygameScreen(size=size or config.screen.size,
+                          fullscreen=config.screen.fullscreen and not args.window and not size,
                           lang=config.table.language, title="tablekeeper",
                           cards=kit.card_infos(deck), rng=random.Random(secrets.randbits(64)),
                           roster=config.table.names,
@@ -386,6 +389,29 @@ def _run_locked(args: argparse.Namespace, config: Config, config_path: Path | No
         watch_pauses(fresh, on_pause, lock)
         loop.referee = Referee(fresh, firmware, clock.now_ns(), kit=kit,
                                game_id=Path(fresh.journal.path).stem, **kit.table_options(deck))
+        loop.table = None
+
+    def simulated_players(new_kit: games.Kit) -> None:
+        """``--simulate-players``: the game's own demo table (its kit's ``demo``, the same
+        simulated players as ``tablekeeper demo``) plays the game the host picked, laying
+        its cards, tiles and markers on the simulated camera's table and pressing the seat
+        buttons through the box's firmware; the host's three buttons stay the host's."""
+        nonlocal kit, deck
+        if loop.cards is not None:
+            loop.cards.close()
+        kit = new_kit
+        deck = kit.deck(None)  # (the simulated table shows the demo deck)
+        try:
+            options = games.demo_options(kit, players=None,
+                                         variant=screen.variants.get(kit.name))
+        except ValueError:
+            options = games.demo_options(kit, players=None, variant=None)
+        parts = kit.demo(folder, seed=secrets.randbelow(2**31), clock=clock, camera=True,
+                         screen=screen, deck=deck, threaded=True, journal_name=CURRENT,
+                         firmware=firmware, **options)
+        loop.referee, loop.cards, loop.table = parts.loop.referee, parts.loop.cards, parts.table
+        screen.cards = dict(kit.card_infos(deck))
+        log.info("simulated players play %s at the simulated table", kit.name)
 
     def new_game() -> None:
         """The game is over and the host goes on: it is archived (if it cannot be, the host
@@ -400,7 +426,7 @@ def _run_locked(args: argparse.Namespace, config: Config, config_path: Path | No
         """The host picked a game on the home screen; nothing is played yet, so the empty
         journal of the one set up before is replaced (it holds no event)."""
         chosen = games.load(name)
-        if chosen is kit:
+        if chosen is kit and not getattr(args, "simulate_players", False):
             return
         current = loop.referee.game
         if current.journal.active():  # never drop an acknowledged event
@@ -409,7 +435,10 @@ def _run_locked(args: argparse.Namespace, config: Config, config_path: Path | No
         journal = current.journal
         if not (isinstance(journal, DeferredJournal) and not journal.created):
             Path(journal.path).unlink(missing_ok=True)
-        fresh_game(chosen)
+        if getattr(args, "simulate_players", False):
+            simulated_players(chosen)
+        else:
+            fresh_game(chosen)
 
     screen.on_new_game = new_game
     screen.on_choose_game = choose_game
@@ -438,6 +467,8 @@ def _run_locked(args: argparse.Namespace, config: Config, config_path: Path | No
         screen.show_home(choices, chosen=kit.name)
         if fresh_box({g.name: Readiness(g.name, g.missing) for g in choices}):
             screen.show_area()  # nothing set up yet: the box starts in the set-up area
+    else:  # a game under way when the box stopped: it waits for the host (paused, menu open)
+        screen.hold_after_restart(loop, clock.now_ns())
 
     def watchdog() -> None:
         notifier.tick(time.monotonic())
@@ -573,7 +604,8 @@ def stop_for(reason: str, args: argparse.Namespace, notifier: Any) -> int:
     notifier.ready(text[:200])
     print(text, file=sys.stderr)
     try:
-        show_fatal(text, fullscreen=not args.window, hold_s=args.run_for,
+        show_fatal(text, fullscreen=not (args.window or getattr(args, "size", None)),
+                   hold_s=args.run_for,
                    tick=lambda: notifier.tick(time.monotonic()))
     except Exception as exc:  # no display: the log and stderr still have it
         log.warning("the reason could not be shown on screen: %s", exc)

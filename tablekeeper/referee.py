@@ -17,6 +17,13 @@ Time: every timestamp here is CLOCK_MONOTONIC ns (lgpio edges, camera frames, th
 the engine's game clock is milliseconds since the game started, carried on from the journal
 when a game is resumed (the clock "stops" while the box is off, so a running 30 s hourglass
 resumes with the time it had left).
+
+Pausing (:meth:`Referee.pause`, :meth:`Referee.resume`): while the host menu, a question or a
+confirmation is open, and after a restart until the host goes on, the game clock stands
+still -- every engine deadline and every timer on the screen waits. The engine knows nothing
+of it: the game clock's zero (``epoch_ns``) moves on by the time paused, so the events after
+it carry game times without the pause, and replay gives the same times. The pause and the
+resume are journalled as history notes (``pause`` with why, ``resume`` with ``paused_ms``).
 """
 
 from __future__ import annotations
@@ -95,6 +102,9 @@ class Referee:
         #: the game clock's zero on the monotonic clock; a resumed game carries on from the
         #: time of its last event.
         self.epoch_ns: int = now_ns - self.state.now_ms * NS_PER_MS
+        #: when the game clock was paused (monotonic ns; None: it runs) and why
+        self.paused_since: int | None = None
+        self.paused_why: str = ""
         self.last_buzz: BuzzInfo | None = None
         self.last_rejection: Rejection | None = None
         #: Moves undone so far: the loop asks the camera to offer its cards again after one
@@ -113,10 +123,59 @@ class Referee:
     def over(self) -> bool:
         return self.engine.is_over(self.state)
 
+    def game_ms(self, t_ns: int) -> int:
+        """The game clock at the monotonic time ``t_ns``: standing still while paused."""
+        if self.paused_since is not None:
+            t_ns = min(t_ns, self.paused_since)
+        return (t_ns - self.epoch_ns) // NS_PER_MS
+
     def at_ms(self, t_ns: int) -> int:
         """A monotonic timestamp on the game clock (never before the last event)."""
         now_ms: int = self.state.now_ms
-        return max(now_ms, (t_ns - self.epoch_ns) // NS_PER_MS)
+        return max(now_ms, self.game_ms(t_ns))
+
+    # --- pausing ---------------------------------------------------------------------------
+
+    @property
+    def paused(self) -> bool:
+        return self.paused_since is not None
+
+    @property
+    def host_away(self) -> bool:
+        """Paused by the host menu or a restart (not by a question the table answers): the
+        simulated players wait too."""
+        return self.paused and self.paused_why in ("menu", "restart")
+
+    def pause(self, now_ns: int, why: str) -> bool:
+        """Stop the game clock at ``now_ns`` (``why``: ``menu``, ``question``, ``restart``
+        ...), journalled. Only a game under way pauses; True if it paused now."""
+        if self.paused_since is not None:
+            return False
+        if not self.engine.started(self.state) or self.over:
+            return False
+        self.paused_since = now_ns
+        self.paused_why = why
+        at = self.at_ms(now_ns)
+        log.info("the game clock pauses at %d ms (%s)", at, why,
+                 extra={"GAME_ID": self.game_id, "EVENT": "pause"})
+        self.note("pause", at, why=why)
+        return True
+
+    def resume(self, now_ns: int) -> bool:
+        """Let the game clock run again from where it stood: every deadline moves on by the
+        time paused. Journalled with ``paused_ms``. True if it was paused."""
+        since = self.paused_since
+        if since is None:
+            return False
+        paused_ns = max(0, now_ns - since)
+        at = self.at_ms(since)
+        self.paused_since = None
+        self.epoch_ns += paused_ns
+        log.info("the game clock goes on at %d ms after %.1f s (%s)", at, paused_ns / 1e9,
+                 self.paused_why, extra={"GAME_ID": self.game_id, "EVENT": "resume"})
+        self.note("resume", at, why=self.paused_why, paused_ms=paused_ns // NS_PER_MS)
+        self.paused_why = ""
+        return True
 
     def ns_at(self, at_ms: int) -> int:
         return self.epoch_ns + at_ms * NS_PER_MS
@@ -207,13 +266,14 @@ class Referee:
         if table_tick is not None:
             table_tick(now_ns)
         deadline = self.engine.deadline(self.state)
-        if deadline is not None and (now_ns - self.epoch_ns) // NS_PER_MS >= deadline.at_ms:
+        if deadline is not None and self.game_ms(now_ns) >= deadline.at_ms:
             self.submit(deadline.event)
 
     def next_deadline_ns(self) -> int | None:
         """When the running timer ends, or the table adapter next wants a tick (an optional
-        ``next_wake_ns()``: a held button's 2 s), on the monotonic clock (None: neither)."""
-        deadline = self.engine.deadline(self.state)
+        ``next_wake_ns()``: a held button's 2 s), on the monotonic clock (None: neither).
+        While the game clock is paused its deadline is not due."""
+        deadline = None if self.paused else self.engine.deadline(self.state)
         wakes = [] if deadline is None else [self.ns_at(deadline.at_ms)]
         table_wake = getattr(self.table, "next_wake_ns", None)
         if table_wake is not None and (t := table_wake()) is not None:

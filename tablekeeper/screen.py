@@ -27,7 +27,7 @@ import pygame
 from display.home import GameChoice, HomeMenu
 from display.hostmenu import MenuItem, MenuView
 from display.i18n import STRINGS
-from display.input import HostAction, SeatInput, TextInput
+from display.input import REST, HostAction, SeatInput, TextInput
 from display.model import CardView, Notice, PlayerInfo, Snapshot
 from display.setup import SetupForm
 from engine.core import Rejection
@@ -113,6 +113,8 @@ class PygameScreen:
             self.table, problem = table_players.load(table_file)
             if problem:
                 log.warning("%s", problem)
+            # the language the host last chose in the menu outlives a restart
+            self.lang = table_players.load_language(table_file) or self.lang
         #: the variant a game's setup form starts with (kit name -> variant; the config's)
         self.variants: dict[str, str] = {}
         #: the home screen's game picker while it is shown (None: not shown)
@@ -125,6 +127,7 @@ class PygameScreen:
         self.saved: list[Path] = []
         self.notice: Notice | None = None
         self._notice_until = 0
+        self._notice_owner: tuple[Notice, Any] | None = None
         self._last_shot: tuple[Any, ...] | None = None
         self._card_surfaces: dict[str, pygame.Surface] = {}
         self.quit_requested = False
@@ -145,6 +148,10 @@ class PygameScreen:
         self.menu_asking: hostmenu.Entry | None = None
         self.menu_entries: list[hostmenu.Entry] = list(hostmenu.ENTRIES)
         self._focus_before_menu = 0
+        #: what else holds the game's clocks (a feature's own question or dialog over the
+        #: game: it adds a name while it is open and takes it out when it closes); see
+        #: :meth:`modal`
+        self.holds: set[str] = set()
         #: when *back* went down (a long press opens the menu), None: not held
         self._back_down: int | None = None
         self.volume: int = MAX_VOLUME * 7 // 10
@@ -282,6 +289,45 @@ class PygameScreen:
         area.tick(now_ns)
         self._area_changed()
 
+    # --- pausing: the game's clocks wait while something asks the host ---------------------
+
+    def modal(self, loop: Loop) -> str | None:
+        """What is open over the game and holds its clocks (None: nothing): ``"menu"`` (the
+        host menu, any of its pages and questions), a name in :attr:`holds`, or
+        ``"question"`` while the game's screen part asks the host something (its optional
+        ``asking(screen, loop) -> bool``: a card's question, a claim to confirm)."""
+        if self.menu_open:
+            return "menu"
+        if self.holds:
+            return sorted(self.holds)[0]
+        referee = loop.referee
+        if not referee.engine.started(referee.state) or referee.over:
+            return None
+        asking = getattr(self.part(loop), "asking", None)
+        if asking is not None and asking(self, loop):
+            return "question"
+        return None
+
+    def sync_pause(self, loop: Loop, now_ns: int) -> None:
+        """Pause the game clock while :meth:`modal` says something is open, resume it once
+        nothing is (the referee journals both; a game paused by a restart stays paused
+        until the host leaves the menu it opened in)."""
+        referee = loop.referee
+        why = self.modal(loop)
+        if why is not None:
+            if referee.pause(now_ns, why):
+                self.renderer.invalidate()
+        elif referee.paused and referee.resume(now_ns):
+            self.renderer.invalidate()
+
+    def hold_after_restart(self, loop: Loop, now_ns: int) -> None:
+        """A game resumed after a restart waits for the host: its clock paused (journalled
+        as ``restart``) and the host menu open on it, "back to the game" focused."""
+        referee = loop.referee
+        # (from the time of its last event: the clock stood still while the box was off)
+        if referee.pause(min(now_ns, referee.ns_at(referee.state.now_ms)), "restart"):
+            self.open_menu()
+
     # --- the host menu ---------------------------------------------------------------------
 
     def open_menu(self) -> None:
@@ -312,6 +358,10 @@ class PygameScreen:
             return MenuView(page="confirm", titles=titles, question=asked.confirm,
                             items=(MenuItem("no", "menu.no_keep"),
                                    MenuItem("yes", "menu.yes_end", risky=True)))
+        referee = loop.referee
+        note = ""
+        if referee.paused:
+            note = "menu.paused_restart" if referee.paused_why == "restart" else "menu.paused"
         items = []
         for entry in self.menu_items(loop):
             label = "menu.unmute" if entry.key == "mute" and self.muted else entry.label
@@ -319,7 +369,7 @@ class PygameScreen:
                 label = "menu.close"  # (no game on screen to go back to)
             params = tuple(entry.params(self).items())
             items.append(MenuItem(entry.key, label, params, entry.risky))
-        return MenuView(page="main", titles=titles, items=tuple(items))
+        return MenuView(page="main", titles=titles, items=tuple(items), note=note)
 
     def menu_action(self, loop: Loop, name: str, arg: Any, now_ns: int) -> None:
         """A choice in the open menu: ``confirm`` is the page's harmless default (back to
@@ -421,6 +471,7 @@ class PygameScreen:
         self._back_held(loop, now)
         if self.area is not None and not self.menu_open:
             self.area_poll(now)
+        self.sync_pause(loop, now)
 
     def _back_held(self, loop: Loop, now_ns: int) -> None:
         """*back* pressed: released before :data:`LONG_PRESS_NS`, it is *back*; held that
@@ -542,8 +593,7 @@ class PygameScreen:
                               now_ns)
             return
         if name == "lang":
-            self.lang = "en" if self.lang == "zh-TW" else "zh-TW"
-            self.renderer.invalidate(layers=True)
+            self.set_lang("en" if self.lang == "zh-TW" else "zh-TW")
             return
         if name == "menu":
             self.open_menu()
@@ -581,6 +631,11 @@ class PygameScreen:
             if name == "menu":
                 self.open_menu()
                 return
+        if name == REST:  # nothing chosen yet (a judgment is never assumed): say so
+            self.notice = Notice("status.choose_first")
+            self._notice_until = now_ns + 4_000 * NS_PER_MS
+            self.renderer.invalidate()
+            return
         self.part(loop).host_action(self, loop, name, arg, now_ns)
 
     def _home_action(self, action: HostAction) -> None:
@@ -689,6 +744,13 @@ class PygameScreen:
             if before.focus is not None:
                 self.focus = 0
             return
+        if before.focus is None:
+            # the keyboard opens in the screen's language: Latin letters on an English
+            # screen, 注音 on a Chinese one (the host switches with its key)
+            wanted = "latin" if self.lang == "en" or not zhuyin.available() else "zhuyin"
+            if after.keyboard != wanted:
+                self.setup = dataclasses.replace(after, keyboard=wanted, syllable="",
+                                                 cand_page=0)
         if before.focus != after.focus:
             self._focus_on = HostAction("setup.done")
         elif ((zhuyin.complete(after.syllable) and not zhuyin.complete(before.syllable))
@@ -707,8 +769,18 @@ class PygameScreen:
         """These players sit at the table now: the next setup (another game, a replay, after
         a restart) starts from them."""
         self.table = tuple(players)
+        self._save_table()
+
+    def set_lang(self, lang: str) -> None:
+        """The screen's language, switched by the host (the menu, ``L``): kept in the table
+        file, so a restart speaks it too."""
+        self.lang = lang
+        self.renderer.invalidate(layers=True)
+        self._save_table()
+
+    def _save_table(self) -> None:
         if self.table_file is not None:
-            problem = table_players.save(self.table_file, self.table)
+            problem = table_players.save(self.table_file, self.table, self.lang)
             if problem:
                 log.warning("%s", problem)
 
@@ -729,7 +801,7 @@ class PygameScreen:
     def snapshot(self, loop: Loop, now_ns: int) -> Snapshot:
         referee = loop.referee
         state = referee.state
-        now_ms = (now_ns - referee.epoch_ns) // NS_PER_MS
+        now_ms = referee.game_ms(now_ns)  # (standing still while the game is paused)
         notices: list[Notice] = []
         for text in self.problems:
             key, game = self.problem_of.get(text, (None, None))
@@ -737,7 +809,13 @@ class PygameScreen:
                 continue  # another game's, or the home screen: not this table's problem now
             notices.append(Notice(key=key) if key is not None else Notice(text=text))
         if self.notice is not None and now_ns < self._notice_until:
-            notices.append(self.notice)
+            # a notice belongs to the game's state it was shown in: gone once that state ends
+            # (an event from the camera or a button after a refusal), whatever its time left
+            owner = self._notice_owner
+            if owner is None or owner[0] is not self.notice:
+                self._notice_owner = owner = (self.notice, state)
+            if owner[1] is state:
+                notices.append(self.notice)
         status = referee.firmware.arbiter.status(now_ns)
         notices.extend(Notice("status.button_stuck", seat=seat - 1) for seat in sorted(
             status.stuck))
@@ -768,6 +846,8 @@ class PygameScreen:
                             camera_status=camera_status, notices=tuple(notices), setup=setup,
                             game=game, **extra)
         parts = self.part(loop).snapshot_parts(self, loop)
+        if "players" in parts:  # default names (a seat's colour) in the screen's language
+            parts["players"] = tuple(p.shown(self.lang) for p in parts["players"])
         return Snapshot(state=state, now_ms=now_ms, lang=self.lang,
                         camera_status=camera_status, notices=tuple(notices), game=game,
                         **parts, **extra)

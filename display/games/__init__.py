@@ -66,6 +66,17 @@ class GameDisplay:
     phrases: Mapping[str, str] = field(default_factory=dict)
     #: the game's rules in short, for the host menu: language -> lines (``rules.py``)
     rules: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: the host's actions that judge a player (right, wrong, held it, found, caught ...):
+    #: never the focus's default (:func:`display.input.focus_order`)
+    judgments: frozenset[str] = frozenset()
+    #: the view -> whether the event the judgments judge has happened (the answer given):
+    #: before it, no judgment is offered (tests/display/test_judgments.py checks every
+    #: sample screen)
+    judging: Callable[[Any], bool] = field(default=lambda view: True)
+    #: the game's messages of a moment (i18n keys): each is owned by the state the event
+    #: that made it produced, and gone once that state ends (tests/app/test_messages_owned.py
+    #: walks every game's demo and fails on one shown after its state)
+    messages: frozenset[str] = frozenset()
 
 
 def displays() -> tuple[GameDisplay, ...]:

@@ -65,6 +65,10 @@ class CardsView:
     glare_ok: bool = True
     other_zh: str = ""
     other_en: str = ""
+    #: state "clear_next": the card named is the one just taken (still in the picture), and
+    #: these are the next card's names
+    next_zh: str = ""
+    next_en: str = ""
     picture: Picture | None = None
     camera_gone: bool = False
     #: an i18n key of a problem shown in the step (a full disk ...), "" none
@@ -77,7 +81,8 @@ class CardsView:
     suggest_en: str = ""
 
 STATE_COLOURS: dict[str, C.RGB] = {
-    "lay": C.TEXT, "clear": C.ACCENT, "steady": C.GOOD, "captured": C.GOOD, "done": C.GOOD,
+    "lay": C.TEXT, "clear": C.ACCENT, "clear_next": C.ACCENT, "steady": C.GOOD,
+    "captured": C.GOOD, "done": C.GOOD,
     "blurry": C.BAD, "glare": C.BAD, "several": C.BAD, "other": C.BAD, "unknown": C.BAD}
 
 
@@ -119,7 +124,8 @@ def draw(p: Painter, f: Frame, v: Any) -> None:
            size=0.045, colour=C.TEXT_DIM, align="left")
     y += 0.06
     if v.stage == "teach" and v.card_id:
-        p.text(p.tr("tablesetup.cards.lay", name=_name(p, v.name_zh, v.name_en)),
+        title = "tablesetup.cards.taken" if v.state == "clear_next" else "tablesetup.cards.lay"
+        p.text(p.tr(title, name=_name(p, v.name_zh, v.name_en)),
                p.rect(x, y, w, 0.09), size=0.07, colour=C.ACCENT, align="left")
         y += 0.09
         if v.reference is not None:
@@ -139,6 +145,7 @@ def draw(p: Painter, f: Frame, v: Any) -> None:
         y += 0.23
         key = f"tablesetup.cards.state.{v.state}"
         said = (p.tr(key, name=_name(p, v.other_zh, v.other_en)) if v.state == "other"
+                else p.tr(key, next=_name(p, v.next_zh, v.next_en)) if v.state == "clear_next"
                 else p.tr(key))
         p.text(said, p.rect(x, y, w, 0.09), size=0.05,
                colour=STATE_COLOURS.get(v.state, C.TEXT), align="left")

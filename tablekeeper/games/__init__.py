@@ -139,6 +139,10 @@ class ScreenPart(Protocol):
         """What makes a headless PNG a new one (the round, the pile ...)."""
         ...
 
+    # Optional: ``asking(screen, loop) -> bool``: the game asks the host a question now (a
+    # card's question, a claim to confirm); its clocks pause until it is answered
+    # (:meth:`tablekeeper.screen.PygameScreen.modal`).
+
 
 @dataclass(frozen=True)
 class Kit:

@@ -234,8 +234,17 @@ class CardsStep:
         state = e.state
         if state == "other" and other_spec is None:
             state = "unknown"  # a card the manifest does not list
+        following = None
+        if (state in ("captured", "clear") and e.last_captured and e.last_captured != card.id
+                and e.last_captured in self.cards.ids):
+            # the last shot of a card was just taken and the card still lies there: the
+            # screen names the card in the picture (taken: lift it), and the next one after
+            following, card = card, self.cards.card(e.last_captured)
+            state = "clear_next"
         return CardsView(
             stage=self.stage, card_id=card.id, name_zh=card.name_zh, name_en=card.name_en,
+            next_zh=following.name_zh if following is not None else "",
+            next_en=following.name_en if following is not None else "",
             reference=self._reference(card.id), shot=len(e.shots.get(card.id, ())),
             state=state, sharpness=round(e.sharp), sharp_ok=e.sharp >= e.min_sharpness,
             glare_pct=round(100 * e.glare), glare_ok=e.glare <= e.max_glare,

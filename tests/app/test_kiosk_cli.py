@@ -7,6 +7,7 @@ import logging
 import os
 import warnings
 from pathlib import Path
+from typing import Any
 
 import pytest
 from gpiozero.exc import PinFactoryFallback
@@ -90,3 +91,61 @@ def test_the_kiosk_starts_on_the_home_screen_with_the_configured_game_and_roster
     assert home.choice.name == "something-missing"
     header = (tmp_path / "state" / "games" / "current.jsonl").read_text().splitlines()[0]
     assert '"game":"something_missing"' in header  # the journal names its game
+
+
+def test_size_opens_a_window_of_that_size(tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """``kiosk --size WxH``: a window of that size, whatever the config says (issue 41: a
+    hand-written TOML was needed to try the kiosk in a window); a bad size is refused."""
+    from tablekeeper.screen import PygameScreen
+
+    made: list[tuple[tuple[int, ...], bool]] = []
+    real_init = PygameScreen.__init__
+
+    def init(self: PygameScreen, **kwargs: object) -> None:
+        made.append((tuple(kwargs["size"]), bool(kwargs["fullscreen"])))  # type: ignore[arg-type]
+        real_init(self, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(PygameScreen, "__init__", init)
+    config = tmp_path / "tablekeeper.toml"
+    config.write_text(f'[table]\nstate_dir = "{tmp_path / "state"}"\n'
+                      '[screen]\nsize = [1920, 1080]\nfullscreen = true\n', encoding="utf-8")
+    assert main(["kiosk", "--config", str(config), "--keyboard", "--simulate-camera",
+                 "--size", "800x480", "--run-for", "0.3"]) == 0
+    assert made == [((800, 480), False)]
+    with pytest.raises(SystemExit):
+        main(["kiosk", "--config", str(config), "--size", "80x48"])
+
+
+@pytest.mark.slow
+def test_simulated_players_play_the_picked_game_on_the_simulated_table(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``kiosk --simulate-players`` (issue 41): the host picks a game on the home screen (here:
+    Enter, the confirm button's stand-in) and the game's simulated players play it, laying
+    their tiles on the simulated camera's table; the real camera path reads them."""
+    import pygame
+
+    from tablekeeper.journal import read
+    from tablekeeper.screen import PygameScreen
+
+    real_show_home = PygameScreen.show_home
+    pressed: list[bool] = []
+
+    def show_home(self: PygameScreen, *args: Any, **kwargs: Any) -> None:
+        real_show_home(self, *args, **kwargs)
+        if not pressed:  # the host confirms the game the home screen offers first
+            pressed.append(True)
+            for kind in (pygame.KEYDOWN, pygame.KEYUP):
+                pygame.event.post(pygame.event.Event(kind, key=pygame.K_RETURN, mod=0,
+                                                     unicode="\r", scancode=40))
+
+    monkeypatch.setattr(PygameScreen, "show_home", show_home)
+    config = tmp_path / "tablekeeper.toml"
+    config.write_text(f'[table]\nstate_dir = "{tmp_path / "state"}"\ngame = "eselsbruecke"\n',
+                      encoding="utf-8")
+    assert main(["kiosk", "--config", str(config), "--keyboard", "--simulate-players",
+                 "--size", "800x480", "--run-for", "40"]) == 0  # (a loaded CI box)
+    events = [r.event.type_name for r in read(tmp_path / "state" / "games" / "current.jsonl"
+                                               ).records if r.event is not None]
+    assert events[0] == "new_game"
+    assert "tile_seen" in events  # seen by the camera path, not entered by hand

@@ -77,3 +77,73 @@ def test_a_damaged_table_file_is_reported_and_the_table_starts_empty(tmp_path: P
     # a folder that cannot be written: reported, nothing raised
     problem = table_players.save(tmp_path / "missing" / "table.json", EIGHT)
     assert problem is not None and "cannot be written" in problem
+
+
+def test_the_language_chosen_in_the_menu_outlives_a_restart(tmp_path: Path, referee: Referee,
+                                                            clock: FakeClock) -> None:
+    """Issue 41: switched in the host menu, the language reverted to the config's after a
+    restart; it is kept in table.json with the players."""
+    path = tmp_path / table_players.FILE_NAME
+    screen = PygameScreen(size=(800, 480), lang="zh-TW", table_file=path)
+    try:
+        loop = Loop(referee, clock, screen=screen)
+        screen.host_action(loop, HostAction("menu"), clock.now_ns())
+        screen.host_action(loop, HostAction("menu.pick", "lang"), clock.now_ns())
+        assert screen.lang == "en"
+    finally:
+        screen.close()
+    again = PygameScreen(size=(800, 480), lang="zh-TW", table_file=path)  # the config's
+    try:
+        assert again.lang == "en"
+    finally:
+        again.close()
+    # a language the box does not speak, or a damaged file: the config's is spoken
+    path.write_text('{"players": [], "lang": "fr"}', encoding="utf-8")
+    assert table_players.load_language(path) is None
+    path.write_bytes(b"\xff\xfe junk")
+    assert table_players.load_language(path) is None
+    assert table_players.load(path)[0] == ()
+
+
+def test_default_names_follow_the_screens_language_live(tmp_path: Path, referee: Referee,
+                                                        clock: FakeClock) -> None:
+    """Issue 41: a seat nobody named is called by its colour in the screen's language, also
+    after the game started (「黃色」 stayed on an English screen)."""
+    screen = PygameScreen(size=(800, 480), lang="zh-TW", rng=random.Random(1))
+    try:
+        loop = Loop(referee, clock, screen=screen)
+        screen.host_action(loop, HostAction("confirm"), clock.now_ns())  # start, no names
+        assert referee.engine.started(referee.state)
+        zh = [p.name for p in screen.snapshot(loop, clock.now_ns()).players]
+        assert "黃色" in zh
+        screen.host_action(loop, HostAction("lang"), clock.now_ns())
+        snap = screen.snapshot(loop, clock.now_ns())
+        assert "Yellow" in [p.name for p in snap.players] and "黃色" not in str(snap.players)
+        screen.render(loop, clock.now_ns())
+        drawn = " ".join(t.text for t in screen.renderer.texts)
+        assert "黃色" not in drawn
+    finally:
+        screen.close()
+
+
+def test_the_name_keyboard_opens_in_the_screens_language(tmp_path: Path, referee: Referee,
+                                                         clock: FakeClock) -> None:
+    from display import zhuyin
+
+    screen = PygameScreen(size=(800, 480), lang="en", rng=random.Random(1))
+    try:
+        loop = Loop(referee, clock, screen=screen)
+        screen.host_action(loop, HostAction("setup.focus", 0), clock.now_ns())
+        assert screen.setup is not None and screen.setup.keyboard == "latin"
+        screen.host_action(loop, HostAction("setup.done"), clock.now_ns())
+        screen.host_action(loop, HostAction("lang"), clock.now_ns())
+        screen.host_action(loop, HostAction("setup.focus", 1), clock.now_ns())
+        assert screen.setup.keyboard == ("zhuyin" if zhuyin.available() else "latin")
+        screen.host_action(loop, HostAction("lang"), clock.now_ns())  # English, 注音 open
+        screen.render(loop, clock.now_ns())
+        labels = [b.label for b in screen.renderer.buttons]
+        assert "1st" not in labels
+        if zhuyin.available():
+            assert "ˉ" in labels  # the first tone's own mark
+    finally:
+        screen.close()

@@ -244,3 +244,24 @@ def test_a_reflection_on_the_card_takes_no_shot(tmp_path: Path, cards: Deck) -> 
     view = rig.step.view()
     assert view.state == "glare" and not view.glare_ok and view.glare_pct > 3
     assert not rig.step.enroller.shots
+
+
+def test_the_screen_names_the_card_in_the_picture_until_it_is_lifted(tmp_path: Path,
+                                                                    cards: Deck) -> None:
+    """Issue 41: once a card's last shot is taken it still lies there; the screen named the
+    next card (25) while the picture showed this one (24). It names the card in the picture
+    (taken: lift it) and the next card after it, and asks for the next once it is lifted."""
+    told: list[str] = []
+    rig = Rig(tmp_path, cards, told)
+    enroller = rig.step.enroller
+    rig.follow(400, until=lambda: len(enroller.shots.get("n02", ())) == enroller.shots_per_card)
+    assert enroller.current is not None and enroller.current.id == "n03"
+    view = rig.step.view()
+    assert view.state == "clear_next" and view.card_id == "n02"  # the card in the picture
+    assert (view.next_zh, view.next_en) == (cards.card("n03").name_zh,
+                                            cards.card("n03").name_en)
+    assert view.shot == enroller.shots_per_card
+    rig.table.remove("n02")
+    rig.frame()
+    view = rig.step.view()
+    assert view.card_id == "n03" and view.state == "lay" and not view.next_en

@@ -48,4 +48,8 @@ DISPLAY = GameDisplay(
     phrases={"variant.standard": "eb.variant.standard",
              "variant.advanced": "eb.variant.advanced"},
     rules=RULES,
+    # the host's verdict on a guess: only once the guesser has answered (their button, or
+    # the host's 「已回答」), never the focus's default
+    judgments=frozenset({"right", "wrong"}),
+    judging=lambda view: bool(getattr(view, "answered", False)),
 )

@@ -328,9 +328,10 @@ def draw_guess(p: Painter, f: Frame) -> None:
            p.rect(right_x, BODY_TOP + 0.2, right_w * 0.45, 0.06), size=0.04,
            colour=C.TEXT_DIM, align="left", weight="regular")
     _backs(p, view, p.rect(right_x + right_w * 0.47, BODY_TOP + 0.195, right_w * 0.53, 0.07))
-    # Right: whose tile was named (the host heard the answer).
+    # Right: whose tile was named (the host heard the answer). The verdicts come only once
+    # the guesser has answered: before it there is nothing to judge.
     holders = [s for s, seat in enumerate(view.seats) if seat.held > 0 and s != actor]
-    if actor is not None and holders:
+    if actor is not None and holders and view.answered:
         p.text(p.tr("eb.guess.right_by"), p.rect(right_x, BODY_TOP + 0.28, right_w, 0.055),
                size=0.04, colour=C.GOOD, align="left")
         cols = min(3, len(holders))
@@ -350,9 +351,10 @@ def draw_guess(p: Painter, f: Frame) -> None:
     choices: list[Choice] = []
     if not view.answered:
         choices.append((HostAction("answered"), p.tr("btn.eb.answered"), pygame.K_a,
-                        C.PANEL_HI, actor is not None))
-    choices.append((HostAction("wrong"), p.tr("btn.eb.wrong"), pygame.K_w, C.BAD,
-                    actor is not None))
+                        C.ACCENT, actor is not None))
+    else:
+        choices.append((HostAction("wrong"), p.tr("btn.eb.wrong"), pygame.K_w, C.BAD,
+                        actor is not None))
     footer(p, choices)
 
 

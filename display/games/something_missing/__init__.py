@@ -50,4 +50,7 @@ DISPLAY = GameDisplay(
              "variant.easy": "sm.variant.easy", "variant.standard": "sm.variant.standard",
              "variant.advanced": "sm.variant.advanced"},
     rules=RULES,
+    # found / not found: while the bet-on scenes are checked, never the focus's default
+    judgments=frozenset({"found", "not_found"}),
+    judging=lambda view: getattr(view, "phase", None) == "checking",
 )

@@ -34,4 +34,8 @@ DISPLAY = GameDisplay(
     samples=_samples,
     phrases={},
     rules=RULES,
+    # a refused play and what a seat's press was told: until the next play or turn
+    messages=frozenset({"tg.refused", "tg.refused.not_in_hand", "tg.refused.played",
+                        "tg.refused.other", "tg.said.below_minimum", "tg.said.not_your_turn",
+                        "tg.said.minimum_played", "tg.said.can_play", "tg.said.other"}),
 )

@@ -38,4 +38,9 @@ DISPLAY = GameDisplay(
     samples=_samples,
     phrases={"buzz.shout": "wink.accuse", "buzz.first": "wink.buzz.first"},
     rules=RULES,
+    # the seeker named right / wrong, the accused was caught or not: once the player has
+    # said it (the naming turn, an accusation), never the focus's default
+    judgments=frozenset({"name_right", "name_wrong", "accused_right", "accused_wrong"}),
+    judging=lambda view: getattr(view, "phase", None) in ("name", "accusation"),
+    messages=frozenset({"wink.call", "wink.last_right", "wink.last_wrong"}),
 )

@@ -301,7 +301,8 @@ def draw_play(p: Painter, f: Frame) -> None:
         p.chip(p.rect(x, BODY_TOP + 0.01, w, 0.09), info.colour,
                p.tr(key, name=info.name), size=0.05)
     call = p.rect(x, BODY_TOP + 0.11, w, 0.13)
-    if place and view.call_number is not None and view.call_seat is not None:
+    if (place and view.call_number is not None and view.call_seat is not None
+            and table.call_fresh):
         # the call just made, by the player who put their marker down last
         caller = f.player(view.call_seat)
         p.fill(call, C.PANEL, 0.015)
@@ -335,7 +336,8 @@ def draw_play(p: Painter, f: Frame) -> None:
                      HostAction("name_wrong", seat), p.tr("wink.named_wrong"), colour=C.BAD,
                      size=0.045)
     last = view.last_accusation
-    if place and not table.accusing and last is not None and last[2] is not None:
+    if (place and not table.accusing and last is not None and last[2] is not None
+            and table.result_fresh):
         accuser = f.player(last[0]).name
         key = "wink.last_right" if last[3] else "wink.last_wrong"
         p.text(p.tr(key, name=accuser, n=last[2]), p.rect(x, BODY_TOP + 0.35, w, 0.07),

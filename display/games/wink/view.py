@@ -94,6 +94,11 @@ class TableView:
     #: ACCUSATION: the number and the seat picked so far
     pick_number: int | None = None
     pick_seat: int | None = None
+    #: the messages of a moment, each owned by the state the event that made it produced and
+    #: gone once that state ends (issue 41): the last call 「X號夥伴，我在找你！」, the last
+    #: accusation's result 「藍色 抓到了 8 號」 (the screen part decides; a sample shows them)
+    call_fresh: bool = True
+    result_fresh: bool = True
 
     @property
     def grid_open(self) -> bool:

@@ -16,12 +16,10 @@ from typing import Any
 
 from engine import eselsbruecke as eb
 from engine.core import Rejection
-from firmware.box import build
-from firmware.config import FirmwareConfig
-from firmware.mock import mock_factory
+from firmware.box import Firmware
 from tablekeeper.app import CardSource, Loop, Screen
 from tablekeeper.clock import Clock
-from tablekeeper.demo import DemoParts
+from tablekeeper.demo import DemoParts, demo_firmware
 from tablekeeper.games.eselsbruecke.simdriver import DemoTable
 from tablekeeper.games.eselsbruecke.simplayers import SimTable
 from tablekeeper.journal import JournaledGame
@@ -29,6 +27,7 @@ from tablekeeper.referee import Referee
 
 
 def build_demo(out: Path, *, seed: int, players: int, variant: str, clock: Clock,
+               firmware: Firmware | None = None,
                camera: bool = True, cards: CardSource | None = None,
                screen: Screen | None = None, journal_name: str = "game.jsonl",
                deck: Any | None = None, threaded: bool = False,
@@ -44,10 +43,7 @@ def build_demo(out: Path, *, seed: int, players: int, variant: str, clock: Clock
         deck = kit.deck(None)
     tiles = tuple(sorted(keyword_ids(deck)))
     sim = SimTable.generate(rng, players, variant, tiles=tiles)
-    factory = mock_factory()
-    config = FirmwareConfig.from_dict({"backend": "gpio", "sound": {"kind": "none"}})
-    firmware = build(config, factory, rng=random.Random(seed + 1), clock=clock.now_ns)
-    seat_pins = [factory.pin(p) for p in config.pins.seats]
+    firmware, seat_pins = demo_firmware(firmware, clock, seed)
     out.mkdir(parents=True, exist_ok=True)
     journal_path = out / journal_name
     if journal_path.exists():

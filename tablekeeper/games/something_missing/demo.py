@@ -18,12 +18,10 @@ from typing import Any
 from engine import something_missing as sm
 from engine.core import Rejection
 from engine.something_missing import Variant, outcome
-from firmware.box import build
-from firmware.config import FirmwareConfig
-from firmware.mock import mock_factory
+from firmware.box import Firmware
 from tablekeeper.app import CardSource, Loop, Screen
 from tablekeeper.clock import Clock
-from tablekeeper.demo import DemoParts
+from tablekeeper.demo import DemoParts, demo_firmware
 from tablekeeper.games.something_missing.simdriver import DemoTable, card_id
 from tablekeeper.games.something_missing.simplayers import SimTable
 from tablekeeper.journal import JournaledGame
@@ -40,6 +38,7 @@ def scene_truth(n_scenes: int) -> tuple[frozenset[int], ...]:
 
 
 def build_demo(out: Path, *, seed: int, players: int, variant: str, clock: Clock,
+               firmware: Firmware | None = None,
                camera: bool = True, cards: CardSource | None = None,
                screen: Screen | None = None, journal_name: str = "game.jsonl",
                deck: Any | None = None, threaded: bool = False,
@@ -53,10 +52,7 @@ def build_demo(out: Path, *, seed: int, players: int, variant: str, clock: Clock
     rng = random.Random(seed)
     sim = SimTable.generate(rng, players, Variant(variant))
     sim = dataclasses.replace(sim, items_in_scene=scene_truth(len(sim.items_in_scene)))
-    factory = mock_factory()
-    config = FirmwareConfig.from_dict({"backend": "gpio", "sound": {"kind": "none"}})
-    firmware = build(config, factory, rng=random.Random(seed + 1), clock=clock.now_ns)
-    seat_pins = [factory.pin(p) for p in config.pins.seats]
+    firmware, seat_pins = demo_firmware(firmware, clock, seed)
     out.mkdir(parents=True, exist_ok=True)
     journal_path = out / journal_name
     if journal_path.exists():

@@ -25,6 +25,11 @@ if TYPE_CHECKING:
 class SomethingMissingScreen:
     """The screen's 什麼不見啦 side (see :class:`tablekeeper.games.ScreenPart`)."""
 
+    def asking(self, screen: PygameScreen, loop: Loop) -> bool:
+        """The camera named a card after one was turned by hand: the screen asks which it
+        is (the game pauses until the host answers)."""
+        return cast(Table, loop.referee.table).held is not None
+
     def host_action(self, screen: PygameScreen, loop: Loop, name: str, arg: Any,
                     now_ns: int) -> bool:
         referee = loop.referee

@@ -17,12 +17,10 @@ from typing import Any
 
 from engine import the_game as tg
 from engine.core import Rejection
-from firmware.box import build
-from firmware.config import FirmwareConfig
-from firmware.mock import mock_factory
+from firmware.box import Firmware
 from tablekeeper.app import CardSource, Loop, Screen
 from tablekeeper.clock import Clock
-from tablekeeper.demo import DemoParts
+from tablekeeper.demo import DemoParts, demo_firmware
 from tablekeeper.games.the_game import KIT, card_values, host
 from tablekeeper.games.the_game.simdriver import ROW_CARDS, DemoTable
 from tablekeeper.games.the_game.simplayers import SimTable, describe
@@ -40,6 +38,7 @@ def row_zones(camera: Any) -> tuple[Any, ...]:
 
 
 def build_demo(out: Path, *, seed: int, players: int, variant: str, clock: Clock,
+               firmware: Firmware | None = None,
                camera: bool = True, cards: CardSource | None = None,
                screen: Screen | None = None, journal_name: str = "game.jsonl",
                deck: Any | None = None, threaded: bool = False,
@@ -50,10 +49,7 @@ def build_demo(out: Path, *, seed: int, players: int, variant: str, clock: Clock
     ``tablekeeper demo --from-scratch`` enrolled at the simulated table)."""
     rng = random.Random(seed)
     sim = SimTable.generate(rng, players, host.VARIANTS.get(variant, variant))
-    factory = mock_factory()
-    config = FirmwareConfig.from_dict({"backend": "gpio", "sound": {"kind": "none"}})
-    firmware = build(config, factory, rng=random.Random(seed + 1), clock=clock.now_ns)
-    seat_pins = [factory.pin(p) for p in config.pins.seats]
+    firmware, seat_pins = demo_firmware(firmware, clock, seed)
     out.mkdir(parents=True, exist_ok=True)
     journal_path = out / journal_name
     if journal_path.exists():

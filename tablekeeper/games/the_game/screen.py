@@ -47,6 +47,10 @@ class TheGameScreen:
         self._refusals_heard = 0
         self._table_key: tuple[Any, ...] = ()
 
+    def asking(self, screen: PygameScreen, loop: Loop) -> bool:
+        """A claim of "I cannot play" waits for the host's confirmation (the game pauses)."""
+        return cast(Table, loop.referee.table).claim is not None
+
     def host_action(self, screen: PygameScreen, loop: Loop, name: str, arg: Any,
                     now_ns: int) -> bool:
         referee = loop.referee

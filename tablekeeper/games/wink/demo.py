@@ -29,12 +29,10 @@ from typing import Any
 from engine import wink
 from engine.core import Event, Rejection
 from engine.wink import CellFace, Phase, State
-from firmware.box import build
-from firmware.config import FirmwareConfig
-from firmware.mock import mock_factory
+from firmware.box import Firmware
 from tablekeeper.app import Loop, Screen
 from tablekeeper.clock import Clock
-from tablekeeper.demo import DemoParts
+from tablekeeper.demo import DemoParts, demo_firmware
 from tablekeeper.games.wink.simplayers import SimPlayers
 from tablekeeper.games.wink.table import zone_name
 from tablekeeper.journal import JournaledGame
@@ -326,6 +324,7 @@ class DemoTable:
 
 
 def build_demo(out: Path, *, seed: int, players: int, variant: str, clock: Clock,
+               firmware: Firmware | None = None,
                camera: bool = True, screen: Screen | None = None,
                journal_name: str = "game.jsonl", deck: Any | None = None,
                threaded: bool = False, recognise: Any | None = None) -> DemoParts:
@@ -336,10 +335,7 @@ def build_demo(out: Path, *, seed: int, players: int, variant: str, clock: Clock
 
     rng = random.Random(seed)
     sim = SimPlayers.deal(random.Random(seed + 7), players)
-    factory = mock_factory()
-    config = FirmwareConfig.from_dict({"backend": "gpio", "sound": {"kind": "none"}})
-    firmware = build(config, factory, rng=random.Random(seed + 1), clock=clock.now_ns)
-    seat_pins = [factory.pin(p) for p in config.pins.seats]
+    firmware, seat_pins = demo_firmware(firmware, clock, seed)
     out.mkdir(parents=True, exist_ok=True)
     journal_path = out / journal_name
     game = (JournaledGame.open(journal_path) if journal_path.exists()

@@ -54,6 +54,22 @@ class WinkScreen:
         #: ACCUSATION: the number and seat picked so far
         self.pick = host.AccusationPick()
         self._table_key: tuple[Any, ...] = ()
+        #: each message of a moment -> (what it says, the state it appeared in): it is shown
+        #: while that state lasts (:meth:`_owned`)
+        self._owners: dict[str, tuple[Any, Any]] = {}
+
+    def _owned(self, name: str, value: Any, state: State) -> bool:
+        """Whether the message ``name`` (saying ``value``; None: none) is still its
+        state's: a message belongs to the state in which it first appeared and ends with it
+        (the next event: the next player's naming or placing, an accusation ...)."""
+        if value is None:
+            self._owners.pop(name, None)
+            return False
+        held = self._owners.get(name)
+        if held is None or held[0] != value:
+            self._owners[name] = (value, state)
+            return True
+        return held[1] is state
 
     def host_action(self, screen: PygameScreen, loop: Loop, name: str, arg: Any,
                     now_ns: int) -> bool:
@@ -191,7 +207,14 @@ class WinkScreen:
                 if index is not None:
                     problems.append((index, kind))
         grid = self.grid
+        call = state.call
+        last = state.last_accusation
+        call_fresh = self._owned("call", None if call is None else (
+            call.turn, call.seat, call.number), state)
+        result_fresh = self._owned("result", None if last is None else (
+            len(state.accusations), last.seat, last.accused, last.number, last.right), state)
         return TableView(
+            call_fresh=call_fresh, result_fresh=result_fresh,
             problems=tuple(sorted(problems)),
             camera_cells=len(self.camera_cells(loop)) if state.phase is Phase.LAYOUT else 0,
             grid_entry=grid.cells if grid is not None else (),

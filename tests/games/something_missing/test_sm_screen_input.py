@@ -217,3 +217,28 @@ def test_demo_text_names_scenes_by_letter_and_items_by_name() -> None:
     from vision.demo_decks import ITEMS
 
     assert any(f"reveals {zh} {en}" in out for zh, en in ITEMS)
+
+
+def test_the_held_cards_question_pauses_the_game(at_reveal: tuple[PygameScreen, Loop]) -> None:
+    """Issue 41: while the screen asks which card it is, the game's clocks wait (the
+    question is the game's: its screen part's ``asking``); the answer resumes them."""
+    from tablekeeper.journal import read
+    from tablekeeper.referee import CardSeen
+
+    screen, loop = at_reveal
+    clock = loop.clock
+    assert isinstance(clock, FakeClock)
+    screen.host_action(loop, HostAction("by_hand"), clock.now_ns())
+    clock.advance_ms(4_000)
+    loop.referee.card_seen(CardSeen("i12", clock.now_ns()))
+    assert table_of(loop.referee).held is not None
+    loop.step()
+    assert loop.referee.paused and loop.referee.paused_why == "question"
+    clock.advance_ms(30_000)
+    loop.step()
+    screen.host_action(loop, HostAction("held_new"), clock.now_ns())
+    loop.step()
+    assert not loop.referee.paused
+    notes = [r.note for r in read(loop.referee.game.journal.path).notes() if r.note]
+    resume = [n for n in notes if n.kind == "resume"][-1]
+    assert resume.fields["why"] == "question" and resume.fields["paused_ms"] >= 30_000

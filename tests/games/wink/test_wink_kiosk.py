@@ -325,7 +325,9 @@ def test_a_missing_or_damaged_markers_file_is_told_and_the_game_goes_on(
     assert any("markers not read" in p and said in p and "markers.json" in p
                for p in problems), problems
     journal = read(tmp_path / "state" / "games" / "current.jsonl")
-    assert len(journal.records) == 2  # resumed as it was: nothing refused, nothing lost
+    # resumed as it was: nothing refused, nothing lost (the game waits for the host: paused)
+    assert [r.note.kind for r in journal.records if r.note is not None] == ["pause"]
+    assert len(journal.records) == 3
     assert _kiosk(config, 0.3) == 0  # and again: no crash loop
 
 

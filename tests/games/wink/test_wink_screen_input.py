@@ -253,6 +253,13 @@ def test_an_accusation_by_hand_from_place_with_the_host_buttons(loop: Loop) -> N
     _press(loop, HostButton.NEXT)
     _press(loop, HostButton.CONFIRM)  # seat 3
     assert "4 P3 有 3 號嗎？" in _texts(loop)
+    # the verdict is never the default (issue 41: a reflex confirm recorded "caught"): the
+    # picks stay first, the host walks on to it
+    assert _focused(loop).name not in ("accused_right", "accused_wrong")
+    for _ in range(12):
+        if _focused(loop) == Choice("accused_right"):
+            break
+        _press(loop, HostButton.NEXT)
     assert _focused(loop) == Choice("accused_right")
     _press(loop, HostButton.CONFIRM)  # yes: caught
     state = _state(loop)
@@ -350,7 +357,10 @@ def test_placing_and_naming_with_the_host_buttons(loop: Loop) -> None:
     state = _state(loop)
     assert [p.marker for p in state.players] == [1, 0, 2, 3, 4]
     assert state.phase is Phase.NAME and state.active == 0
-    # naming: the names first: P1 yes, P1 no, P2 yes ...
+    # naming: accuse by hand first (a verdict is never the default, issue 41), then the
+    # names: P1 yes, P1 no, P2 yes ...
+    assert _focused(loop) == Choice("accuse.open")
+    _press(loop, HostButton.NEXT)
     assert _focused(loop) == Choice("name_right", 1)
     for _ in range(3):
         _press(loop, HostButton.NEXT)
