@@ -125,6 +125,8 @@ class PygameScreen:
         self._last_shot: tuple[Any, ...] | None = None
         self._card_surfaces: dict[str, pygame.Surface] = {}
         self.quit_requested = False
+        #: a Space was taken as the host's *next* in a name field: its TEXTINPUT is dropped
+        self._eat_text = False
         #: Ctrl+Q quits (the windowed demo; the kiosk has no way out by key)
         self.quit_key = quit_key
         self.problems: list[str] = []
@@ -399,11 +401,20 @@ class PygameScreen:
             if event.type in (pygame.WINDOWEXPOSED, pygame.VIDEORESIZE):
                 self.renderer.invalidate(layers=True)
                 continue
-            if (event.type in (pygame.KEYDOWN, pygame.KEYUP) and not self.renderer.text_focus
+            if event.type == pygame.TEXTINPUT and self._eat_text and event.text == " ":
+                self._eat_text = False
+                continue  # the Space just taken as *next*: it types nothing
+            if (event.type in (pygame.KEYDOWN, pygame.KEYUP)
                     and pygame.key.name(event.key) in HOST_KEYS
                     and loop.referee.firmware.key_event(
                         pygame.key.name(event.key), event.type == pygame.KEYDOWN, now)):
-                continue  # --keyboard: Space / Enter / Backspace are the three host buttons
+                # --keyboard: Space / Enter / Backspace are the three host buttons, on every
+                # screen and in every field (the name field too: Space is *next*, never a
+                # space; the on-screen keyboard has its own space key). SDL follows a Space's
+                # key-down with its text: that text is dropped.
+                self._eat_text = (event.type == pygame.KEYDOWN and event.key == pygame.K_SPACE
+                                  and self.renderer.text_focus)
+                continue
             action = self.renderer.translate(event)
             if isinstance(action, SeatInput):
                 # a laptop key is a seat button: through the hub (the arbiter at once, and
