@@ -77,6 +77,9 @@ class Button:
     #: breaks a rule, ends the game or discards data: never the default of the focus
     #: (:func:`focus_order` puts it last)
     risky: bool = False
+    #: the host buttons' *next* walks it (False: a touch target only, e.g. a cell of a grid
+    #: whose row is not picked yet: the three buttons pick the row first, then the cell)
+    focus: bool = True
 
     def contains(self, pos: tuple[float, float]) -> bool:
         x, y, w, h = self.rect
@@ -111,7 +114,8 @@ def focus_order(buttons: Sequence[Button]) -> list[Button]:
     main choice (``confirm``) first, then the others as drawn, the risky ones (a rule broken,
     the game ended, data discarded) last, and the host menu's button at the very end. The
     focus starts on the first, so the default is never a risky choice."""
-    usable = [b for b in buttons if b.enabled and b.action.name not in NOT_FOCUSABLE]
+    usable = [b for b in buttons
+              if b.enabled and b.focus and b.action.name not in NOT_FOCUSABLE]
 
     def rank(b: Button) -> int:
         if b.action.name == "menu":

@@ -196,6 +196,7 @@ class Painter:
         colour: RGB = PANEL_HI,
         size: float = 0.05,
         risky: bool = False,
+        focus: bool = True,
     ) -> Button:
         """A touch button; its shortcut key, if any, is shown in its corner."""
         bg = colour if enabled else PANEL
@@ -211,7 +212,7 @@ class Painter:
             label_box = rect
         self.text(label, label_box, size=size, colour=fg, pad=0.012)
         button = Button((rect.x, rect.y, rect.width, rect.height), action, label, enabled, key,
-                        risky)
+                        risky, focus)
         self.buttons.append(button)
         return button
 

@@ -462,6 +462,13 @@ class PygameScreen:
         if self.setup is not None and self.setup.focus is not None:  # typing a name: done
             self.setup = self.setup.apply(HostAction("setup.focus", None))
             return
+        referee = loop.referee
+        if referee.engine.started(referee.state) and not referee.over:
+            # an entry under way takes *back* first (a row picked goes back to the rows, a
+            # digit wheel turns down: the game's part says); else it undoes
+            hook = getattr(self.part(loop), "back", None)
+            if hook is not None and hook(self, loop, now_ns):
+                return
         self.host_action(loop, HostAction("undo"), now_ns)
 
     def seat_pressed(self, loop: Loop, seat: int, t_ns: int) -> None:

@@ -246,32 +246,75 @@ def claim_panel(p: Painter, f: Frame) -> None:
 
 
 def entry_panel(p: Painter, f: Frame) -> None:
+    """The play entered by hand: the row, then the card on two digit wheels (tens, units;
+    they start at the card the row most likely takes). With the host buttons: the row first,
+    then *confirm* turns the focused wheel up and *back* down, *next* goes on to the units
+    and then to OK. By touch: the wheels' ▲▼, or the digit pad."""
     view = _need(f)
     table = _table(f)
     box = p.rect(0.03, BODY_TOP + 0.005, 0.94, FOOTER_Y - BODY_TOP - 0.02)
     p.veil()
     p.fill(box, C.PANEL, 0.02)
     p.outline(box, C.ACCENT, 0.006, 0.02)
-    p.text(p.tr("tg.entry.title"), p.rect(0.05, BODY_TOP + 0.01, 0.5, 0.08), size=0.055,
+    p.text(p.tr("tg.entry.title"), p.rect(0.05, BODY_TOP + 0.01, 0.9, 0.08), size=0.055,
            align="left")
-    p.text(p.tr("tg.entry.row"), p.rect(0.05, BODY_TOP + 0.09, 0.2, 0.1), size=0.045,
-           colour=C.TEXT_DIM, align="left")
-    for i, row in enumerate(view.rows):
-        r = p.rect(0.26 + i * 0.175, BODY_TOP + 0.09, 0.16, 0.1)
-        chosen = table.entry_row == i
-        p.button(r, HostAction("tg.entry.row", i), row.label,
-                 colour=C.ACCENT if chosen else C.PANEL_HI, size=0.06)
-    digits = table.entry_digits or "—"
-    p.text(p.tr("tg.entry.card", digits=digits), p.rect(0.05, BODY_TOP + 0.21, 0.9, 0.1),
-           size=0.07, align="left")
-    for d in range(10):
-        r = p.rect(0.05 + (d % 5) * 0.15, BODY_TOP + 0.33 + (d // 5) * 0.14, 0.135, 0.12)
-        p.button(r, HostAction("tg.entry.digit", d), str(d), size=0.07)
-    p.button(p.rect(0.81, BODY_TOP + 0.33, 0.14, 0.26), HostAction("tg.entry.del"),
-             p.tr("tg.btn.del"), size=0.045)
-    ready = table.entry_row is not None and bool(table.entry_digits)
-    footer(p, [(HostAction("tg.entry.ok"), p.tr("tg.btn.ok"), None, C.ACCENT, ready),
-               (HostAction("tg.entry.cancel"), p.tr("tg.btn.cancel"), None, C.PANEL_HI, True)])
+    row_chosen = table.entry_row is not None
+    ready = row_chosen and bool(table.entry_digits)
+    value = int(table.entry_digits) if table.entry_digits else 0
+
+    def rows() -> None:
+        p.text(p.tr("tg.entry.row"), p.rect(0.05, BODY_TOP + 0.09, 0.2, 0.1), size=0.045,
+               colour=C.TEXT_DIM, align="left")
+        for i, row in enumerate(view.rows):
+            r = p.rect(0.26 + i * 0.175, BODY_TOP + 0.09, 0.16, 0.1)
+            chosen = table.entry_row == i
+            p.button(r, HostAction("tg.entry.row", i), row.label,
+                     colour=C.ACCENT if chosen else C.PANEL_HI, size=0.06)
+
+    def wheels() -> None:
+        top = BODY_TOP + 0.21
+        p.text(p.tr("tg.entry.card_label"), p.rect(0.05, top, 0.4, 0.06), size=0.04,
+               colour=C.TEXT_DIM if row_chosen else C.DISABLED, align="left")
+        for k, (wheel, digit, label) in enumerate(
+                (("tg.entry.tens", value // 10, "tg.entry.tens"),
+                 ("tg.entry.units", value % 10, "tg.entry.units"))):
+            x = 0.05 + k * 0.2
+            p.text(p.tr(label), p.rect(x, top + 0.06, 0.18, 0.05), size=0.032,
+                   colour=C.TEXT_DIM, weight="regular")
+            p.button(p.rect(x, top + 0.11, 0.18, 0.17), HostAction(wheel),
+                     str(digit) if table.entry_digits else "–", size=0.12,
+                     colour=C.PANEL_HI, enabled=row_chosen)
+            # touch: turn it down (the wheel itself turns it up)
+            p.button(p.rect(x, top + 0.29, 0.18, 0.07), HostAction(wheel, -1), "▼",
+                     size=0.04, enabled=row_chosen, focus=False)
+        hint = "tg.entry.wheel_hint" if row_chosen else "tg.entry.row_first"
+        p.text(p.tr(hint), p.rect(0.05, top + 0.37, 0.4, 0.06), size=0.032,
+               colour=C.TEXT_DIM, weight="regular", align="left")
+
+    def pad() -> None:
+        # the digit pad, for touch (the host buttons turn the wheels instead)
+        for d in range(10):
+            r = p.rect(0.50 + (d % 5) * 0.08, BODY_TOP + 0.32 + (d // 5) * 0.13, 0.072, 0.12)
+            p.button(r, HostAction("tg.entry.digit", d), str(d), size=0.06, focus=False)
+        p.button(p.rect(0.50, BODY_TOP + 0.58, 0.392, 0.1), HostAction("tg.entry.del"),
+                 p.tr("tg.btn.del"), size=0.045, focus=False)
+
+    def buttons() -> None:
+        footer(p, [(HostAction("tg.entry.ok"), p.tr("tg.btn.ok"), None, C.ACCENT, ready),
+                   (HostAction("tg.entry.cancel"), p.tr("tg.btn.cancel"), None, C.PANEL_HI,
+                    True)])
+
+    # drawn in the order the host buttons' *next* walks them: the row first; once it is
+    # picked, the wheels, then OK (one *next* from the units), then the rows again
+    if row_chosen:
+        wheels()
+        buttons()
+        rows()
+    else:
+        rows()
+        wheels()
+        buttons()
+    pad()
 
 
 # --- the end ---------------------------------------------------------------------------------

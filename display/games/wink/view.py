@@ -94,6 +94,10 @@ class TableView:
     #: ACCUSATION: the number and the seat picked so far
     pick_number: int | None = None
     pick_seat: int | None = None
+    #: PLACE: the grid's row the host buttons picked (its free cells are the choices now)
+    place_row: int | None = None
+    #: LAYOUT by hand: the pad's row of numbers the host buttons picked
+    pad_row: int | None = None
 
     @property
     def grid_open(self) -> bool:

@@ -1,0 +1,257 @@
+"""How many presses of the three host buttons an entry by hand costs (issue 41, item 4).
+
+Each test drives the real screen objects (``PygameScreen``, the game's kit and its screen
+part, the renderer's buttons of the frame drawn) with the three host events only: *next* and
+*confirm* as the GPIO backend reports them (``gpio_button``), *back* as its short press
+(``PygameScreen.back``). A breadth-first search over (the entry's state, the focus) finds the
+fewest presses to each target (every card on every row, every cell, every number), ending with
+the *confirm* that takes it; the worst over the targets is checked and printed (docs/host-
+buttons.md quotes these figures: ``pytest -s tests/app/test_entry_presses.py``).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections import deque
+from collections.abc import Callable, Hashable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+from display.input import Button, HostAction, focus_order
+from firmware.box import Firmware, build
+from firmware.config import FirmwareConfig
+from firmware.devices import HostButton
+from firmware.mock import mock_factory
+from tablekeeper import games
+from tablekeeper.app import Loop
+from tablekeeper.clock import FakeClock
+from tablekeeper.journal import JournaledGame
+from tablekeeper.referee import Referee
+from tablekeeper.screen import PygameScreen
+
+PRESSES = (HostButton.NEXT, HostButton.CONFIRM, HostButton.BACK)
+
+
+class Box:
+    """One game's kit on the real screen and loop (mock pins, a fake clock)."""
+
+    def __init__(self, folder: Path, game: str) -> None:
+        self.clock = FakeClock()
+        config = FirmwareConfig.from_dict({"backend": "gpio", "sound": {"kind": "none"}})
+        self.firmware: Firmware = build(config, mock_factory(), rng=random.Random(5),
+                                        clock=self.clock.now_ns)
+        kit = games.load(game)
+        referee = Referee(JournaledGame.create(folder / "game.jsonl", game=kit.engine.name),
+                          self.firmware, self.clock.now_ns(), kit=kit,
+                          **kit.table_options(kit.deck(None)))
+        self.screen = PygameScreen(size=(800, 480), rng=random.Random(1))
+        self.loop = Loop(referee, self.clock, screen=self.screen)
+
+    @property
+    def now(self) -> int:
+        return self.clock.now_ns()
+
+    def act(self, name: str, arg: Any = None) -> None:
+        self.screen.host_action(self.loop, HostAction(name, arg), self.now)
+        self.render()
+
+    def render(self) -> None:
+        self.screen.renderer.invalidate()
+        self.screen.render(self.loop, self.now)
+
+    def start(self) -> None:
+        self.screen.setup = self.screen.new_form(self.loop)
+        self.act("confirm")
+        assert self.loop.referee.engine.started(self.loop.referee.state)
+
+    def press(self, button: HostButton) -> None:
+        if button is HostButton.BACK:
+            self.screen.back(self.loop, self.now)
+        else:
+            self.screen.gpio_button(self.loop, button, self.now)
+
+    def focused(self) -> Button | None:
+        return self.screen.renderer.focused
+
+    def close(self) -> None:
+        self.screen.close()
+        self.firmware.close()
+
+
+@pytest.fixture
+def box_of(tmp_path: Path) -> Iterator[Callable[[str], Box]]:
+    made: list[Box] = []
+
+    def make(game: str) -> Box:
+        folder = tmp_path / f"{game}-{len(made)}"
+        folder.mkdir()
+        made.append(Box(folder, game))
+        return made[-1]
+
+    yield make
+    for box in made:
+        box.close()
+
+
+def fewest_presses(box: Box, get: Callable[[], Hashable], put: Callable[[Hashable], None],
+                   target: Callable[[Hashable, HostAction], Hashable | None],
+                   steps: tuple[str, ...], back: Callable[[Hashable], bool],
+                   layout: Callable[[Hashable], Hashable] = lambda s: s,
+                   limit: int = 40) -> dict[Hashable, int]:
+    """Breadth-first over (entry state, focus): for each target, the fewest presses that put
+    the focus on the button that takes it, plus the *confirm* that takes it. ``target(state,
+    focused action)`` names the target that *confirm* would take there (None: none).
+    The search confirms only the entry's own steps (``steps``: never cancel, a play, the
+    menu) and presses *back* only where the entry takes it (``back(state)``: else it would
+    undo a play of the game)."""
+    box.render()
+    start = (get(), box.screen.focus)
+    seen = {start}
+    queue = deque([(start, 0)])
+    best: dict[Hashable, int] = {}
+    frames: dict[Hashable, list[Button]] = {}
+
+    def show(state: Hashable, focus: int) -> Button | None:
+        """The frame of ``state`` drawn (once per layout: its buttons, in their order, are
+        the same whatever the digits), the focus put back."""
+        put(state)
+        box.screen.focus = focus
+        key = layout(state)
+        if key not in frames:
+            box.render()
+            frames[key] = list(box.screen.renderer.buttons)
+        box.screen.renderer.buttons = list(frames[key])
+        order = focus_order(frames[key])
+        return order[focus % len(order)] if order else None
+
+    while queue:
+        (state, focus), depth = queue.popleft()
+        focused = show(state, focus)
+        if focused is not None:
+            hit = target(state, focused.action)
+            if hit is not None and hit not in best:
+                best[hit] = depth + 1
+        if depth >= limit:
+            continue
+        for button in PRESSES:
+            show(state, focus)
+            if button is HostButton.CONFIRM and (
+                    focused is None or focused.action.name not in steps):
+                continue  # a target (taking it ends the entry: counted above), or leaving
+            if button is HostButton.BACK and not back(state):
+                continue
+            box.press(button)
+            after = (get(), box.screen.focus)
+            if after not in seen:
+                seen.add(after)
+                queue.append((after, depth + 1))
+    return best
+
+
+def report(title: str, best: dict[Hashable, int], targets: int) -> int:
+    worst = max(best.values())
+    mean = sum(best.values()) / len(best)
+    print(f"\n{title}: {len(best)}/{targets} targets, worst {worst} presses, mean {mean:.1f}")
+    return worst
+
+
+def test_the_game_card_by_hand(box_of: Callable[[str], Box]) -> None:
+    box = box_of("the_game")
+    box.start()
+    box.act("tg.enter")
+    part = box.screen.part(box.loop)
+    from tablekeeper.games.the_game import host
+
+    def get() -> Hashable:
+        return part.entry
+
+    def put(state: Hashable) -> None:
+        part.entry = state
+
+    def target(state: Hashable, action: HostAction) -> Hashable | None:
+        assert isinstance(state, host.Entry)
+        if action.name == "tg.entry.ok" and state.row is not None and state.card is not None:
+            return (state.row, state.card)
+        return None
+
+    steps = ("tg.entry.row", "tg.entry.tens", "tg.entry.units")
+    def layout(state: Hashable) -> Hashable:
+        assert isinstance(state, host.Entry)
+        return state.row, bool(state.digits)
+
+    best = fewest_presses(box, get, put, target, steps, lambda s: True, layout)
+    wanted = {(row, card) for row in range(4) for card in range(2, 100)}
+    assert wanted <= set(best)
+    best = {k: v for k, v in best.items() if k in wanted}
+    worst = report("The Game: a card (2-99) on a row, from the panel opened", best, len(wanted))
+    # the row (<= 4), then the tens and units wheels (<= 5 each, from the card the row most
+    # likely takes), *next* between them and to OK, and OK
+    assert worst <= 4 + 5 + 1 + 5 + 1 + 1
+    # the card, once the row is picked: the wheels and OK
+    row0 = host.Entry().apply("tg.entry.row", 0)
+    first = box.loop.referee.state.rows[0]
+    put(row0.start_at(host.next_card(first.top, True)))
+    box.screen.focus = 0
+    card = fewest_presses(box, get, put, lambda s, a: (target(s, a) or (None, None))[1],
+                          steps, lambda s: True, layout)
+    card = {k: v for k, v in card.items() if isinstance(k, int) and 2 <= k <= 99}
+    report("The Game: a card once its row is picked", card, 98)
+    assert max(card.values()) <= 13
+    # the cards just above an ascending row's top: *next*, *next*, OK, and a turn per step
+    near = [card[c] for c in range(first.top + 1, first.top + 6)]
+    assert near == [3, 4, 5, 6, 7]
+
+
+def _wink_placing(box: Box) -> None:
+    box.start()
+    box.act("grid.in_order")  # the grid laid 1..36 row by row: the first player places
+    assert box.loop.referee.state.phase.value == "place"
+
+
+def test_wink_cell_by_hand(box_of: Callable[[str], Box]) -> None:
+    box = box_of("wink")
+    _wink_placing(box)
+    part = box.screen.part(box.loop)
+
+    def get() -> Hashable:
+        return part.place_row
+
+    def put(state: Hashable) -> None:
+        part.place_row = state
+
+    def target(state: Hashable, action: HostAction) -> Hashable | None:
+        return action.arg if action.name == "place" else None
+
+    best = fewest_presses(box, get, put, target, ("place.row",), lambda s: s is not None)
+    best = {box.loop.referee.state.cell_of(*rc): n for rc, n in best.items()}
+    cells = set(box.loop.referee.state.free_cells())
+    assert len(best) == len(cells) == 36
+    worst = report("Wink: a free cell of the grid (placing a marker)", best, len(cells))
+    assert worst <= 12
+
+
+def test_wink_grid_number_by_hand(box_of: Callable[[str], Box]) -> None:
+    box = box_of("wink")
+    box.start()
+    box.act("grid.open")
+    part = box.screen.part(box.loop)
+
+    def get() -> Hashable:
+        return part.pad_row
+
+    def put(state: Hashable) -> None:
+        part.pad_row = state
+
+    def target(state: Hashable, action: HostAction) -> Hashable | None:
+        return action.arg if action.name == "grid.pick" else None
+
+    best = fewest_presses(box, get, put, target, ("grid.pad_row",), lambda s: s is not None)
+    assert set(best) == set(range(1, 37))
+    worst = report("Wink: a number of the pad (the grid by hand)", best, 36)
+    assert worst <= 12
