@@ -126,7 +126,7 @@ def fewest_presses(box: Box, get: Callable[[], Hashable], put: Callable[[Hashabl
         if key not in frames:
             box.render()
             frames[key] = list(box.screen.renderer.buttons)
-        box.screen.renderer.buttons = list(frames[key])
+        box.screen.renderer.buttons = tuple(frames[key])
         order = focus_order(frames[key])
         return order[focus % len(order)] if order else None
 
@@ -169,7 +169,8 @@ def test_the_game_card_by_hand(box_of: Callable[[str], Box]) -> None:
     from tablekeeper.games.the_game import host
 
     def get() -> Hashable:
-        return part.entry
+        entry: Hashable = part.entry
+        return entry
 
     def put(state: Hashable) -> None:
         part.entry = state
@@ -198,8 +199,11 @@ def test_the_game_card_by_hand(box_of: Callable[[str], Box]) -> None:
     first = box.loop.referee.state.rows[0]
     put(row0.start_at(host.next_card(first.top, True)))
     box.screen.focus = 0
-    card = fewest_presses(box, get, put, lambda s, a: (target(s, a) or (None, None))[1],
-                          steps, lambda s: True, layout)
+    def card_of(state: Hashable, action: HostAction) -> Hashable | None:
+        hit = target(state, action)
+        return hit[1] if isinstance(hit, tuple) else None
+
+    card = fewest_presses(box, get, put, card_of, steps, lambda s: True, layout)
     card = {k: v for k, v in card.items() if isinstance(k, int) and 2 <= k <= 99}
     report("The Game: a card once its row is picked", card, 98)
     assert max(card.values()) <= 13
@@ -220,7 +224,8 @@ def test_wink_cell_by_hand(box_of: Callable[[str], Box]) -> None:
     part = box.screen.part(box.loop)
 
     def get() -> Hashable:
-        return part.place_row
+        row: Hashable = part.place_row
+        return row
 
     def put(state: Hashable) -> None:
         part.place_row = state
@@ -229,7 +234,8 @@ def test_wink_cell_by_hand(box_of: Callable[[str], Box]) -> None:
         return action.arg if action.name == "place" else None
 
     best = fewest_presses(box, get, put, target, ("place.row",), lambda s: s is not None)
-    best = {box.loop.referee.state.cell_of(*rc): n for rc, n in best.items()}
+    state = box.loop.referee.state
+    best = {state.cell_of(*rc): n for rc, n in best.items() if isinstance(rc, tuple)}
     cells = set(box.loop.referee.state.free_cells())
     assert len(best) == len(cells) == 36
     worst = report("Wink: a free cell of the grid (placing a marker)", best, len(cells))
@@ -243,7 +249,8 @@ def test_wink_grid_number_by_hand(box_of: Callable[[str], Box]) -> None:
     part = box.screen.part(box.loop)
 
     def get() -> Hashable:
-        return part.pad_row
+        row: Hashable = part.pad_row
+        return row
 
     def put(state: Hashable) -> None:
         part.pad_row = state

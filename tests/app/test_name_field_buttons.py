@@ -73,8 +73,10 @@ def _key(key: int, text: str | None = None) -> None:
 
 def _step(loop: Loop) -> None:
     """Two ticks: the keys are read in the first, the host press they make in the next."""
+    clock = loop.clock
+    assert isinstance(clock, FakeClock)
     for _ in range(2):
-        loop.clock.advance(40 * MS)
+        clock.advance(40 * MS)
         loop.step()
 
 

@@ -254,12 +254,12 @@ def draw_grid_entry(p: Painter, f: Frame, view: WinkView, table: TableView) -> N
     gap = max(2, p.px(0.006))
     # the host buttons pick a row of the pad first, then the number in it (at most 6 + 6
     # presses); a touch lands on the number (drawn over its row)
-    open_rows = [r for r in range(rows)
-                 if any(k + 1 not in used for k in range(r * cols, min(n, (r + 1) * cols)))]
+    open_rows = [i for i in range(rows)
+                 if any(k + 1 not in used for k in range(i * cols, min(n, (i + 1) * cols)))]
     picked = table.pad_row if table.pad_row in open_rows else None
-    for r in open_rows:
-        p.buttons.append(Button((round(pad.x), round(pad.y + r * ch), round(pad.width),
-                                 round(ch)), HostAction("grid.pad_row", r),
+    for pad_row in open_rows:
+        p.buttons.append(Button((round(pad.x), round(pad.y + pad_row * ch), round(pad.width),
+                                 round(ch)), HostAction("grid.pad_row", pad_row),
                                 focus=picked is None))
     for k in range(n):
         number = k + 1
