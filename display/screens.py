@@ -377,6 +377,27 @@ def draw_name_entry(p: Painter, form: SetupForm) -> None:
     y = keys_top + (rows - 1) * (key_h + gap)
     p.button(p.rect(0.77, y, 0.21, key_h), HostAction("setup.done"), p.tr("key.done"),
              colour=C.ACCENT, size=0.045)
+    cols = max(len(r) for r in zhuyin.SCREEN_ROWS)
+    group_gap = 0.018  # the groups stand apart
+    zw = (0.96 - gap * (cols - 1) - 2 * group_gap) / cols
+
+    def zhuyin_key(ri: int, i: int) -> pygame.Rect:
+        row = zhuyin.SCREEN_ROWS[ri]
+        before = len({zhuyin.group_of(s) for s in row[:i + 1]}) - 1
+        return p.rect(0.02 + i * (zw + gap) + before * group_gap,
+                      keys_top + ri * (key_h + gap), zw, key_h)
+
+    if chinese:
+        # the groups, right after "done": the host buttons walk them, *confirm* opens one and
+        # its keys are walked (drawn on it: a touch lands on the key)
+        for g, keys in enumerate(zhuyin.GROUPS):
+            ri = next(k for k, r in enumerate(zhuyin.SCREEN_ROWS) if keys[0] in r)
+            first = zhuyin.SCREEN_ROWS[ri].index(keys[0])
+            frame = zhuyin_key(ri, first).union(zhuyin_key(ri, first + len(keys) - 1))
+            frame = frame.inflate(p.px(0.006), p.px(0.006))
+            p.button(frame, HostAction("setup.group", g), "",
+                     colour=C.ACCENT if form.group == g else C.BG_TOP,
+                     focus=form.group is None)
     # The roster: a touch names the seat; "edit" picks a regular to rename or remove, and adds
     # the typed name (saved to the config file by the app).
     p.text(p.tr("setup.roster_editing" if form.roster_edit else "setup.roster"),
@@ -398,16 +419,14 @@ def draw_name_entry(p: Painter, form: SetupForm) -> None:
     top = keys_top
     p.button(p.rect(0.02, y, 0.18, key_h), HostAction("erase"), p.tr("key.erase"), size=0.045)
     if chinese:
-        cols = max(len(r) for r in zhuyin.SCREEN_ROWS)
-        w = (0.96 - gap * (cols - 1)) / cols
         for ri, keys in enumerate(zhuyin.SCREEN_ROWS):
             for i, sym in enumerate(keys):
                 tone = sym in zhuyin.TONES
                 label = p.tr("key.first_tone") if sym == zhuyin.FIRST_TONE else sym
-                p.button(p.rect(0.02 + i * (w + gap), top + ri * (key_h + gap), w, key_h),
-                         HostAction("setup.zhuyin", sym), label,
+                p.button(zhuyin_key(ri, i), HostAction("setup.zhuyin", sym), label,
                          size=0.04 if sym == zhuyin.FIRST_TONE else 0.055,
-                         colour=C.PANEL if tone else C.PANEL_HI)
+                         colour=C.PANEL if tone else C.PANEL_HI,
+                         focus=form.group == zhuyin.group_of(sym))
     else:
         for ri, keys_row in enumerate(KEY_ROWS):
             w = (0.96 - gap * 9) / 10
@@ -449,6 +468,11 @@ def draw_setup(p: Painter, f: Frame) -> None:
            p.tr("setup.players", n=len(form.players)))
     scale = 7 / max(7, form.max_players)  # eight rows fit where seven do
     row_h, gap, top = 0.094 * scale, 0.012 * scale, BODY_TOP
+    add_y = top + len(form.players) * (row_h + gap)
+    if len(form.players) < form.max_players:
+        # (drawn first: after start, the host buttons' next choice, not behind every row)
+        p.button(p.rect(0.02, add_y, 0.30, row_h), HostAction("setup.add"),
+                 p.tr("btn.add_player"), size=0.045)
     for seat, info in enumerate(form.players):
         y = top + seat * (row_h + gap)
         if form.pressed == seat:  # its seat button was just pressed: the row is lit
@@ -471,10 +495,6 @@ def draw_setup(p: Painter, f: Frame) -> None:
                  colour=C.ACCENT if first else C.PANEL)
         p.button(p.rect(0.53, y, 0.11, row_h), HostAction("setup.remove", seat),
                  p.tr("btn.remove"), enabled=len(form.players) > form.min_players, size=0.04)
-    add_y = top + len(form.players) * (row_h + gap)
-    if len(form.players) < form.max_players:
-        p.button(p.rect(0.02, add_y, 0.30, row_h), HostAction("setup.add"),
-                 p.tr("btn.add_player"), size=0.045)
     # Variant choice on the right.
     p.text(p.tr("setup.variant"), p.rect(0.66, top, 0.32, 0.08), size=0.05, colour=C.TEXT_DIM,
            align="left")

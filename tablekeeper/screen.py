@@ -528,6 +528,9 @@ class PygameScreen:
         form = self.setup
         assert form is not None and form.focus is not None
         if action is HostButton.BACK:
+            if form.group is not None:  # a group open: back to the groups
+                self.host_action(loop, HostAction("setup.group", None), t_ns)
+                return
             empty = not form.syllable and not form.players[form.focus].name
             self.host_action(loop, HostAction("setup.done" if empty else "erase"), t_ns)
             return
@@ -688,7 +691,11 @@ class PygameScreen:
 
         if after.focus is None:
             if before.focus is not None:
-                self.focus = 0
+                self.focus = 0  # the name done: on start (one press from the game)
+            elif len(after.players) > len(before.players):
+                # a player added: the highlight on their name (confirm names them)
+                self._focus_on = HostAction("setup.focus", len(after.players) - 1)
+                self.renderer.invalidate()
             return
         if before.focus != after.focus:
             self._focus_on = HostAction("setup.done")
@@ -699,9 +706,15 @@ class PygameScreen:
               and after.players[after.focus].name != before.players[after.focus].name):
             # done (confirm), or one *next* on: erase, the regulars, ㄅ (the next character)
             self._focus_on = HostAction("setup.done")
+        elif after.group is not None and after.group != before.group:
+            # a group opened (or the tones, after a final): on its first key
+            self._focus_on = HostAction("setup.zhuyin", zhuyin.GROUPS[after.group][0])
         elif after.syllable and after.syllable != before.syllable:
-            # where the syllable's next symbol is: initial → medial → final → tone
-            self._focus_on = HostAction("setup.zhuyin", zhuyin.next_place(after.syllable[-1]))
+            # on the group where the syllable's next symbol is: initial → medial → final
+            place = zhuyin.group_of(zhuyin.next_place(after.syllable[-1]))
+            self._focus_on = HostAction("setup.group", place)
+        elif before.group is not None and after.group is None:
+            self._focus_on = HostAction("setup.group", before.group)  # closed: on it
         self.renderer.invalidate()
 
     def remember_table(self, players: tuple[PlayerInfo, ...]) -> None:

@@ -62,8 +62,11 @@ class Box:
         self.render()
 
     def render(self) -> None:
-        self.screen.renderer.invalidate()
-        self.screen.render(self.loop, self.now)
+        """Draw a frame (twice: where the screen moves the highlight once a frame is drawn,
+        the second shows it)."""
+        for _ in range(2):
+            self.screen.renderer.invalidate()
+            self.screen.render(self.loop, self.now)
 
     def start(self) -> None:
         self.screen.setup = self.screen.new_form(self.loop)
@@ -262,3 +265,153 @@ def test_wink_grid_number_by_hand(box_of: Callable[[str], Box]) -> None:
     assert set(best) == set(range(1, 37))
     worst = report("Wink: a number of the pad (the grid by hand)", best, 36)
     assert worst <= 12
+
+
+# --- a name in 注音 -------------------------------------------------------------------------
+
+#: two-character names as Taiwan writes them, and their 注音 (tones as the keyboard types them)
+NAMES: tuple[tuple[str, tuple[str, str]], ...] = (
+    ("美玲", ("ㄇㄟˇ", "ㄌㄧㄥˊ")),
+    ("志明", ("ㄓˋ", "ㄇㄧㄥˊ")),
+    ("家豪", ("ㄐㄧㄚˉ", "ㄏㄠˊ")),
+    ("雅婷", ("ㄧㄚˇ", "ㄊㄧㄥˊ")),
+    ("宗翰", ("ㄗㄨㄥˉ", "ㄏㄢˋ")),
+    ("淑芬", ("ㄕㄨˊ", "ㄈㄣˉ")),
+    ("怡君", ("ㄧˊ", "ㄐㄩㄣˉ")),
+    ("俊傑", ("ㄐㄩㄣˋ", "ㄐㄧㄝˊ")),
+    ("佩珊", ("ㄆㄟˋ", "ㄕㄢˉ")),
+    ("冠宇", ("ㄍㄨㄢˋ", "ㄩˇ")),
+)
+
+
+def _char_presses(box: Box, form: Any, char: str, syllable: str) -> tuple[int, Any]:
+    """The fewest presses that add ``char`` (spelt ``syllable``) to the name, from the name
+    screen as it is (the highlight where the screen put it); and the form after."""
+    from display import zhuyin
+
+    screen = box.screen
+    start = (form, screen.focus)
+    name = form.players[form.focus].name
+    frames: dict[Any, tuple[Button, ...]] = {}
+    seen = {start}
+    queue = deque([(start, 0)])
+
+    def frame(form: Any) -> tuple[Button, ...]:
+        """The buttons of the name screen drawn for ``form`` (drawn once per form)."""
+        if form not in frames:
+            screen.setup = form
+            box.render()
+            frames[form] = screen.renderer.buttons
+        return frames[form]
+
+    def show(state: tuple[Any, int]) -> Button | None:
+        buttons = frame(state[0])
+        screen.setup, screen.focus = state
+        screen.renderer.buttons = buttons
+        order = focus_order(buttons)
+        return order[screen.focus % len(order)] if order else None
+
+    def settle() -> None:
+        """Where the screen puts the highlight once the next frame is drawn
+        (``PygameScreen.render``: the button it waits for, in that frame)."""
+        assert screen.setup is not None
+        wanted, screen._focus_on = screen._focus_on, None
+        if wanted is not None:
+            order = focus_order(frame(screen.setup))
+            screen.focus = next((i for i, b in enumerate(order) if b.action == wanted),
+                                screen.focus)
+
+    while queue:
+        state, depth = queue.popleft()
+        focused = show(state)
+        if focused is not None and focused.action == HostAction("setup.cand", char):
+            screen.gpio_button(box.loop, HostButton.CONFIRM, box.now)
+            settle()
+            return depth + 1, screen.setup
+        for button in PRESSES:
+            show(state)
+            if button is HostButton.CONFIRM and focused is not None and (
+                    focused.action.name not in ("setup.group", "setup.zhuyin", "setup.page")
+                    or (focused.action.name == "setup.zhuyin"
+                        and str(focused.action.arg).replace(zhuyin.FIRST_TONE, "")
+                        not in syllable.replace(zhuyin.FIRST_TONE, "ˉ"))):
+                continue
+            box.press(button)
+            settle()
+            after = screen.setup
+            assert after is not None
+            if after.focus is None or after.players[after.focus].name != name \
+                    or not syllable.startswith(after.syllable):
+                continue  # left the screen, or spelt something else: never the fewest
+            key = (after, screen.focus)
+            if key not in seen and depth < 30:
+                seen.add(key)
+                queue.append((key, depth + 1))
+    raise AssertionError(f"{char} ({syllable}) cannot be typed")
+
+
+@pytest.mark.skipif("not __import__('display.zhuyin').zhuyin.available()",
+                    reason="libchewing is not installed: apt-get install libchewing3")
+def test_a_two_character_name_in_zhuyin(box_of: Callable[[str], Box]) -> None:
+    box = box_of("something_missing")
+    screen = box.screen
+    costs: dict[str, int] = {}
+    for name, syllables in NAMES:
+        screen.setup = None
+        box.screen.home = None
+        box.act("setup.focus", 0)
+        assert screen.setup is not None and screen.setup.focus == 0
+        total = 0
+        for char, syllable in zip(name, syllables, strict=True):
+            n, form = _char_presses(box, screen.setup, char, syllable)
+            total += n
+        assert screen.setup.players[0].name == name
+        costs[name] = total + 1  # and *confirm* on "done" (the highlight waits there)
+    print("\n注音 names, presses (each with its done):",
+          ", ".join(f"{k} {v}" for k, v in costs.items()))
+    worst = report("注音: a two-character name", costs, len(NAMES))
+    # (the issue asked for 30 at most: not reached, see docs/host-buttons.md; 53 before the
+    # keys were grouped)
+    assert worst <= 49 and sum(costs.values()) / len(costs) <= 40
+
+
+def test_adding_a_player_and_back_to_start(box_of: Callable[[str], Box]) -> None:
+    """Add a player (from the setup screen opened: start has the highlight), name them from
+    the regulars, and start: the add is one *next* away, the new seat's name has the
+    highlight after it, and once the name is done the highlight is on start again."""
+    box = box_of("something_missing")
+    screen = box.screen
+    screen.roster = ("阿德", "小芳")
+    screen.setup = screen.new_form(box.loop)
+    box.render()
+    players = len(screen.setup.players)
+
+    def focused() -> HostAction | None:
+        button = box.focused()
+        return button.action if button is not None else None
+
+    presses = 0
+
+    def press(button: HostButton) -> None:
+        nonlocal presses
+        box.press(button)
+        box.render()
+        presses += 1
+
+    assert focused() == HostAction("confirm")  # start
+    press(HostButton.NEXT)
+    assert focused() == HostAction("setup.add")
+    press(HostButton.CONFIRM)
+    assert screen.setup is not None and len(screen.setup.players) == players + 1
+    added = presses
+    assert focused() == HostAction("setup.focus", players)  # the new seat's name
+    press(HostButton.CONFIRM)  # the name screen
+    assert screen.setup.focus == players
+    while focused() != HostAction("setup.roster", 0):
+        press(HostButton.NEXT)
+    press(HostButton.CONFIRM)  # a regular's name: the name is done
+    assert screen.setup.focus is None and screen.setup.players[players].name == "阿德"
+    assert focused() == HostAction("confirm")  # start: one press away
+    print(f"\nsetup: a player added in {added} presses, named from the regulars in "
+          f"{presses - added}, then start in 1")
+    assert added == 2

@@ -19,6 +19,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 from display import zhuyin
 from display.input import HostAction
 from firmware.devices import HostButton
+from tablekeeper import choices as host
 from tablekeeper.app import Loop
 from tablekeeper.clock import FakeClock
 from tablekeeper.referee import Referee
@@ -64,8 +65,12 @@ def test_three_buttons_type_a_chinese_name(loop: Loop) -> None:
     choices = screen._choices()
     assert choices[screen.focus].name == "setup.done"  # Enter on a real keyboard finishes
     presses = 0
-    for sym in "ㄇㄟˇ":
+    for sym in "ㄇㄟ":  # the group first, then the key in it
+        presses += _press_to(loop, screen, HostAction("setup.group", zhuyin.group_of(sym)))
         presses += _press_to(loop, screen, HostAction("setup.zhuyin", sym))
+    # after a final the tones open by themselves, the highlight on the first
+    assert screen._choices()[screen.focus] == host.Choice("setup.zhuyin", zhuyin.FIRST_TONE)
+    presses += _press_to(loop, screen, HostAction("setup.zhuyin", "ˇ"))
     assert screen.setup is not None and screen.setup.syllable == "ㄇㄟˇ"
     first = screen._choices()[screen.focus]
     assert (first.name, first.arg) == ("setup.cand", "美")  # the highlight is on the list
@@ -79,9 +84,11 @@ def test_three_buttons_type_a_chinese_name(loop: Loop) -> None:
     assert screen.setup.players[0].name == "" and screen.setup.focus == 0
     screen.gpio_button(loop, HostButton.BACK, now)
     assert screen.setup.focus is None
-    # next walks the keys in ㄅㄆㄇ order and the highlight waits where the syllable's next
-    # symbol is: 美 (ㄇㄟˇ) from "done" takes 4 + 8 + 2 nexts and 4 confirms
-    assert presses == 18
+    # next walks the groups (ㄅㄆㄇㄈ, ...), confirm opens one and next walks its keys; the
+    # highlight waits on the group where the syllable's next symbol is: 美 (ㄇㄟˇ) from
+    # "done" takes 1 + 2, 2 + 1 and 2 nexts and 6 confirms (18 when the keys were walked
+    # one by one)
+    assert presses == 14
 
 
 @needs_chewing
