@@ -363,7 +363,7 @@ def test_a_two_character_name_in_zhuyin(box_of: Callable[[str], Box]) -> None:
         assert screen.setup is not None and screen.setup.focus == 0
         total = 0
         for char, syllable in zip(name, syllables, strict=True):
-            n, form = _char_presses(box, screen.setup, char, syllable)
+            n, _ = _char_presses(box, screen.setup, char, syllable)
             total += n
         assert screen.setup.players[0].name == name
         costs[name] = total + 1  # and *confirm* on "done" (the highlight waits there)
