@@ -116,6 +116,10 @@ def focus_order(buttons: Sequence[Button]) -> list[Button]:
     focus starts on the first, so the default is never a risky choice."""
     usable = [b for b in buttons
               if b.enabled and b.focus and b.action.name not in NOT_FOCUSABLE]
+    if all(b.action.name == "menu" for b in usable):
+        # nothing to choose: no focus (never on the menu: a reflex *confirm* takes the
+        # screen's own main action, as on a screen with no buttons)
+        return []
 
     def rank(b: Button) -> int:
         if b.action.name == "menu":

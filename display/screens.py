@@ -628,14 +628,24 @@ def margin_ms(margin_us: int) -> str:
 
 
 FOCUS_COLOUR = (255, 214, 10)
+#: the ring's dark edges, inside and outside the yellow: on a yellow (or white) tile the edge
+#: is what shows (tests/display/test_display_colours.py: every colour the ring can sit on
+#: contrasts at least 3:1 with the yellow or the edge)
+FOCUS_EDGE = (17, 17, 17)
 
 
 def focus_ring(p: Painter, rect: tuple[int, int, int, int]) -> None:
-    """The one focus of the host buttons: a thick yellow ring around the focused choice."""
+    """The one focus of the host buttons: a thick yellow ring with dark edges around the
+    focused choice (seen on every seat colour, yellow and white included)."""
     x, y, w, h = rect
     width = max(3, p.h // 160)
-    pygame.draw.rect(p.surface, FOCUS_COLOUR, (x - width, y - width, w + 2 * width,
-                                               h + 2 * width), width, border_radius=8)
+    edge = max(2, width // 2)
+    dark = width + 2 * edge  # the dark band from the button's edge out; the yellow on it
+    pygame.draw.rect(p.surface, FOCUS_EDGE, (x - dark, y - dark, w + 2 * dark, h + 2 * dark),
+                     dark, border_radius=10)
+    band = width + edge
+    pygame.draw.rect(p.surface, FOCUS_COLOUR, (x - band, y - band, w + 2 * band, h + 2 * band),
+                     width, border_radius=9)
 
 
 def sound_sign(p: Painter, sound: str, box: pygame.Rect) -> None:
