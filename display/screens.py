@@ -536,7 +536,9 @@ def draw_buzz(p: Painter, f: Frame) -> None:
     bg = player_rgb(info.colour)
     fg = text_on(bg)
     p.surface.fill(bg)
-    p.text(p.tr("buzz.shout"), p.rect(0.05, 0.05, 0.9, 0.16), size=0.12, colour=fg)
+    # (in the body, not across the header's line: a banner (a camera problem, markers not
+    # calibrated) goes between the two and pushes it down instead of covering it)
+    p.text(p.tr("buzz.shout"), p.rect(0.05, HEADER_H, 0.9, 0.125), size=0.11, colour=fg)
     early = [seat for seat, _ in f.snap.early if seat != buzz.winner]
     if early:  # too early this race: locked out (the lamp blinks)
         names = "、".join(f.name(seat) for seat in early[:4])

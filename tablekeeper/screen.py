@@ -300,7 +300,9 @@ class PygameScreen:
         return [e for e in self.menu_entries if e.shown(self, loop)]
 
     def menu_view(self, loop: Loop) -> MenuView:
-        kit = loop.referee.kit
+        # the game on screen: in the set-up area, the game being set up (its kit), not the
+        # one the referee last kept
+        kit = self.area.kit if self.area is not None else loop.referee.kit
         titles = (kit.title_in("zh-TW"), kit.title_in("en"))
         if self.menu_page == "rules":
             rules = getattr(kit.display(), "rules", {}) or {}

@@ -188,3 +188,22 @@ def test_the_host_menu_opens_the_set_up_area(tmp_path: Path,
     assert screen.renderer.screen == "tablesetup" and screen.area.step is None
     box.press(HostButton.BACK)  # back: out of the area, home again
     assert screen.area is None and screen.renderer.screen == "home"
+
+
+def test_the_host_menu_in_the_set_up_area_names_the_game_set_up(
+        tmp_path: Path, demo_decks: Callable[[str], Deck]) -> None:
+    """Opened in Eselsbrücke's set-up (the referee still keeps The Game), the host menu
+    names Eselsbrücke and shows its rules (it named the referee's game and its rules)."""
+    box = Box(tmp_path, demo_decks("the-game"))
+    screen = box.screen
+    assert box.loop.referee.kit.name == "the-game"
+    assert screen.show_area("eselsbruecke")
+    assert screen.area is not None and screen.area.kit.name == "eselsbruecke"
+    screen.open_menu()
+    view = screen.menu_view(box.loop)
+    assert view.title("zh-TW") == games.load("eselsbruecke").title_in("zh-TW")
+    assert view.title("en") == games.load("eselsbruecke").title_in("en")
+    screen.menu_page = "rules"
+    rules = screen.menu_view(box.loop).rules
+    kit_rules = games.load("eselsbruecke").display().rules
+    assert rules == (tuple(kit_rules["zh-TW"]), tuple(kit_rules["en"]))
