@@ -197,10 +197,13 @@ class Painter:
         size: float = 0.05,
         risky: bool = False,
         focus: bool = True,
+        waiting: bool = False,
     ) -> Button:
-        """A touch button; its shortcut key, if any, is shown in its corner."""
-        bg = colour if enabled else PANEL
-        fg = text_on(bg) if enabled else TEXT_DIM
+        """A touch button; its shortcut key, if any, is shown in its corner. ``waiting``: it
+        looks disabled (it cannot act yet; the screen says why next to it) but still takes a
+        press, which says again what is missing (the focus stays on it)."""
+        bg = colour if enabled and not waiting else PANEL
+        fg = text_on(bg) if enabled and not waiting else TEXT_DIM
         self.fill(rect, bg, 0.015)
         if key is not None:
             name = pygame.key.name(key).upper()

@@ -97,8 +97,11 @@ FooterChoice = (tuple[HostAction, str, int | None, C.RGB, bool]
                 | tuple[HostAction, str, int | None, C.RGB, bool, bool])
 
 
-def footer(p: Painter, choices: Sequence[FooterChoice] = (), *, undo: bool = True) -> None:
-    """Undo at the left, the choices in the middle, the language switch at the right."""
+def footer(p: Painter, choices: Sequence[FooterChoice] = (), *, undo: bool = True,
+           waiting: frozenset[str] = frozenset()) -> None:
+    """Undo at the left, the choices in the middle, the language switch at the right.
+    ``waiting``: the actions whose button looks disabled until it can act (it still takes a
+    press; the screen says why)."""
     y, h = FOOTER_Y, FOOTER_H
     if undo:
         p.button(p.rect(0.01, y, 0.13, h), HostAction("undo"), p.tr("btn.undo"), size=0.04)
@@ -113,7 +116,7 @@ def footer(p: Painter, choices: Sequence[FooterChoice] = (), *, undo: bool = Tru
         action, label, key, colour, enabled = item[:5]
         risky = bool(item[5]) if len(item) > 5 else False
         p.button(p.rect(x, y, width, h), action, label, key=key, colour=colour, enabled=enabled,
-                 size=0.055, risky=risky)
+                 size=0.055, risky=risky, waiting=action.name in waiting)
         x += width + gap
 
 
