@@ -90,6 +90,9 @@ class Painter:
         self.phrases: Mapping[str, str] = phrases or {}
         #: the box's sound ("", "silent", "muted"): the header shows a small sign
         self.sound = ""
+        #: keyboard letters on the buttons (the box runs with a keyboard: ``--keyboard``);
+        #: a box with only its own buttons shows none
+        self.keycaps = False
         self.w, self.h = surface.get_size()
         self.texts: list[TextRecord] = []
         self.buttons: list[Button] = []
@@ -205,7 +208,7 @@ class Painter:
         bg = colour if enabled and not waiting else PANEL
         fg = text_on(bg) if enabled and not waiting else TEXT_DIM
         self.fill(rect, bg, 0.015)
-        if key is not None:
+        if key is not None and self.keycaps:
             name = pygame.key.name(key).upper()
             hint = pygame.Rect(rect.x, rect.y, max(rect.width // 6, self.px(0.04)), rect.height)
             self.text(name, hint.inflate(-self.px(0.01), -rect.height // 2), size=0.03,

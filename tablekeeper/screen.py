@@ -32,7 +32,7 @@ from display.model import CardView, Notice, PlayerInfo, Snapshot
 from display.setup import SetupForm
 from engine.core import Rejection
 from firmware.arbiter import ArbiterPhase
-from firmware.devices import HOST_KEYS, HostButton, HostPress, SeatEdge
+from firmware.devices import HOST_KEYS, HostButton, HostPress, KeyboardButtons, SeatEdge
 from tablekeeper import choices as host
 from tablekeeper import hostmenu, table_players
 from tablekeeper.clock import Clock
@@ -796,6 +796,10 @@ class PygameScreen:
         return CardView(card_id, info.name_zh, info.name_en, info.image)
 
     def render(self, loop: Loop, now_ns: int) -> bool:
+        # the keyboard's letters on the buttons only where the box runs on a keyboard
+        # (--keyboard); the box's own three buttons need none
+        self.renderer.keycaps = isinstance(getattr(loop.referee.firmware, "buttons", None),
+                                           KeyboardButtons)
         snap = self.snapshot(loop, now_ns)
         result = self.renderer.render(snap)
         if not result.drawn:

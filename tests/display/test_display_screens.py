@@ -286,3 +286,17 @@ def test_the_default_focus_is_never_the_menu(fonts: FontBook, lang: str) -> None
         if renderer.focused is not None and renderer.focused.action.name == "menu":
             on_menu.append(name)
     assert not on_menu
+
+
+def test_keycaps_only_on_a_box_run_with_a_keyboard(fonts: FontBook) -> None:
+    """The keyboard's letters (A, W, T, M ...) are printed on the buttons only when the box
+    runs with --keyboard (``Renderer.keycaps``); a box with its own buttons shows none."""
+    snap = SAMPLES["betting-must"]
+    plain = _render(fonts, (1920, 1080), snap)
+    assert any(b.key is not None for b in plain.buttons)
+    letters = {pygame.key.name(b.key).upper() for b in plain.buttons if b.key is not None}
+    assert not letters & {t.text for t in plain.texts}
+    keyboard = Renderer(pygame.Surface((1920, 1080)), fonts=fonts, strict=True)
+    keyboard.keycaps = True
+    assert keyboard.render(snap)
+    assert letters & {t.text for t in keyboard.texts}
