@@ -204,8 +204,8 @@ class SetupForm:
                 return replace(self, syllable=syllable, cand_page=0,
                                group=zhuyin.TONE_GROUP if after_final else None)
             if name == "setup.group":
-                ok = isinstance(arg, int) and 0 <= arg < len(zhuyin.GROUPS)
-                return replace(self, group=arg if ok else None)
+                group = arg if isinstance(arg, int) and 0 <= arg < len(zhuyin.GROUPS) else None
+                return replace(self, group=group)
             if name == "setup.cand" and isinstance(arg, str) and arg:
                 return replace(self._type_raw(arg), syllable="", cand_page=0, group=None)
             if name == "setup.page" and isinstance(arg, int):

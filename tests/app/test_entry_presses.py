@@ -355,7 +355,7 @@ def _char_presses(box: Box, form: Any, char: str, syllable: str) -> tuple[int, A
 def test_a_two_character_name_in_zhuyin(box_of: Callable[[str], Box]) -> None:
     box = box_of("something_missing")
     screen = box.screen
-    costs: dict[str, int] = {}
+    costs: dict[Hashable, int] = {}
     for name, syllables in NAMES:
         screen.setup = None
         box.screen.home = None
