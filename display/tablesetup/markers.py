@@ -121,7 +121,7 @@ def _colours(p: Painter, view: MarkersView, x: float, w: float) -> None:
         p.fill(p.rect(x, y + 0.006, 0.03, h - 0.012), mark, 0.006)
         p.text(str(i + 1) if key != "back" else "", p.rect(x, y, 0.03, h), size=0.035,
                colour=C.BLACK)
-        p.text(f"{name} {cell}", p.rect(x + 0.035, y, 0.13 if key == "back" else 0.125, h),
+        p.text(f"{name} {cell}", p.rect(x + 0.04, y, 0.125 if key == "back" else 0.12, h),
                size=0.04, align="left")
         measured = view.measured.get(key)
         if measured is not None:

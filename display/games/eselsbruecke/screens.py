@@ -510,7 +510,7 @@ def _best_rows(p: Painter, names: list[str], cell: pygame.Rect,
         if lh <= 0:
             break
         px = min(p.fits_at(_joined(p, row), pygame.Rect(cell.x, 0, cell.width, lh), size,
-                           weight="regular", pad=0.003) for row in rows)
+                           weight="regular", pad=0.006) for row in rows)
         if px > best[0]:
             best = (px, rows)
     return best[1]
@@ -551,7 +551,7 @@ def recap(p: Painter, f: Frame, box: pygame.Rect) -> None:
             lh = cell.height // max(1, len(rows))
             for k, words in enumerate(rows):
                 p.text(_joined(p, words), pygame.Rect(cell.x, cell.y + k * lh, cell.width, lh),
-                       size=0.04, weight="regular", pad=0.003)
+                       size=0.04, weight="regular", pad=0.006)
 
 
 SCREENS: dict[str, tuple[Draw, Draw | None]] = {

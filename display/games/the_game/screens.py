@@ -51,7 +51,8 @@ def _card(p: Painter, box: pygame.Rect, number: int, face: C.RGB, *, size: float
     p.fill(box, face, 0.012)
     if border is not None:
         p.outline(box, border, 0.008, 0.012)
-    p.text(str(number), box, size=size, colour=C.BLACK)
+    # (a margin all round: 「100」 filled the tile edge to edge)
+    p.text(str(number), box, size=size, colour=C.BLACK, pad=0.012)
 
 
 def draw_row(p: Painter, f: Frame, i: int, box: pygame.Rect) -> None:
@@ -66,11 +67,12 @@ def draw_row(p: Painter, f: Frame, i: int, box: pygame.Rect) -> None:
            colour=UP_CARD if row.up else DOWN_CARD)
     p.text(row_name(p, row), pygame.Rect(arrow_box.x, arrow_box.y + arrow_box.height * 58 // 100,
                                          arrow_box.width, arrow_box.height * 40 // 100),
-           size=0.034, colour=C.TEXT_DIM, weight="regular")
+           size=0.034, colour=C.TEXT_DIM, weight="regular", pad=0.004)
     # the top card, large
     card_h = box.height - p.px(0.02)
     card_w = min(card_h * 9 // 10, box.width * 26 // 100)
-    top_box = pygame.Rect(arrow_box.right, box.y + p.px(0.01), card_w, card_h)
+    # (a gap after the direction's words: 「下降 100→2」 ran into the tile)
+    top_box = pygame.Rect(arrow_box.right + p.px(0.012), box.y + p.px(0.01), card_w, card_h)
     face = UP_CARD if row.up else DOWN_CARD
     _card(p, top_box, row.top, face, size=0.12)
     # what lies under it: the last cards, the one just covered next to the top, older
@@ -85,7 +87,7 @@ def draw_row(p: Painter, f: Frame, i: int, box: pygame.Rect) -> None:
         # the refused card, red, beside the top, with the reason
         bad = pygame.Rect(hist.x, top_box.y, card_w * 4 // 5, card_h)
         p.fill(bad, C.BAD, 0.012)
-        p.text(str(table.refused_card), bad, size=0.09, colour=text_on(C.BAD))
+        p.text(str(table.refused_card), bad, size=0.09, colour=text_on(C.BAD), pad=0.012)
         p.outline(box, C.BAD, 0.008, 0.012)
         words = pygame.Rect(bad.right + p.px(0.01), box.y, hist.right - bad.right - p.px(0.01),
                             box.height)

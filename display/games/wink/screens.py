@@ -71,7 +71,7 @@ def draw_cell(p: Painter, f: Frame, r: pygame.Rect, cell: CellView, *,
                 box = pygame.Rect(inner.x, inner.y, inner.width * 3 // 4, inner.height * 3 // 5)
             else:
                 box = inner
-            p.text(str(cell.number), box, size=0.05, colour=C.TEXT, pad=0.002)
+            p.text(str(cell.number), box, size=0.05, colour=C.TEXT, pad=0.005)
     elif cell.face == "down":
         p.fill(inner, C.BG_TOP, 0.008)
         step = max(4, inner.width // 4)
