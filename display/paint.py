@@ -201,6 +201,7 @@ class Painter:
         risky: bool = False,
         focus: bool = True,
         waiting: bool = False,
+        icon: int = 0,
     ) -> Button:
         """A touch button; its shortcut key, if any, is shown in its corner. ``waiting``: it
         looks disabled (it cannot act yet; the screen says why next to it) but still takes a
@@ -216,6 +217,9 @@ class Painter:
             label_box = pygame.Rect(hint.right, rect.y, rect.right - hint.right, rect.height)
         else:
             label_box = rect
+        if icon:  # a mark drawn at the button's right end (a seat's colour and shape)
+            label_box = pygame.Rect(label_box.x, label_box.y, label_box.width - icon,
+                                    label_box.height)
         self.text(label, label_box, size=size, colour=fg, pad=0.012)
         button = Button((rect.x, rect.y, rect.width, rect.height), action, label, enabled, key,
                         risky, focus)

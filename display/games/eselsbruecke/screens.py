@@ -338,12 +338,12 @@ def draw_guess(p: Painter, f: Frame) -> None:
         for k, seat in enumerate(holders):
             r = p.rect(right_x + (k % cols) * bw, BODY_TOP + 0.34 + (k // cols) * 0.095,
                        bw * 0.95, 0.085)
+            # (the label beside the seat's mark, not under it: "Seat 3 held it" ran into it)
             p.button(r, HostAction("right", seat), p.tr("btn.eb.right", n=seat + 1),
-                     colour=C.GOOD, size=0.04)
+                     colour=C.GOOD, size=0.04, icon=r.height)
             info = f.player(seat)
             mark = pygame.Rect(r.right - r.height, r.y, r.height, r.height)
-            pygame.draw.rect(p.surface, player_rgb(info.colour), mark.inflate(-4, -4),
-                             border_radius=p.px(0.01))
+            p.fill(mark.inflate(-4, -4), player_rgb(info.colour), 0.01)
             p.shape(C.PLAYER_SHAPES.get(info.colour, "hexagon"), mark.inflate(
                 -mark.width // 3, -mark.height // 3), text_on(player_rgb(info.colour)))
     pile_strip(p, f, highlight=actor)
