@@ -336,12 +336,12 @@ def draw_name_entry(p: Painter, form: SetupForm) -> None:
     row = p.rect(0.02, top, 0.96, 0.085)
     missing = p.cache.fonts.missing_glyphs(info.name) if info.name else ""
     if chinese and zhuyin.complete(form.syllable):
-        cands = zhuyin.candidates(form.syllable)
-        # the characters the screen's font has first; the others after, shown by their code
-        # (U+ hex) on orange rather than as a silent box
+        # only the characters the screen's font can draw: one the font lacks would show as a
+        # box (or its code, 「7B71」 for 筱), which no one can read or check (the bundled subset
+        # has Big5's common characters; a system Noto CJK face has them all)
         fonts = p.cache.fonts
-        cands = (tuple(c for c in cands if not fonts.missing_glyphs(c))
-                 + tuple(c for c in cands if fonts.missing_glyphs(c)))
+        cands = tuple(c for c in zhuyin.candidates(form.syllable)
+                      if not fonts.missing_glyphs(c))
         pages = max(1, -(-len(cands) // CANDS_PER_PAGE))
         page = min(form.cand_page, pages - 1)
         shown = cands[page * CANDS_PER_PAGE:(page + 1) * CANDS_PER_PAGE]
@@ -351,12 +351,7 @@ def draw_name_entry(p: Painter, form: SetupForm) -> None:
         w = 0.96 / (CANDS_PER_PAGE + 2)
         for i, ch in enumerate(shown):
             r = p.rect(0.02 + i * w, top, w - 0.006, 0.085)
-            if p.cache.fonts.missing_glyphs(ch):
-                # not in the screen's font: show its code rather than a silent box
-                p.button(r, HostAction("setup.cand", ch), f"{ord(ch):04X}", colour=C.WARN,
-                         size=0.04)
-            else:
-                p.button(r, HostAction("setup.cand", ch), ch, colour=C.PANEL_HI, size=0.06)
+            p.button(r, HostAction("setup.cand", ch), ch, colour=C.PANEL_HI, size=0.06)
         if pages > 1:
             x = 0.02 + CANDS_PER_PAGE * w
             p.button(p.rect(x, top, 2 * w - 0.006, 0.085), HostAction("setup.page", page + 1

@@ -123,3 +123,24 @@ def test_touch_types_a_chinese_name(loop: Loop) -> None:
     screen.host_action(loop, button.action, now)
     screen.host_action(loop, HostAction("setup.done"), now)
     assert screen.setup is not None and screen.setup.players[1].name == "張"
+
+
+@needs_chewing
+def test_only_candidates_the_font_can_draw_are_offered(loop: Loop) -> None:
+    """ㄒㄧㄠˇ: libchewing offers 筱 (and others) that the bundled subset lacks (the tests
+    see no system font); they are left out, never shown as a box or a code (「7B71」)."""
+    screen = loop.screen
+    assert isinstance(screen, PygameScreen)
+    now = loop.clock.now_ns()
+    fonts = screen.renderer.cache.fonts
+    lacking = [c for c in zhuyin.candidates("ㄒㄧㄠˇ") if fonts.missing_glyphs(c)]
+    assert "筱" in lacking  # (the premise: the bundled subset has no 筱)
+    screen.host_action(loop, HostAction("setup.focus", 0), now)
+    for sym in "ㄒㄧㄠˇ":
+        screen.host_action(loop, HostAction("setup.zhuyin", sym), now)
+    screen.render(loop, now)
+    offered = [b.action.arg for b in screen.renderer.buttons if b.action.name == "setup.cand"]
+    assert offered and not set(offered) & set(lacking)
+    assert all(not fonts.missing_glyphs(str(c)) for c in offered)
+    labels = {b.label for b in screen.renderer.buttons}
+    assert not {f"{ord(c):04X}" for c in lacking} & labels
