@@ -415,3 +415,22 @@ def test_adding_a_player_and_back_to_start(box_of: Callable[[str], Box]) -> None
     print(f"\nsetup: a player added in {added} presses, named from the regulars in "
           f"{presses - added}, then start in 1")
     assert added == 2
+
+
+def test_after_a_card_by_hand_the_focus_is_on_the_play_screens_first_choice(
+        box_of: Callable[[str], Box]) -> None:
+    """Seen in the kiosk: after OK the focus kept OK's place, which on the play screen was the
+    menu (a reflex confirm opened it). Now it is back on 「手動輸入」."""
+    box = box_of("the_game")
+    box.start()
+    box.act("tg.enter")
+    for button in (HostButton.CONFIRM, HostButton.NEXT, HostButton.NEXT):  # row 1, to OK
+        box.press(button)
+        box.render()
+    focused = box.focused()
+    assert focused is not None and focused.action.name == "tg.entry.ok"
+    box.press(HostButton.CONFIRM)
+    box.render()
+    assert box.loop.referee.state.rows[0].cards == (2,)  # the card the row takes next
+    focused = box.focused()
+    assert focused is not None and focused.action.name == "tg.enter"

@@ -104,9 +104,11 @@ class TheGameScreen:
             return True
         if name == "tg.entry.cancel":
             self.entry = None
+            screen.focus = 0  # the play screen's first choice (never where OK was: the menu)
         elif name == "tg.entry.ok":
             if entry.row is not None and entry.card is not None:
                 self.entry = None
+                screen.focus = 0
                 result = table.enter_play(entry.row, entry.card, now_ns)
                 if isinstance(result, Rejection):
                     screen.show_result(result, now_ns)
