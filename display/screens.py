@@ -24,7 +24,7 @@ from display.colours import player_rgb, text_on
 from display.input import HostAction
 from display.model import CardView, PlayerInfo, Snapshot
 from display.paint import Painter
-from display.setup import SetupForm
+from display.setup import ROSTER_GROUP, SetupForm
 
 HEADER_H = 0.10
 BANNER_LINE_H = 0.07  # one banner line; the body is laid out below the banner
@@ -385,6 +385,15 @@ def draw_name_entry(p: Painter, form: SetupForm) -> None:
         return p.rect(0.02 + i * (zw + gap) + before * group_gap,
                       keys_top + ri * (key_h + gap), zw, key_h)
 
+    n_regulars = min(len(form.roster), ROSTER_SHOWN)
+    if n_regulars and not form.roster_edit:
+        # the regulars, one choice right after "done" (confirm opens them, then a name): a
+        # regular is a few presses away, and a typed character costs one more
+        frame = p.rect(0.19, top, 0.652, 0.075)
+        p.button(frame.inflate(p.px(0.008), p.px(0.008)), HostAction("setup.group",
+                                                                     ROSTER_GROUP), "",
+                 colour=C.ACCENT if form.group == ROSTER_GROUP else C.BG_TOP,
+                 focus=form.group is None)
     if chinese:
         # the groups, right after "done": the host buttons walk them, *confirm* opens one and
         # its keys are walked (drawn on it: a touch lands on the key)
@@ -409,7 +418,8 @@ def draw_name_entry(p: Painter, form: SetupForm) -> None:
             action = (HostAction("setup.roster_pick", i) if form.roster_edit
                       else HostAction("setup.roster", i))
             p.button(p.rect(0.19 + i * w, top, w - 0.008, 0.075), action, name, size=0.04,
-                     colour=C.ACCENT if picked else C.PANEL_HI)
+                     colour=C.ACCENT if picked else C.PANEL_HI,
+                     focus=form.roster_edit or form.group == ROSTER_GROUP)
     elif not form.roster_edit:
         p.text(p.tr("setup.roster_empty"), p.rect(0.19, top, 0.64, 0.075), size=0.035,
                colour=C.TEXT_DIM, weight="regular", align="left")

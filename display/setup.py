@@ -22,6 +22,9 @@ from display.model import PlayerInfo
 MIN_PLAYERS = 3
 MAX_PLAYERS = 7
 MAX_NAME = 12
+#: ``SetupForm.group`` when the regulars are open to the host buttons (a choice of its own on
+#: the name screen, like a group of keys)
+ROSTER_GROUP = -1
 VARIANTS: tuple[str, ...] = ("easy", "standard", "advanced")
 SCENES = {"easy": 4, "standard": 5, "advanced": 6}
 
@@ -100,7 +103,8 @@ class SetupForm:
     #: which page of the candidates is shown
     cand_page: int = 0
     #: the group of 注音 keys opened by the host buttons (an index into
-    #: :data:`display.zhuyin.GROUPS`; None: the groups are walked)
+    #: :data:`display.zhuyin.GROUPS`; :data:`ROSTER_GROUP`: the regulars; None: the groups
+    #: are walked)
     group: int | None = None
     #: the seat whose button was pressed last on this screen (it marks who starts; shown
     #: until the host does something else). A seat with no player is shown too.
@@ -204,8 +208,9 @@ class SetupForm:
                 return replace(self, syllable=syllable, cand_page=0,
                                group=zhuyin.TONE_GROUP if after_final else None)
             if name == "setup.group":
-                group = arg if isinstance(arg, int) and 0 <= arg < len(zhuyin.GROUPS) else None
-                return replace(self, group=group)
+                ok = isinstance(arg, int) and (0 <= arg < len(zhuyin.GROUPS)
+                                               or arg == ROSTER_GROUP)
+                return replace(self, group=arg if ok and isinstance(arg, int) else None)
             if name == "setup.cand" and isinstance(arg, str) and arg:
                 return replace(self._type_raw(arg), syllable="", cand_page=0, group=None)
             if name == "setup.page" and isinstance(arg, int):
@@ -221,7 +226,8 @@ class SetupForm:
             return self._type(arg)
         if name == "setup.roster" and isinstance(arg, int) and 0 <= arg < len(self.roster) \
                 and self.focus is not None:
-            return replace(self._set_name(self.focus, self.roster[arg][:MAX_NAME]), focus=None)
+            return replace(self._set_name(self.focus, self.roster[arg][:MAX_NAME]), focus=None,
+                           group=None)
         if name == "setup.done":
             return replace(self, focus=None, syllable="", cand_page=0, roster_edit=False,
                            roster_pick=None, group=None)

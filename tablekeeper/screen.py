@@ -29,7 +29,7 @@ from display.hostmenu import MenuItem, MenuView
 from display.i18n import STRINGS
 from display.input import HostAction, SeatInput, TextInput
 from display.model import CardView, Notice, PlayerInfo, Snapshot
-from display.setup import SetupForm
+from display.setup import ROSTER_GROUP, SetupForm
 from engine.core import Rejection
 from firmware.arbiter import ArbiterPhase
 from firmware.devices import HOST_KEYS, HostButton, HostPress, KeyboardButtons, SeatEdge
@@ -709,8 +709,10 @@ class PygameScreen:
             # done (confirm), or one *next* on: erase, the regulars, ㄅ (the next character)
             self._focus_on = HostAction("setup.done")
         elif after.group is not None and after.group != before.group:
-            # a group opened (or the tones, after a final): on its first key
-            self._focus_on = HostAction("setup.zhuyin", zhuyin.GROUPS[after.group][0])
+            # a group opened (or the tones, after a final): on its first key; the regulars
+            # opened: on the first
+            self._focus_on = (HostAction("setup.roster", 0) if after.group == ROSTER_GROUP
+                              else HostAction("setup.zhuyin", zhuyin.GROUPS[after.group][0]))
         elif after.syllable and after.syllable != before.syllable:
             # on the group where the syllable's next symbol is: initial → medial → final
             place = zhuyin.group_of(zhuyin.next_place(after.syllable[-1]))

@@ -405,16 +405,19 @@ def test_adding_a_player_and_back_to_start(box_of: Callable[[str], Box]) -> None
     assert screen.setup is not None and len(screen.setup.players) == players + 1
     added = presses
     assert focused() == HostAction("setup.focus", players)  # the new seat's name
-    press(HostButton.CONFIRM)  # the name screen
+    press(HostButton.CONFIRM)  # the name screen, the highlight on "done"
     assert screen.setup.focus == players
-    while focused() != HostAction("setup.roster", 0):
-        press(HostButton.NEXT)
+    assert focused() == HostAction("setup.done")
+    press(HostButton.NEXT)  # the regulars: one choice, right after "done"
+    assert focused() == HostAction("setup.group", -1)
+    press(HostButton.CONFIRM)
+    assert focused() == HostAction("setup.roster", 0)
     press(HostButton.CONFIRM)  # a regular's name: the name is done
     assert screen.setup.focus is None and screen.setup.players[players].name == "阿德"
     assert focused() == HostAction("confirm")  # start: one press away
     print(f"\nsetup: a player added in {added} presses, named from the regulars in "
           f"{presses - added}, then start in 1")
-    assert added == 2
+    assert added == 2 and presses - added == 4
 
 
 def test_after_a_card_by_hand_the_focus_is_on_the_play_screens_first_choice(
