@@ -509,11 +509,16 @@ def _best_rows(p: Painter, names: list[str], cell: pygame.Rect,
         lh = cell.height // lines
         if lh <= 0:
             break
-        px = min(p.fits_at(_joined(p, row), pygame.Rect(cell.x, 0, cell.width, lh), size,
-                           weight="regular", pad=0.006) for row in rows)
+        px = min(p.fits_at(_joined(p, row), pygame.Rect(cell.x, 0, cell.width, lh)
+                           .inflate(-2 * p.px(RECAP_MARGIN), 0), size, weight="regular",
+                           pad=0.003) for row in rows)
         if px > best[0]:
             best = (px, rows)
     return best[1]
+
+
+#: the keywords keep this margin from their cell's sides (the layout check's "tight")
+RECAP_MARGIN = 0.003
 
 
 def recap(p: Painter, f: Frame, box: pygame.Rect) -> None:
@@ -550,8 +555,9 @@ def recap(p: Painter, f: Frame, box: pygame.Rect) -> None:
             rows = _best_rows(p, names, cell, 0.04)
             lh = cell.height // max(1, len(rows))
             for k, words in enumerate(rows):
-                p.text(_joined(p, words), pygame.Rect(cell.x, cell.y + k * lh, cell.width, lh),
-                       size=0.04, weight="regular", pad=0.006)
+                line = pygame.Rect(cell.x, cell.y + k * lh, cell.width, lh)
+                p.text(_joined(p, words), line.inflate(-2 * p.px(RECAP_MARGIN), 0), size=0.04,
+                       weight="regular", pad=0.003)
 
 
 SCREENS: dict[str, tuple[Draw, Draw | None]] = {

@@ -66,12 +66,13 @@ def draw_cell(p: Painter, f: Frame, r: pygame.Rect, cell: CellView, *,
             p.fill(inner, C.PANEL_HI, 0.008)
             # with a marker on it, the number keeps the card's upper left
             if problem is not None:  # the warning's mark keeps the upper right
-                box = pygame.Rect(inner.x, inner.y, inner.width * 5 // 8, inner.height * 3 // 5)
+                box = pygame.Rect(inner.x + p.px(0.004), inner.y, inner.width * 5 // 8,
+                                  inner.height * 3 // 5)
             elif cell.marker is not None:
                 box = pygame.Rect(inner.x, inner.y, inner.width * 3 // 4, inner.height * 3 // 5)
             else:
                 box = inner
-            p.text(str(cell.number), box, size=0.05, colour=C.TEXT, pad=0.005)
+            p.text(str(cell.number), box, size=0.05, colour=C.TEXT, pad=0.002)
     elif cell.face == "down":
         p.fill(inner, C.BG_TOP, 0.008)
         step = max(4, inner.width // 4)
