@@ -391,7 +391,8 @@ def _enroll(args: argparse.Namespace) -> int:
     if not _may_write(Path(args.deck), "enroll"):
         return 2
     if getattr(args, "from_layout", None) is not None:
-        from vision.layout import LayoutError, enroll_from_layout, parse_layout
+        from vision.enroll import enroll_from_layout
+        from vision.layout import LayoutError, parse_layout
 
         if not args.layout or not args.ids:
             print("tablekeeper vision enroll: --from-layout needs --layout (grid:RxC or "

@@ -42,7 +42,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.config import Zone
+from vision.zone import Zone
 
 FloatArray = npt.NDArray[np.float32]
 Image = npt.NDArray[np.uint8]
