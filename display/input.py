@@ -81,6 +81,9 @@ class Button:
     #: default of the focus (:func:`focus_order` puts it after the screen's other choices;
     #: the renderer marks the game display's ``judgments``)
     judgment: bool = False
+    #: the host buttons' *next* walks it (False: a touch target only, e.g. a cell of a grid
+    #: whose row is not picked yet: the three buttons pick the row first, then the cell)
+    focus: bool = True
 
     def contains(self, pos: tuple[float, float]) -> bool:
         x, y, w, h = self.rect
@@ -123,7 +126,12 @@ def focus_order(buttons: Sequence[Button]) -> list[Button]:
     host menu's button at the very end. The focus starts on the first, so the default is
     never a risky choice; where the first would be a judgment, the walk starts on
     :data:`REST` (a button with no area: nothing highlighted) instead."""
-    usable = [b for b in buttons if b.enabled and b.action.name not in NOT_FOCUSABLE]
+    usable = [b for b in buttons
+              if b.enabled and b.focus and b.action.name not in NOT_FOCUSABLE]
+    if all(b.action.name == "menu" for b in usable):
+        # nothing to choose: no focus (never on the menu: a reflex *confirm* takes the
+        # screen's own main action, as on a screen with no buttons)
+        return []
 
     def rank(b: Button) -> int:
         if b.action.name == "menu":

@@ -24,12 +24,18 @@ BADGE_SHARE = 0.25
 
 #: overlaps of fewer pixels than this (in each direction) are anti-aliasing, not a collision
 SLACK_PX = 1
+#: a text keeps at least this many pixels from the sides of the tile it lies on, and from a
+#: tile beside it
+TIGHT_PX = 2
+#: ... and a gap of at least this share of the screen's height from a tile beside it
+BESIDE_GAP = 0.012
 
 
 @dataclass(frozen=True)
 class Problem:
     kind: str  # "cut" (leaves its box or the screen), "covered" (a later fill hides part of
-    # it) or "overlap" (two texts share pixels)
+    # it), "overlap" (two texts share pixels), "straddles" (across a panel's edge), "tight"
+    # (to the side of the tile it lies on) or "touches" (against a tile beside it)
     texts: tuple[str, ...]
     detail: str
 
@@ -91,6 +97,41 @@ def problems(texts: Sequence[TextRecord], size: tuple[int, int], screen: str = "
                 continue
             out.append(Problem("overlap", (record.text, "(a player's shape)"),
                                f"{tuple(record.rect)} and {tuple(mark)} share {tuple(clip)}"))
+    # A text on a tile keeps a margin from the tile's sides (「100」 filled The Game's card
+    # tile edge to edge); a text beside a tile does not run into it (「下降 100→2」 touched the
+    # card's tile). The tile a text lies on is the smallest fill drawn before it that holds it.
+    beside = max(TIGHT_PX, round(BESIDE_GAP * size[1]))
+    for i, record in enumerate(texts):
+        if i in hidden or not record.text.strip() or record.rect.width <= 0:
+            continue
+        under = [rect for j, (n, rect) in enumerate(fills)
+                 if n <= i and rect.contains(record.rect)
+                 and not any(m <= i and r2.contains(rect) for m, r2 in fills[j + 1:])]
+        tile = min(under, key=lambda r: r.width * r.height) if under else None
+        if tile is not None and tile.width < whole.width // 2 and min(
+                record.rect.left - tile.left, tile.right - record.rect.right) < TIGHT_PX:
+            out.append(Problem("tight", (record.text,),
+                               f"drawn {tuple(record.rect)} to the side of its tile "
+                               f"{tuple(tile)}"))
+            continue
+        for j, (n, rect) in enumerate(fills):
+            if rect is tile or rect.contains(record.rect) or (
+                    tile is not None and not tile.colliderect(rect)):
+                continue
+            if any(m <= max(i, n) and r2.contains(rect) for m, r2 in fills[j + 1:]):
+                continue  # under a later panel (a dialog's veil): not beside the text
+            if rect.width >= whole.width // 2:
+                continue  # a band or a panel, not a tile
+            clip = rect.clip(record.rect)
+            if clip.width > SLACK_PX and clip.height > SLACK_PX:
+                continue  # an overlap: "covered" or "straddles" says so
+            vertical = min(record.rect.bottom, rect.bottom) - max(record.rect.top, rect.top)
+            gap = max(rect.left - record.rect.right, record.rect.left - rect.right)
+            if vertical > record.rect.height // 2 and -SLACK_PX <= gap < beside:
+                out.append(Problem("touches", (record.text,),
+                                   f"drawn {tuple(record.rect)} against the tile "
+                                   f"{tuple(rect)}"))
+                break
     shown = [(i, r) for i, r in enumerate(texts) if i not in hidden
              and r.text.strip() and r.rect.width > 0 and r.rect.height > 0]
     for k, (ia, a) in enumerate(shown):

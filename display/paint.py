@@ -90,6 +90,9 @@ class Painter:
         self.phrases: Mapping[str, str] = phrases or {}
         #: the box's sound ("", "silent", "muted"): the header shows a small sign
         self.sound = ""
+        #: keyboard letters on the buttons (the box runs with a keyboard: ``--keyboard``);
+        #: a box with only its own buttons shows none
+        self.keycaps = False
         self.w, self.h = surface.get_size()
         self.texts: list[TextRecord] = []
         self.buttons: list[Button] = []
@@ -196,12 +199,17 @@ class Painter:
         colour: RGB = PANEL_HI,
         size: float = 0.05,
         risky: bool = False,
+        focus: bool = True,
+        waiting: bool = False,
+        icon: int = 0,
     ) -> Button:
-        """A touch button; its shortcut key, if any, is shown in its corner."""
-        bg = colour if enabled else PANEL
-        fg = text_on(bg) if enabled else TEXT_DIM
+        """A touch button; its shortcut key, if any, is shown in its corner. ``waiting``: it
+        looks disabled (it cannot act yet; the screen says why next to it) but still takes a
+        press, which says again what is missing (the focus stays on it)."""
+        bg = colour if enabled and not waiting else PANEL
+        fg = text_on(bg) if enabled and not waiting else TEXT_DIM
         self.fill(rect, bg, 0.015)
-        if key is not None:
+        if key is not None and self.keycaps:
             name = pygame.key.name(key).upper()
             hint = pygame.Rect(rect.x, rect.y, max(rect.width // 6, self.px(0.04)), rect.height)
             self.text(name, hint.inflate(-self.px(0.01), -rect.height // 2), size=0.03,
@@ -209,9 +217,12 @@ class Painter:
             label_box = pygame.Rect(hint.right, rect.y, rect.right - hint.right, rect.height)
         else:
             label_box = rect
+        if icon:  # a mark drawn at the button's right end (a seat's colour and shape)
+            label_box = pygame.Rect(label_box.x, label_box.y, label_box.width - icon,
+                                    label_box.height)
         self.text(label, label_box, size=size, colour=fg, pad=0.012)
         button = Button((rect.x, rect.y, rect.width, rect.height), action, label, enabled, key,
-                        risky)
+                        risky, focus)
         self.buttons.append(button)
         return button
 

@@ -108,6 +108,8 @@ class Renderer:
         self.marks: tuple[tuple[int, pygame.Rect], ...] = ()
         self._base_marks: list[tuple[int, pygame.Rect]] = []
         self._base_shapes: list[tuple[str, pygame.Rect]] = []
+        #: keyboard letters shown on the buttons (a box run with ``--keyboard``)
+        self.keycaps = False
         self.banner_rect: pygame.Rect | None = None  # the red banner's band, if one is shown
         self.banner_texts: tuple[TextRecord, ...] = ()  # the banner's own lines
         self.screen = ""
@@ -367,7 +369,7 @@ class Renderer:
         banner = self._banner(snap)
         body_to = HEADER_H + BANNER_LINE_H * len(banner)
         size = self.surface.get_size()
-        base_key = (snap, screen, size)
+        base_key = (snap, screen, size, self.keycaps)
         if self._base is None or self._base.get_size() != size:
             self._base = pygame.Surface(size, 0, self.surface)
             self._base_key = None
@@ -375,6 +377,7 @@ class Renderer:
             # The static layer: everything that does not move while this snapshot is shown.
             painter = Painter(self._base, self.cache, snap.lang, self._phrases())
             painter.sound = snap.sound
+            painter.keycaps = self.keycaps
             if banner:
                 painter.reserve(HEADER_H, body_to)
             self._paint(static, painter, frame, screen)

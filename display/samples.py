@@ -135,7 +135,8 @@ def shared(lang: str = "zh-TW") -> list[tuple[str, Snapshot]]:
         ("setup-name-entry", replace(s, setup=SetupForm(
             players=SEVEN[:4], focus=3, roster=ROSTER))),
         ("setup-name-zhuyin-spelling", replace(s, setup=SetupForm(
-            players=(*SEVEN[:3], PlayerInfo("王", "green")), focus=3, syllable="ㄇㄟ"))),
+            players=(*SEVEN[:3], PlayerInfo("王", "green")), focus=3, syllable="ㄇㄟ",
+            group=10), focus=0)),
         ("setup-name-zhuyin-candidates", replace(s, setup=SetupForm(
             players=(*SEVEN[:3], PlayerInfo("王", "green")), focus=3, syllable="ㄇㄟˇ",
             roster=ROSTER))),

@@ -24,7 +24,7 @@ from display.colours import player_rgb, text_on
 from display.input import HostAction
 from display.model import CardView, PlayerInfo, Snapshot
 from display.paint import Painter
-from display.setup import SetupForm
+from display.setup import ROSTER_GROUP, SetupForm
 
 HEADER_H = 0.10
 BANNER_LINE_H = 0.07  # one banner line; the body is laid out below the banner
@@ -97,8 +97,11 @@ FooterChoice = (tuple[HostAction, str, int | None, C.RGB, bool]
                 | tuple[HostAction, str, int | None, C.RGB, bool, bool])
 
 
-def footer(p: Painter, choices: Sequence[FooterChoice] = (), *, undo: bool = True) -> None:
-    """Undo at the left, the choices in the middle, the language switch at the right."""
+def footer(p: Painter, choices: Sequence[FooterChoice] = (), *, undo: bool = True,
+           waiting: frozenset[str] = frozenset()) -> None:
+    """Undo at the left, the choices in the middle, the language switch at the right.
+    ``waiting``: the actions whose button looks disabled until it can act (it still takes a
+    press; the screen says why)."""
     y, h = FOOTER_Y, FOOTER_H
     if undo:
         p.button(p.rect(0.01, y, 0.13, h), HostAction("undo"), p.tr("btn.undo"), size=0.04)
@@ -113,7 +116,7 @@ def footer(p: Painter, choices: Sequence[FooterChoice] = (), *, undo: bool = Tru
         action, label, key, colour, enabled = item[:5]
         risky = bool(item[5]) if len(item) > 5 else False
         p.button(p.rect(x, y, width, h), action, label, key=key, colour=colour, enabled=enabled,
-                 size=0.055, risky=risky)
+                 size=0.055, risky=risky, waiting=action.name in waiting)
         x += width + gap
 
 
@@ -333,12 +336,12 @@ def draw_name_entry(p: Painter, form: SetupForm) -> None:
     row = p.rect(0.02, top, 0.96, 0.085)
     missing = p.cache.fonts.missing_glyphs(info.name) if info.name else ""
     if chinese and zhuyin.complete(form.syllable):
-        cands = zhuyin.candidates(form.syllable)
-        # the characters the screen's font has first; the others after, shown by their code
-        # (U+ hex) on orange rather than as a silent box
+        # only the characters the screen's font can draw: one the font lacks would show as a
+        # box (or its code, 「7B71」 for 筱), which no one can read or check (the bundled subset
+        # has Big5's common characters; a system Noto CJK face has them all)
         fonts = p.cache.fonts
-        cands = (tuple(c for c in cands if not fonts.missing_glyphs(c))
-                 + tuple(c for c in cands if fonts.missing_glyphs(c)))
+        cands = tuple(c for c in zhuyin.candidates(form.syllable)
+                      if not fonts.missing_glyphs(c))
         pages = max(1, -(-len(cands) // CANDS_PER_PAGE))
         page = min(form.cand_page, pages - 1)
         shown = cands[page * CANDS_PER_PAGE:(page + 1) * CANDS_PER_PAGE]
@@ -348,12 +351,7 @@ def draw_name_entry(p: Painter, form: SetupForm) -> None:
         w = 0.96 / (CANDS_PER_PAGE + 2)
         for i, ch in enumerate(shown):
             r = p.rect(0.02 + i * w, top, w - 0.006, 0.085)
-            if p.cache.fonts.missing_glyphs(ch):
-                # not in the screen's font: show its code rather than a silent box
-                p.button(r, HostAction("setup.cand", ch), f"{ord(ch):04X}", colour=C.WARN,
-                         size=0.04)
-            else:
-                p.button(r, HostAction("setup.cand", ch), ch, colour=C.PANEL_HI, size=0.06)
+            p.button(r, HostAction("setup.cand", ch), ch, colour=C.PANEL_HI, size=0.06)
         if pages > 1:
             x = 0.02 + CANDS_PER_PAGE * w
             p.button(p.rect(x, top, 2 * w - 0.006, 0.085), HostAction("setup.page", page + 1
@@ -377,6 +375,36 @@ def draw_name_entry(p: Painter, form: SetupForm) -> None:
     y = keys_top + (rows - 1) * (key_h + gap)
     p.button(p.rect(0.77, y, 0.21, key_h), HostAction("setup.done"), p.tr("key.done"),
              colour=C.ACCENT, size=0.045)
+    cols = max(len(r) for r in zhuyin.SCREEN_ROWS)
+    group_gap = 0.018  # the groups stand apart
+    zw = (0.96 - gap * (cols - 1) - 2 * group_gap) / cols
+
+    def zhuyin_key(ri: int, i: int) -> pygame.Rect:
+        row = zhuyin.SCREEN_ROWS[ri]
+        before = len({zhuyin.group_of(s) for s in row[:i + 1]}) - 1
+        return p.rect(0.02 + i * (zw + gap) + before * group_gap,
+                      keys_top + ri * (key_h + gap), zw, key_h)
+
+    n_regulars = min(len(form.roster), ROSTER_SHOWN)
+    if n_regulars and not form.roster_edit:
+        # the regulars, one choice right after "done" (confirm opens them, then a name): a
+        # regular is a few presses away, and a typed character costs one more
+        frame = p.rect(0.19, top, 0.652, 0.075)
+        p.button(frame.inflate(p.px(0.008), p.px(0.008)), HostAction("setup.group",
+                                                                     ROSTER_GROUP), "",
+                 colour=C.ACCENT if form.group == ROSTER_GROUP else C.BG_TOP,
+                 focus=form.group is None)
+    if chinese:
+        # the groups, right after "done": the host buttons walk them, *confirm* opens one and
+        # its keys are walked (drawn on it: a touch lands on the key)
+        for g, keys in enumerate(zhuyin.GROUPS):
+            ri = next(k for k, r in enumerate(zhuyin.SCREEN_ROWS) if keys[0] in r)
+            first = zhuyin.SCREEN_ROWS[ri].index(keys[0])
+            frame = zhuyin_key(ri, first).union(zhuyin_key(ri, first + len(keys) - 1))
+            frame = frame.inflate(p.px(0.006), p.px(0.006))
+            p.button(frame, HostAction("setup.group", g), "",
+                     colour=C.ACCENT if form.group == g else C.BG_TOP,
+                     focus=form.group is None)
     # The roster: a touch names the seat; "edit" picks a regular to rename or remove, and adds
     # the typed name (saved to the config file by the app).
     p.text(p.tr("setup.roster_editing" if form.roster_edit else "setup.roster"),
@@ -390,7 +418,8 @@ def draw_name_entry(p: Painter, form: SetupForm) -> None:
             action = (HostAction("setup.roster_pick", i) if form.roster_edit
                       else HostAction("setup.roster", i))
             p.button(p.rect(0.19 + i * w, top, w - 0.008, 0.075), action, name, size=0.04,
-                     colour=C.ACCENT if picked else C.PANEL_HI)
+                     colour=C.ACCENT if picked else C.PANEL_HI,
+                     focus=form.roster_edit or form.group == ROSTER_GROUP)
     elif not form.roster_edit:
         p.text(p.tr("setup.roster_empty"), p.rect(0.19, top, 0.64, 0.075), size=0.035,
                colour=C.TEXT_DIM, weight="regular", align="left")
@@ -398,16 +427,14 @@ def draw_name_entry(p: Painter, form: SetupForm) -> None:
     top = keys_top
     p.button(p.rect(0.02, y, 0.18, key_h), HostAction("erase"), p.tr("key.erase"), size=0.045)
     if chinese:
-        cols = max(len(r) for r in zhuyin.SCREEN_ROWS)
-        w = (0.96 - gap * (cols - 1)) / cols
         for ri, keys in enumerate(zhuyin.SCREEN_ROWS):
             for i, sym in enumerate(keys):
                 tone = sym in zhuyin.TONES
                 label = p.tr("key.first_tone") if sym == zhuyin.FIRST_TONE else sym
-                p.button(p.rect(0.02 + i * (w + gap), top + ri * (key_h + gap), w, key_h),
-                         HostAction("setup.zhuyin", sym), label,
+                p.button(zhuyin_key(ri, i), HostAction("setup.zhuyin", sym), label,
                          size=0.04 if sym == zhuyin.FIRST_TONE else 0.055,
-                         colour=C.PANEL if tone else C.PANEL_HI)
+                         colour=C.PANEL if tone else C.PANEL_HI,
+                         focus=form.group == zhuyin.group_of(sym))
     else:
         for ri, keys_row in enumerate(KEY_ROWS):
             w = (0.96 - gap * 9) / 10
@@ -449,6 +476,11 @@ def draw_setup(p: Painter, f: Frame) -> None:
            p.tr("setup.players", n=len(form.players)))
     scale = 7 / max(7, form.max_players)  # eight rows fit where seven do
     row_h, gap, top = 0.094 * scale, 0.012 * scale, BODY_TOP
+    add_y = top + len(form.players) * (row_h + gap)
+    if len(form.players) < form.max_players:
+        # (drawn first: after start, the host buttons' next choice, not behind every row)
+        p.button(p.rect(0.02, add_y, 0.30, row_h), HostAction("setup.add"),
+                 p.tr("btn.add_player"), size=0.045)
     for seat, info in enumerate(form.players):
         y = top + seat * (row_h + gap)
         if form.pressed == seat:  # its seat button was just pressed: the row is lit
@@ -471,10 +503,6 @@ def draw_setup(p: Painter, f: Frame) -> None:
                  colour=C.ACCENT if first else C.PANEL)
         p.button(p.rect(0.53, y, 0.11, row_h), HostAction("setup.remove", seat),
                  p.tr("btn.remove"), enabled=len(form.players) > form.min_players, size=0.04)
-    add_y = top + len(form.players) * (row_h + gap)
-    if len(form.players) < form.max_players:
-        p.button(p.rect(0.02, add_y, 0.30, row_h), HostAction("setup.add"),
-                 p.tr("btn.add_player"), size=0.045)
     # Variant choice on the right.
     p.text(p.tr("setup.variant"), p.rect(0.66, top, 0.32, 0.08), size=0.05, colour=C.TEXT_DIM,
            align="left")
@@ -516,7 +544,9 @@ def draw_buzz(p: Painter, f: Frame) -> None:
     bg = player_rgb(info.colour)
     fg = text_on(bg)
     p.surface.fill(bg)
-    p.text(p.tr("buzz.shout"), p.rect(0.05, 0.05, 0.9, 0.16), size=0.12, colour=fg)
+    # (in the body, not across the header's line: a banner (a camera problem, markers not
+    # calibrated) goes between the two and pushes it down instead of covering it)
+    p.text(p.tr("buzz.shout"), p.rect(0.05, HEADER_H, 0.9, 0.125), size=0.11, colour=fg)
     early = [seat for seat, _ in f.snap.early if seat != buzz.winner]
     if early:  # too early this race: locked out (the lamp blinks)
         names = "、".join(f.name(seat) for seat in early[:4])
@@ -611,14 +641,24 @@ def margin_ms(margin_us: int) -> str:
 
 
 FOCUS_COLOUR = (255, 214, 10)
+#: the ring's dark edges, inside and outside the yellow: on a yellow (or white) tile the edge
+#: is what shows (tests/display/test_display_colours.py: every colour the ring can sit on
+#: contrasts at least 3:1 with the yellow or the edge)
+FOCUS_EDGE = (17, 17, 17)
 
 
 def focus_ring(p: Painter, rect: tuple[int, int, int, int]) -> None:
-    """The one focus of the host buttons: a thick yellow ring around the focused choice."""
+    """The one focus of the host buttons: a thick yellow ring with dark edges around the
+    focused choice (seen on every seat colour, yellow and white included)."""
     x, y, w, h = rect
     width = max(3, p.h // 160)
-    pygame.draw.rect(p.surface, FOCUS_COLOUR, (x - width, y - width, w + 2 * width,
-                                               h + 2 * width), width, border_radius=8)
+    edge = max(2, width // 2)
+    dark = width + 2 * edge  # the dark band from the button's edge out; the yellow on it
+    pygame.draw.rect(p.surface, FOCUS_EDGE, (x - dark, y - dark, w + 2 * dark, h + 2 * dark),
+                     dark, border_radius=10)
+    band = width + edge
+    pygame.draw.rect(p.surface, FOCUS_COLOUR, (x - band, y - band, w + 2 * band, h + 2 * band),
+                     width, border_radius=9)
 
 
 def sound_sign(p: Painter, sound: str, box: pygame.Rect) -> None:

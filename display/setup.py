@@ -22,6 +22,9 @@ from display.model import PlayerInfo
 MIN_PLAYERS = 3
 MAX_PLAYERS = 7
 MAX_NAME = 12
+#: ``SetupForm.group`` when the regulars are open to the host buttons (a choice of its own on
+#: the name screen, like a group of keys)
+ROSTER_GROUP = -1
 VARIANTS: tuple[str, ...] = ("easy", "standard", "advanced")
 SCENES = {"easy": 4, "standard": 5, "advanced": 6}
 
@@ -99,6 +102,10 @@ class SetupForm:
     syllable: str = ""
     #: which page of the candidates is shown
     cand_page: int = 0
+    #: the group of 注音 keys opened by the host buttons (an index into
+    #: :data:`display.zhuyin.GROUPS`; :data:`ROSTER_GROUP`: the regulars; None: the groups
+    #: are walked)
+    group: int | None = None
     #: the seat whose button was pressed last on this screen (it marks who starts; shown
     #: until the host does something else). A seat with no player is shown too.
     pressed: int | None = None
@@ -188,35 +195,45 @@ class SetupForm:
         if name == "setup.focus":
             if arg is None:
                 return replace(self, focus=None, syllable="", cand_page=0, roster_edit=False,
-                               roster_pick=None)
+                               roster_pick=None, group=None)
             if isinstance(arg, int) and 0 <= arg < len(self.players):
                 return replace(self, focus=None if arg == self.focus else arg, syllable="",
-                               cand_page=0, roster_edit=False, roster_pick=None)
+                               cand_page=0, roster_edit=False, roster_pick=None, group=None)
         if self.focus is not None:
             if name == "setup.zhuyin" and isinstance(arg, str):
-                return replace(self, syllable=zhuyin.add(self.syllable, arg), cand_page=0)
+                syllable = zhuyin.add(self.syllable, arg)
+                # after a final only a tone can follow: the tones open by themselves
+                after_final = bool(syllable) and not zhuyin.complete(syllable) \
+                    and zhuyin.next_place(syllable[-1]) == zhuyin.FIRST_TONE
+                return replace(self, syllable=syllable, cand_page=0,
+                               group=zhuyin.TONE_GROUP if after_final else None)
+            if name == "setup.group":
+                ok = isinstance(arg, int) and (0 <= arg < len(zhuyin.GROUPS)
+                                               or arg == ROSTER_GROUP)
+                return replace(self, group=arg if ok and isinstance(arg, int) else None)
             if name == "setup.cand" and isinstance(arg, str) and arg:
-                return replace(self._type_raw(arg), syllable="", cand_page=0)
+                return replace(self._type_raw(arg), syllable="", cand_page=0, group=None)
             if name == "setup.page" and isinstance(arg, int):
                 return replace(self, cand_page=max(0, arg))
             if name.startswith("setup.roster_"):
                 return self._edit_roster(name, arg)
             if name == "setup.keyboard":
                 kind = "latin" if self.keyboard == "zhuyin" else "zhuyin"
-                return replace(self, keyboard=kind, syllable="", cand_page=0)
+                return replace(self, keyboard=kind, syllable="", cand_page=0, group=None)
         if name == "setup.variant" and arg in self.variants:
             return replace(self, variant=str(arg), focus=None)
         if name == "setup.key" and isinstance(arg, str):
             return self._type(arg)
         if name == "setup.roster" and isinstance(arg, int) and 0 <= arg < len(self.roster) \
                 and self.focus is not None:
-            return replace(self._set_name(self.focus, self.roster[arg][:MAX_NAME]), focus=None)
+            return replace(self._set_name(self.focus, self.roster[arg][:MAX_NAME]), focus=None,
+                           group=None)
         if name == "setup.done":
             return replace(self, focus=None, syllable="", cand_page=0, roster_edit=False,
-                           roster_pick=None)
+                           roster_pick=None, group=None)
         if name == "erase" and self.focus is not None:
             if self.syllable:
-                return replace(self, syllable=self.syllable[:-1], cand_page=0)
+                return replace(self, syllable=self.syllable[:-1], cand_page=0, group=None)
             return self._set_name(self.focus, self.players[self.focus].name[:-1])
         return self
 

@@ -61,6 +61,21 @@ MEDIALS = "ㄧㄨㄩ"
 FINALS = "ㄚㄛㄜㄝㄞㄟㄠㄡㄢㄣㄤㄥㄦ"
 
 
+#: The keys in groups, for the three host buttons: *next* walks the groups, *confirm* opens
+#: one and then walks its keys (a symbol costs the group's place plus its place in the group,
+#: never the 42 keys one by one). The groups are the spans of :data:`SCREEN_ROWS` every
+#: child learns together: the initials by where they are said (ㄅㄆㄇㄈ, ㄉㄊㄋㄌ, ...), the
+#: medials, the finals, the tones.
+GROUPS: tuple[str, ...] = ("ㄅㄆㄇㄈ", "ㄉㄊㄋㄌ", "ㄍㄎㄏ", "ㄐㄑㄒ", "ㄓㄔㄕㄖ", "ㄗㄘㄙ",
+                           "ㄧㄨㄩ", "ㄚㄛㄜㄝ", "ㄞㄟㄠㄡ", "ㄢㄣㄤㄥㄦ", "ˉˊˇˋ˙")
+TONE_GROUP = len(GROUPS) - 1
+
+
+def group_of(sym: str) -> int:
+    """The index in :data:`GROUPS` of the group ``sym`` is in (-1: none)."""
+    return next((i for i, g in enumerate(GROUPS) if sym in g), -1)
+
+
 def _slot(sym: str) -> int:
     return (0 if sym in INITIALS else 1 if sym in MEDIALS else 2 if sym in FINALS else 3)
 

@@ -29,10 +29,10 @@ from display.hostmenu import MenuItem, MenuView
 from display.i18n import STRINGS
 from display.input import REST, HostAction, SeatInput, TextInput
 from display.model import CardView, Notice, PlayerInfo, Snapshot
-from display.setup import SetupForm
+from display.setup import ROSTER_GROUP, SetupForm
 from engine.core import Rejection
 from firmware.arbiter import ArbiterPhase
-from firmware.devices import HOST_KEYS, HostButton, HostPress, SeatEdge
+from firmware.devices import HOST_KEYS, HostButton, HostPress, KeyboardButtons, SeatEdge
 from tablekeeper import choices as host
 from tablekeeper import hostmenu, table_players
 from tablekeeper.clock import Clock
@@ -131,6 +131,8 @@ class PygameScreen:
         self._last_shot: tuple[Any, ...] | None = None
         self._card_surfaces: dict[str, pygame.Surface] = {}
         self.quit_requested = False
+        #: a Space was taken as the host's *next* in a name field: its TEXTINPUT is dropped
+        self._eat_text = False
         #: Ctrl+Q quits (the windowed demo; the kiosk has no way out by key)
         self.quit_key = quit_key
         self.problems: list[str] = []
@@ -347,7 +349,9 @@ class PygameScreen:
         return [e for e in self.menu_entries if e.shown(self, loop)]
 
     def menu_view(self, loop: Loop) -> MenuView:
-        kit = loop.referee.kit
+        # the game on screen: in the set-up area, the game being set up (its kit), not the
+        # one the referee last kept
+        kit = self.area.kit if self.area is not None else loop.referee.kit
         titles = (kit.title_in("zh-TW"), kit.title_in("en"))
         if self.menu_page == "rules":
             rules = getattr(kit.display(), "rules", {}) or {}
@@ -452,11 +456,20 @@ class PygameScreen:
             if event.type in (pygame.WINDOWEXPOSED, pygame.VIDEORESIZE):
                 self.renderer.invalidate(layers=True)
                 continue
-            if (event.type in (pygame.KEYDOWN, pygame.KEYUP) and not self.renderer.text_focus
+            if event.type == pygame.TEXTINPUT and self._eat_text and event.text == " ":
+                self._eat_text = False
+                continue  # the Space just taken as *next*: it types nothing
+            if (event.type in (pygame.KEYDOWN, pygame.KEYUP)
                     and pygame.key.name(event.key) in HOST_KEYS
                     and loop.referee.firmware.key_event(
                         pygame.key.name(event.key), event.type == pygame.KEYDOWN, now)):
-                continue  # --keyboard: Space / Enter / Backspace are the three host buttons
+                # --keyboard: Space / Enter / Backspace are the three host buttons, on every
+                # screen and in every field (the name field too: Space is *next*, never a
+                # space; the on-screen keyboard has its own space key). SDL follows a Space's
+                # key-down with its text: that text is dropped.
+                self._eat_text = (event.type == pygame.KEYDOWN and event.key == pygame.K_SPACE
+                                  and self.renderer.text_focus)
+                continue
             action = self.renderer.translate(event)
             if isinstance(action, SeatInput):
                 # a laptop key is a seat button: through the hub (the arbiter at once, and
@@ -505,6 +518,13 @@ class PygameScreen:
         if self.setup is not None and self.setup.focus is not None:  # typing a name: done
             self.setup = self.setup.apply(HostAction("setup.focus", None))
             return
+        referee = loop.referee
+        if referee.engine.started(referee.state) and not referee.over:
+            # an entry under way takes *back* first (a row picked goes back to the rows, a
+            # digit wheel turns down: the game's part says); else it undoes
+            hook = getattr(self.part(loop), "back", None)
+            if hook is not None and hook(self, loop, now_ns):
+                return
         self.host_action(loop, HostAction("undo"), now_ns)
 
     def seat_pressed(self, loop: Loop, seat: int, t_ns: int) -> None:
@@ -564,6 +584,9 @@ class PygameScreen:
         form = self.setup
         assert form is not None and form.focus is not None
         if action is HostButton.BACK:
+            if form.group is not None:  # a group open: back to the groups
+                self.host_action(loop, HostAction("setup.group", None), t_ns)
+                return
             empty = not form.syllable and not form.players[form.focus].name
             self.host_action(loop, HostAction("setup.done" if empty else "erase"), t_ns)
             return
@@ -742,7 +765,11 @@ class PygameScreen:
 
         if after.focus is None:
             if before.focus is not None:
-                self.focus = 0
+                self.focus = 0  # the name done: on start (one press from the game)
+            elif len(after.players) > len(before.players):
+                # a player added: the highlight on their name (confirm names them)
+                self._focus_on = HostAction("setup.focus", len(after.players) - 1)
+                self.renderer.invalidate()
             return
         if before.focus is None:
             # the keyboard opens in the screen's language: Latin letters on an English
@@ -760,9 +787,17 @@ class PygameScreen:
               and after.players[after.focus].name != before.players[after.focus].name):
             # done (confirm), or one *next* on: erase, the regulars, ㄅ (the next character)
             self._focus_on = HostAction("setup.done")
+        elif after.group is not None and after.group != before.group:
+            # a group opened (or the tones, after a final): on its first key; the regulars
+            # opened: on the first
+            self._focus_on = (HostAction("setup.roster", 0) if after.group == ROSTER_GROUP
+                              else HostAction("setup.zhuyin", zhuyin.GROUPS[after.group][0]))
         elif after.syllable and after.syllable != before.syllable:
-            # where the syllable's next symbol is: initial → medial → final → tone
-            self._focus_on = HostAction("setup.zhuyin", zhuyin.next_place(after.syllable[-1]))
+            # on the group where the syllable's next symbol is: initial → medial → final
+            place = zhuyin.group_of(zhuyin.next_place(after.syllable[-1]))
+            self._focus_on = HostAction("setup.group", place)
+        elif before.group is not None and after.group is None:
+            self._focus_on = HostAction("setup.group", before.group)  # closed: on it
         self.renderer.invalidate()
 
     def remember_table(self, players: tuple[PlayerInfo, ...]) -> None:
@@ -860,6 +895,10 @@ class PygameScreen:
         return CardView(card_id, info.name_zh, info.name_en, info.image)
 
     def render(self, loop: Loop, now_ns: int) -> bool:
+        # the keyboard's letters on the buttons only where the box runs on a keyboard
+        # (--keyboard); the box's own three buttons need none
+        self.renderer.keycaps = isinstance(getattr(loop.referee.firmware, "buttons", None),
+                                           KeyboardButtons)
         snap = self.snapshot(loop, now_ns)
         result = self.renderer.render(snap)
         if not result.drawn:

@@ -86,19 +86,23 @@ def draw(p: Painter, f: Frame, view: MarkersView) -> None:
     if view.phase in ("after", "result", "saved"):
         _colours(p, view, x, w)
     choices: list[Any] = []
+    # (the main button looks disabled until it can act, the instruction above says why; it
+    # still takes a press, which says again what is missing)
     if view.phase == "before":
         choices.append((HostAction("confirm"), p.tr("setup.markers.btn.laid"), None,
-                        C.ACCENT if view.ready else C.PANEL_HI, True))
+                        C.ACCENT, True))
     elif view.phase == "after":
         choices.append((HostAction("confirm"), p.tr("setup.markers.btn.measure"), None,
-                        C.ACCENT if view.ready else C.PANEL_HI, True))
+                        C.ACCENT, True))
     elif view.phase == "result":
         choices.append((HostAction("confirm"), p.tr("setup.btn.save"), None, C.ACCENT, True))
     if view.phase in ("after", "result"):
         choices.append((HostAction("markers.again"), p.tr("setup.markers.btn.again"), None,
                         C.PANEL_HI, True))
     choices.append((HostAction("back"), p.tr("setup.btn.back"), None, C.PANEL_HI, True))
-    footer(p, choices, undo=False)
+    waiting = (frozenset({"confirm"}) if view.phase in ("before", "after") and not view.ready
+               else frozenset())
+    footer(p, choices, undo=False, waiting=waiting)
 
 
 def _colours(p: Painter, view: MarkersView, x: float, w: float) -> None:
@@ -117,7 +121,7 @@ def _colours(p: Painter, view: MarkersView, x: float, w: float) -> None:
         p.fill(p.rect(x, y + 0.006, 0.03, h - 0.012), mark, 0.006)
         p.text(str(i + 1) if key != "back" else "", p.rect(x, y, 0.03, h), size=0.035,
                colour=C.BLACK)
-        p.text(f"{name} {cell}", p.rect(x + 0.035, y, 0.13 if key == "back" else 0.125, h),
+        p.text(f"{name} {cell}", p.rect(x + 0.04, y, 0.125 if key == "back" else 0.12, h),
                size=0.04, align="left")
         measured = view.measured.get(key)
         if measured is not None:

@@ -66,6 +66,8 @@ def _status(p: Painter, view: ZonesView) -> tuple[str, C.RGB]:
         return p.tr("setup.zones.take"), C.GOOD
     if view.found:
         return p.tr("setup.zones.steady", found=view.found), C.TEXT_DIM
+    if view.phase == "look":  # why 「用這些區域」 cannot act yet
+        return p.tr("setup.zones.empty"), C.TEXT_DIM
     return "", C.TEXT_DIM
 
 
@@ -82,16 +84,18 @@ def draw(p: Painter, f: Frame, view: ZonesView) -> None:
         _adjust(p, view, x, w)
     choices: list[Any] = []
     if view.phase == "look":
-        # (enabled even before the cards are found: the focus stays on it, and a press
-        # then only says again what is missing -- never *back* by surprise)
+        # (looks disabled before the cards are found, the line above says why; it still
+        # takes a press: the focus stays on it, and a press then only says again what is
+        # missing -- never *back* by surprise)
         choices.append((HostAction("confirm"), p.tr("setup.zones.btn.take"), None,
-                        C.ACCENT if view.ready else C.PANEL_HI, True))
+                        C.ACCENT, True))
     elif view.phase == "adjust":
         choices.append((HostAction("confirm"), p.tr("setup.btn.save"), None, C.ACCENT, True))
         choices.append((HostAction("zones.again"), p.tr("setup.zones.btn.again"), None,
                         C.PANEL_HI, True))
     choices.append((HostAction("back"), p.tr("setup.btn.back"), None, C.PANEL_HI, True))
-    footer(p, choices, undo=False)
+    waiting = frozenset({"confirm"}) if view.phase == "look" and not view.ready else frozenset()
+    footer(p, choices, undo=False, waiting=waiting)
 
 
 _ROW = re.compile(r"row(\d+)")
@@ -173,6 +177,8 @@ def samples() -> list[tuple[str, ZonesView]]:
     names = ("row1", "row2", "row3", "row4")
     base = ZonesView("look", "rows", (4,), "致命遊戲")
     return [
+        ("zones-look-empty", ZonesView(**{**base.__dict__,
+                                          "shown": SamplePicture(sample_table(()), 0, ())})),
         ("zones-look-few", ZonesView(**{**base.__dict__, "found": 3,
                                         "shown": SamplePicture(image, 1, cards[:3]),
                                         "problem": "setup.zones.few",

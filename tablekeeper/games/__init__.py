@@ -118,7 +118,10 @@ class TableAdapter(Protocol):
 
 
 class ScreenPart(Protocol):
-    """One game's part of the kiosk screen (see :mod:`tablekeeper.screen`)."""
+    """One game's part of the kiosk screen (see :mod:`tablekeeper.screen`).
+
+    A part may also have ``back(screen, loop, now_ns) -> bool``: the host's *back* while an
+    entry of its own is under way (True: taken; False: *back* undoes as usual)."""
 
     def host_action(self, screen: Any, loop: Any, name: str, arg: Any, now_ns: int) -> bool:
         """A host choice in a running game; True if this game handled it."""

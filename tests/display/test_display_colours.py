@@ -85,3 +85,41 @@ def test_the_old_palette_fails_the_simulation() -> None:
     """The check can fail: the palette before (red and brown merged for protanopes)."""
     red, brown = _lab((220, 38, 38), _PROTANOPIA), _lab((120, 72, 36), _PROTANOPIA)
     assert math.dist(red, brown) < 10
+
+
+def test_the_focus_ring_shows_on_every_colour_it_can_sit_on() -> None:
+    """WCAG's non-text contrast (3:1) for the host buttons' focus: the ring (yellow, with dark
+    edges inside and outside) against every seat colour and every tile and button colour of
+    the screen; and its yellow against its own edge (it reads as a ring). Before, the ring
+    was yellow alone: 1.2:1 on the yellow seat's tile."""
+    from display import colours as C
+    from display.screens import FOCUS_COLOUR, FOCUS_EDGE
+
+    surfaces = {**C.PLAYER_COLOURS, "BG": C.BG, "BG_TOP": C.BG_TOP, "PANEL": C.PANEL,
+                "PANEL_HI": C.PANEL_HI, "ACCENT": C.ACCENT, "WARN": C.WARN, "BAD": C.BAD,
+                "GOOD": C.GOOD, "DISABLED": C.DISABLED, "SLOT_EMPTY": C.SLOT_EMPTY}
+    weak = {name: round(max(C.contrast(FOCUS_COLOUR, rgb), C.contrast(FOCUS_EDGE, rgb)), 2)
+            for name, rgb in surfaces.items()
+            if max(C.contrast(FOCUS_COLOUR, rgb), C.contrast(FOCUS_EDGE, rgb)) < 3.0}
+    assert not weak, weak
+    assert C.contrast(FOCUS_COLOUR, FOCUS_EDGE) >= 3.0
+    # the yellow alone fails on the yellow seat: the edge is what shows there
+    assert C.contrast(FOCUS_COLOUR, C.PLAYER_COLOURS["yellow"]) < 3.0
+    assert C.contrast(FOCUS_EDGE, C.PLAYER_COLOURS["yellow"]) >= 3.0
+
+
+def test_the_focus_ring_is_drawn_with_both_colours_around_a_yellow_tile() -> None:
+    import pygame
+
+    from display.fonts import FontBook
+    from display.paint import Painter, TextCache
+    from display.screens import FOCUS_COLOUR, FOCUS_EDGE, focus_ring
+
+    surface = pygame.Surface((800, 480))
+    yellow = (241, 201, 30)
+    surface.fill(yellow)
+    focus_ring(Painter(surface, TextCache(FontBook()), "en"), (300, 200, 100, 60))
+    # along a line left of the tile: the edge right next to it, then the yellow, then the edge
+    row = [tuple(surface.get_at((x, 230)))[:3] for x in range(280, 300)]
+    assert FOCUS_EDGE in row and FOCUS_COLOUR in row
+    assert row[-1] == FOCUS_EDGE  # touching the tile: the dark edge

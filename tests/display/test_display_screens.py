@@ -271,3 +271,32 @@ def test_the_game_over_chart_names_each_line_at_its_end(fonts: FontBook,
     rects = [pygame.Rect(r.rect) for r in renderer.texts
              if r.rect.x > chart_x and r.text in {i.name for i in PLAYERS}]
     assert not any(a.colliderect(b) for k, a in enumerate(rects) for b in rects[k + 1:])
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_default_focus_is_never_the_menu(fonts: FontBook, lang: str) -> None:
+    """With nothing to choose (a pass running, the scores counting), the host buttons' focus
+    is not on 「選單」: a reflex *confirm* never opens the menu (issue 41). The menu stays a
+    touch and a long press of *back* away."""
+    import dataclasses
+
+    on_menu = []
+    for name, snap in snapshots(lang):
+        renderer = _render(fonts, (800, 480), dataclasses.replace(snap, focus=0))
+        if renderer.focused is not None and renderer.focused.action.name == "menu":
+            on_menu.append(name)
+    assert not on_menu
+
+
+def test_keycaps_only_on_a_box_run_with_a_keyboard(fonts: FontBook) -> None:
+    """The keyboard's letters (A, W, T, M ...) are printed on the buttons only when the box
+    runs with --keyboard (``Renderer.keycaps``); a box with its own buttons shows none."""
+    snap = SAMPLES["betting-must"]
+    plain = _render(fonts, (1920, 1080), snap)
+    assert any(b.key is not None for b in plain.buttons)
+    letters = {pygame.key.name(b.key).upper() for b in plain.buttons if b.key is not None}
+    assert not letters & {t.text for t in plain.texts}
+    keyboard = Renderer(pygame.Surface((1920, 1080)), fonts=fonts, strict=True)
+    keyboard.keycaps = True
+    assert keyboard.render(snap)
+    assert letters & {t.text for t in keyboard.texts}

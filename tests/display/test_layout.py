@@ -44,3 +44,24 @@ def test_the_check_finds_each_kind_of_fault() -> None:
     assert problems([two[0], mark], size, badges=badge) == []
     assert [p.kind for p in problems([two[0]], size, badges=[(1, pygame.Rect(0, 0, 30, 20))])] \
         == ["covered"]
+
+
+def test_the_check_finds_a_text_filling_its_tile_or_running_into_one() -> None:
+    """Issue 41: 「100」 filled The Game's card tile edge to edge, and 「下降 100→2」 ran
+    into the tile beside it; both sample screens now pass, with a margin and a gap."""
+    size = (800, 480)
+    tile = pygame.Rect(113, 238, 63, 70)
+    # the number drawn across the whole tile (1 px either side): tight
+    assert [p.kind for p in problems([_rec("100", (113, 259, 62, 28))], size,
+                                     fills=[(0, tile)])] == ["tight"]
+    # with a margin: fine
+    assert problems([_rec("100", (119, 259, 50, 28))], size, fills=[(0, tile)]) == []
+    # the row's words ending 5 px before the tile (drawn after them): touches
+    words = _rec("下降 100→2", (20, 287, 88, 16))
+    assert [p.kind for p in problems([words], size, fills=[(1, tile)])] == ["touches"]
+    # 12 px away (more than 1.2 % of the screen's height): fine
+    moved = _rec("下降 100→2", (13, 287, 88, 16))
+    assert problems([moved], size, fills=[(1, tile)]) == []
+    # a tile under a dialog's veil is not beside the dialog's text
+    veil = pygame.Rect(0, 0, 800, 480)
+    assert problems([words], size, fills=[(0, tile), (0, veil)]) == []

@@ -188,3 +188,51 @@ def test_the_host_menu_opens_the_set_up_area(tmp_path: Path,
     assert screen.renderer.screen == "tablesetup" and screen.area.step is None
     box.press(HostButton.BACK)  # back: out of the area, home again
     assert screen.area is None and screen.renderer.screen == "home"
+
+
+def test_the_host_menu_in_the_set_up_area_names_the_game_set_up(
+        tmp_path: Path, demo_decks: Callable[[str], Deck]) -> None:
+    """Opened in Eselsbrücke's set-up (the referee still keeps The Game), the host menu
+    names Eselsbrücke and shows its rules (it named the referee's game and its rules)."""
+    box = Box(tmp_path, demo_decks("the-game"))
+    screen = box.screen
+    assert box.loop.referee.kit.name == "the-game"
+    assert screen.show_area("eselsbruecke")
+    assert screen.area is not None and screen.area.kit.name == "eselsbruecke"
+    screen.open_menu()
+    view = screen.menu_view(box.loop)
+    assert view.title("zh-TW") == games.load("eselsbruecke").title_in("zh-TW")
+    assert view.title("en") == games.load("eselsbruecke").title_in("en")
+    screen.menu_page = "rules"
+    rules = screen.menu_view(box.loop).rules
+    kit_rules = games.load("eselsbruecke").display().rules
+    assert rules == (tuple(kit_rules["zh-TW"]), tuple(kit_rules["en"]))
+
+
+@pytest.mark.parametrize("lang", ["zh-TW", "en"])
+def test_a_steps_main_button_looks_disabled_until_it_can_act(lang: str) -> None:
+    """「用這些區域」 with no card in view: drawn as a disabled button, with the line above
+    saying why (no card in view yet); with the cards found, in the accent colour. It still
+    takes a press (the focus stays on it; a press says again what is missing)."""
+    import pygame
+
+    from display import colours as C
+    from display.i18n import tr
+    from display.input import HostAction
+    from display.renderer import Renderer
+    from display.tablesetup.step_samples import area_samples
+
+    samples = dict(area_samples(lang))
+    looks = {}
+    for name in ("setup-zones-look-empty", "setup-zones-look-ready"):
+        renderer = Renderer(pygame.Surface((800, 480)), strict=True)
+        renderer.render(samples[name])
+        button = next(b for b in renderer.buttons if b.action == HostAction("confirm"))
+        assert button.enabled and button in focus_order(renderer.buttons)
+        x, y, w, h = button.rect
+        looks[name] = tuple(renderer.surface.get_at((x + w // 12, y + h // 2)))[:3]
+        texts = [t.text for t in renderer.texts]
+        if name.endswith("empty"):
+            assert tr("setup.zones.empty", lang) in texts
+    assert looks["setup-zones-look-empty"] == C.PANEL
+    assert looks["setup-zones-look-ready"] == C.ACCENT

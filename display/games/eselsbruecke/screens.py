@@ -339,12 +339,12 @@ def draw_guess(p: Painter, f: Frame) -> None:
         for k, seat in enumerate(holders):
             r = p.rect(right_x + (k % cols) * bw, BODY_TOP + 0.34 + (k // cols) * 0.095,
                        bw * 0.95, 0.085)
+            # (the label beside the seat's mark, not under it: "Seat 3 held it" ran into it)
             p.button(r, HostAction("right", seat), p.tr("btn.eb.right", n=seat + 1),
-                     colour=C.GOOD, size=0.04)
+                     colour=C.GOOD, size=0.04, icon=r.height)
             info = f.player(seat)
             mark = pygame.Rect(r.right - r.height, r.y, r.height, r.height)
-            pygame.draw.rect(p.surface, player_rgb(info.colour), mark.inflate(-4, -4),
-                             border_radius=p.px(0.01))
+            p.fill(mark.inflate(-4, -4), player_rgb(info.colour), 0.01)
             p.shape(C.PLAYER_SHAPES.get(info.colour, "hexagon"), mark.inflate(
                 -mark.width // 3, -mark.height // 3), text_on(player_rgb(info.colour)))
     pile_strip(p, f, highlight=actor)
@@ -511,11 +511,16 @@ def _best_rows(p: Painter, names: list[str], cell: pygame.Rect,
         lh = cell.height // lines
         if lh <= 0:
             break
-        px = min(p.fits_at(_joined(p, row), pygame.Rect(cell.x, 0, cell.width, lh), size,
-                           weight="regular", pad=0.003) for row in rows)
+        px = min(p.fits_at(_joined(p, row), pygame.Rect(cell.x, 0, cell.width, lh)
+                           .inflate(-2 * p.px(RECAP_MARGIN), 0), size, weight="regular",
+                           pad=0.003) for row in rows)
         if px > best[0]:
             best = (px, rows)
     return best[1]
+
+
+#: the keywords keep this margin from their cell's sides (the layout check's "tight")
+RECAP_MARGIN = 0.003
 
 
 def recap(p: Painter, f: Frame, box: pygame.Rect) -> None:
@@ -552,8 +557,9 @@ def recap(p: Painter, f: Frame, box: pygame.Rect) -> None:
             rows = _best_rows(p, names, cell, 0.04)
             lh = cell.height // max(1, len(rows))
             for k, words in enumerate(rows):
-                p.text(_joined(p, words), pygame.Rect(cell.x, cell.y + k * lh, cell.width, lh),
-                       size=0.04, weight="regular", pad=0.003)
+                line = pygame.Rect(cell.x, cell.y + k * lh, cell.width, lh)
+                p.text(_joined(p, words), line.inflate(-2 * p.px(RECAP_MARGIN), 0), size=0.04,
+                       weight="regular", pad=0.003)
 
 
 SCREENS: dict[str, tuple[Draw, Draw | None]] = {

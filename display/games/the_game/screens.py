@@ -51,7 +51,8 @@ def _card(p: Painter, box: pygame.Rect, number: int, face: C.RGB, *, size: float
     p.fill(box, face, 0.012)
     if border is not None:
         p.outline(box, border, 0.008, 0.012)
-    p.text(str(number), box, size=size, colour=C.BLACK)
+    # (a margin all round: 「100」 filled the tile edge to edge)
+    p.text(str(number), box, size=size, colour=C.BLACK, pad=0.012)
 
 
 def draw_row(p: Painter, f: Frame, i: int, box: pygame.Rect) -> None:
@@ -66,11 +67,12 @@ def draw_row(p: Painter, f: Frame, i: int, box: pygame.Rect) -> None:
            colour=UP_CARD if row.up else DOWN_CARD)
     p.text(row_name(p, row), pygame.Rect(arrow_box.x, arrow_box.y + arrow_box.height * 58 // 100,
                                          arrow_box.width, arrow_box.height * 40 // 100),
-           size=0.034, colour=C.TEXT_DIM, weight="regular")
+           size=0.034, colour=C.TEXT_DIM, weight="regular", pad=0.004)
     # the top card, large
     card_h = box.height - p.px(0.02)
     card_w = min(card_h * 9 // 10, box.width * 26 // 100)
-    top_box = pygame.Rect(arrow_box.right, box.y + p.px(0.01), card_w, card_h)
+    # (a gap after the direction's words: 「下降 100→2」 ran into the tile)
+    top_box = pygame.Rect(arrow_box.right + p.px(0.012), box.y + p.px(0.01), card_w, card_h)
     face = UP_CARD if row.up else DOWN_CARD
     _card(p, top_box, row.top, face, size=0.12)
     # what lies under it: the last cards, the one just covered next to the top, older
@@ -85,7 +87,7 @@ def draw_row(p: Painter, f: Frame, i: int, box: pygame.Rect) -> None:
         # the refused card, red, beside the top, with the reason
         bad = pygame.Rect(hist.x, top_box.y, card_w * 4 // 5, card_h)
         p.fill(bad, C.BAD, 0.012)
-        p.text(str(table.refused_card), bad, size=0.09, colour=text_on(C.BAD))
+        p.text(str(table.refused_card), bad, size=0.09, colour=text_on(C.BAD), pad=0.012)
         p.outline(box, C.BAD, 0.008, 0.012)
         words = pygame.Rect(bad.right + p.px(0.01), box.y, hist.right - bad.right - p.px(0.01),
                             box.height)
@@ -246,32 +248,75 @@ def claim_panel(p: Painter, f: Frame) -> None:
 
 
 def entry_panel(p: Painter, f: Frame) -> None:
+    """The play entered by hand: the row, then the card on two digit wheels (tens, units;
+    they start at the card the row most likely takes). With the host buttons: the row first,
+    then *confirm* turns the focused wheel up and *back* down, *next* goes on to the units
+    and then to OK. By touch: the wheels' ▲▼, or the digit pad."""
     view = _need(f)
     table = _table(f)
     box = p.rect(0.03, BODY_TOP + 0.005, 0.94, FOOTER_Y - BODY_TOP - 0.02)
     p.veil()
     p.fill(box, C.PANEL, 0.02)
     p.outline(box, C.ACCENT, 0.006, 0.02)
-    p.text(p.tr("tg.entry.title"), p.rect(0.05, BODY_TOP + 0.01, 0.5, 0.08), size=0.055,
+    p.text(p.tr("tg.entry.title"), p.rect(0.05, BODY_TOP + 0.01, 0.9, 0.08), size=0.055,
            align="left")
-    p.text(p.tr("tg.entry.row"), p.rect(0.05, BODY_TOP + 0.09, 0.2, 0.1), size=0.045,
-           colour=C.TEXT_DIM, align="left")
-    for i, row in enumerate(view.rows):
-        r = p.rect(0.26 + i * 0.175, BODY_TOP + 0.09, 0.16, 0.1)
-        chosen = table.entry_row == i
-        p.button(r, HostAction("tg.entry.row", i), row.label,
-                 colour=C.ACCENT if chosen else C.PANEL_HI, size=0.06)
-    digits = table.entry_digits or "—"
-    p.text(p.tr("tg.entry.card", digits=digits), p.rect(0.05, BODY_TOP + 0.21, 0.9, 0.1),
-           size=0.07, align="left")
-    for d in range(10):
-        r = p.rect(0.05 + (d % 5) * 0.15, BODY_TOP + 0.33 + (d // 5) * 0.14, 0.135, 0.12)
-        p.button(r, HostAction("tg.entry.digit", d), str(d), size=0.07)
-    p.button(p.rect(0.81, BODY_TOP + 0.33, 0.14, 0.26), HostAction("tg.entry.del"),
-             p.tr("tg.btn.del"), size=0.045)
-    ready = table.entry_row is not None and bool(table.entry_digits)
-    footer(p, [(HostAction("tg.entry.ok"), p.tr("tg.btn.ok"), None, C.ACCENT, ready),
-               (HostAction("tg.entry.cancel"), p.tr("tg.btn.cancel"), None, C.PANEL_HI, True)])
+    row_chosen = table.entry_row is not None
+    ready = row_chosen and bool(table.entry_digits)
+    value = int(table.entry_digits) if table.entry_digits else 0
+
+    def rows() -> None:
+        p.text(p.tr("tg.entry.row"), p.rect(0.05, BODY_TOP + 0.09, 0.2, 0.1), size=0.045,
+               colour=C.TEXT_DIM, align="left")
+        for i, row in enumerate(view.rows):
+            r = p.rect(0.26 + i * 0.175, BODY_TOP + 0.09, 0.16, 0.1)
+            chosen = table.entry_row == i
+            p.button(r, HostAction("tg.entry.row", i), row.label,
+                     colour=C.ACCENT if chosen else C.PANEL_HI, size=0.06)
+
+    def wheels() -> None:
+        top = BODY_TOP + 0.21
+        p.text(p.tr("tg.entry.card_label"), p.rect(0.05, top, 0.4, 0.06), size=0.04,
+               colour=C.TEXT_DIM if row_chosen else C.DISABLED, align="left")
+        for k, (wheel, digit, label) in enumerate(
+                (("tg.entry.tens", value // 10, "tg.entry.tens"),
+                 ("tg.entry.units", value % 10, "tg.entry.units"))):
+            x = 0.05 + k * 0.2
+            p.text(p.tr(label), p.rect(x, top + 0.06, 0.18, 0.05), size=0.032,
+                   colour=C.TEXT_DIM, weight="regular")
+            p.button(p.rect(x, top + 0.11, 0.18, 0.17), HostAction(wheel),
+                     str(digit) if table.entry_digits else "–", size=0.12,
+                     colour=C.PANEL_HI, enabled=row_chosen)
+            # touch: turn it down (the wheel itself turns it up)
+            p.button(p.rect(x, top + 0.29, 0.18, 0.07), HostAction(wheel, -1), "▼",
+                     size=0.04, enabled=row_chosen, focus=False)
+        hint = "tg.entry.wheel_hint" if row_chosen else "tg.entry.row_first"
+        p.text(p.tr(hint), p.rect(0.05, top + 0.37, 0.4, 0.06), size=0.032,
+               colour=C.TEXT_DIM, weight="regular", align="left")
+
+    def pad() -> None:
+        # the digit pad, for touch (the host buttons turn the wheels instead)
+        for d in range(10):
+            r = p.rect(0.50 + (d % 5) * 0.08, BODY_TOP + 0.32 + (d // 5) * 0.13, 0.072, 0.12)
+            p.button(r, HostAction("tg.entry.digit", d), str(d), size=0.06, focus=False)
+        p.button(p.rect(0.50, BODY_TOP + 0.58, 0.392, 0.1), HostAction("tg.entry.del"),
+                 p.tr("tg.btn.del"), size=0.045, focus=False)
+
+    def buttons() -> None:
+        footer(p, [(HostAction("tg.entry.ok"), p.tr("tg.btn.ok"), None, C.ACCENT, ready),
+                   (HostAction("tg.entry.cancel"), p.tr("tg.btn.cancel"), None, C.PANEL_HI,
+                    True)])
+
+    # drawn in the order the host buttons' *next* walks them: the row first; once it is
+    # picked, the wheels, then OK (one *next* from the units), then the rows again
+    if row_chosen:
+        wheels()
+        buttons()
+        rows()
+    else:
+        rows()
+        wheels()
+        buttons()
+    pad()
 
 
 # --- the end ---------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from display.games import GameDisplay
 from display.games.wink.view import TableView, WinkView, game_view
-from display.model import BuzzView, PlayerInfo, Snapshot
+from display.model import BuzzView, Notice, PlayerInfo, Snapshot
 from engine import wink
 from engine.core import Rejection
 
@@ -102,6 +102,10 @@ def snapshots(lang: str, game: GameDisplay) -> list[tuple[str, Snapshot]]:
         out.append((tag + "name", replace(base, state=view("name"))))
         out.append((tag + "race", replace(base, state=view("accusation"), buzz=BuzzView(
             winner=2, at_ms=T0 - 200, margin_us=50))))
+        if n == 5:  # the markers not calibrated: the banner over the race, its title below
+            out.append((tag + "race-banner", replace(
+                base, state=view("accusation"), notices=(Notice("wink.problem.markers"),),
+                buzz=BuzzView(winner=2, at_ms=T0 - 200, margin_us=50))))
         out.append((tag + "accusation", replace(base, state=view("accusation"))))
         acc = view("accusation")
         number, _seeker, seats = acc.targets[-1]

@@ -11,7 +11,7 @@ from display import colours as C
 from display.colours import player_rgb, text_on
 from display.games import Draw
 from display.games.wink.view import CellView, TableView, WinkView
-from display.input import HostAction
+from display.input import Button, HostAction
 from display.paint import Painter
 from display.screens import BODY_TOP, Frame, footer, header, margin_ms, player_strip
 
@@ -55,16 +55,19 @@ PROBLEM_MARKS = {"unknown_marker": "?", "missing_marker": "!"}
 
 
 def draw_cell(p: Painter, f: Frame, r: pygame.Rect, cell: CellView, *,
-              button: HostAction | None = None, problem: str | None = None) -> None:
+              button: HostAction | None = None, problem: str | None = None,
+              focus: bool = True) -> None:
     inner = r.inflate(-max(2, r.width // 12), -max(2, r.height // 12))
     if cell.face == "up":
         if button is not None:
-            p.button(inner, button, str(cell.number), colour=C.PANEL_HI, size=0.05)
+            p.button(inner, button, str(cell.number), colour=C.PANEL_HI, size=0.05,
+                     focus=focus)
         else:
             p.fill(inner, C.PANEL_HI, 0.008)
             # with a marker on it, the number keeps the card's upper left
             if problem is not None:  # the warning's mark keeps the upper right
-                box = pygame.Rect(inner.x, inner.y, inner.width * 5 // 8, inner.height * 3 // 5)
+                box = pygame.Rect(inner.x + p.px(0.004), inner.y, inner.width * 5 // 8,
+                                  inner.height * 3 // 5)
             elif cell.marker is not None:
                 box = pygame.Rect(inner.x, inner.y, inner.width * 3 // 4, inner.height * 3 // 5)
             else:
@@ -101,11 +104,21 @@ def draw_grid(p: Painter, f: Frame, view: WinkView, box: pygame.Rect, cell: int,
               place: bool = False, table: TableView | None = None) -> None:
     free = set(view.free_cells) if place else set()
     problems = dict(table.problems) if table is not None else {}
+    picked = table.place_row if table is not None else None
+    if free:
+        # the host buttons pick the row first, then the cell in it (at most 6 + 6 presses):
+        # each row with a free cell is a choice (a touch lands on the cell, drawn over it)
+        free_rows = sorted({i // view.cols for i in free})
+        if picked not in free_rows:
+            picked = None
+        for row in free_rows:
+            p.buttons.append(Button((box.x, box.y + row * cell, cell * view.cols, cell),
+                                    HostAction("place.row", row), focus=picked is None))
     for i, c in enumerate(view.cells):
         row, col = divmod(i, view.cols)
         r = pygame.Rect(box.x + col * cell, box.y + row * cell, cell, cell)
         action = HostAction("place", (row, col)) if i in free else None
-        draw_cell(p, f, r, c, button=action, problem=problems.get(i))
+        draw_cell(p, f, r, c, button=action, problem=problems.get(i), focus=row == picked)
     if not view.cells:
         for i in range(view.rows * view.cols):
             row, col = divmod(i, view.cols)
@@ -240,6 +253,15 @@ def draw_grid_entry(p: Painter, f: Frame, view: WinkView, table: TableView) -> N
     rows = max(1, (n + cols - 1) // cols)
     cw, ch = pad.width / cols, pad.height / rows
     gap = max(2, p.px(0.006))
+    # the host buttons pick a row of the pad first, then the number in it (at most 6 + 6
+    # presses); a touch lands on the number (drawn over its row)
+    open_rows = [i for i in range(rows)
+                 if any(k + 1 not in used for k in range(i * cols, min(n, (i + 1) * cols)))]
+    picked = table.pad_row if table.pad_row in open_rows else None
+    for pad_row in open_rows:
+        p.buttons.append(Button((round(pad.x), round(pad.y + pad_row * ch), round(pad.width),
+                                 round(ch)), HostAction("grid.pad_row", pad_row),
+                                focus=picked is None))
     for k in range(n):
         number = k + 1
         r = pygame.Rect(round(pad.x + (k % cols) * cw), round(pad.y + (k // cols) * ch),
@@ -248,7 +270,8 @@ def draw_grid_entry(p: Painter, f: Frame, view: WinkView, table: TableView) -> N
             p.fill(r, C.BG_TOP, 0.008)  # in the grid already: no button, the number dim
             p.text(str(number), r, size=0.04, colour=C.DISABLED, weight="regular")
         else:
-            p.button(r, HostAction("grid.pick", number), str(number), size=0.05)
+            p.button(r, HostAction("grid.pick", number), str(number), size=0.05,
+                     focus=k // cols == picked)
     choices: list[tuple[HostAction, str, int | None, C.RGB, bool]] = [
         (HostAction("grid.done"), p.tr("wink.entry_done"), pygame.K_d, C.ACCENT, filled == n),
         (HostAction("grid.erase"), p.tr("wink.entry_erase"), pygame.K_e, C.PANEL_HI,
@@ -287,9 +310,6 @@ def draw_play(p: Painter, f: Frame) -> None:
     p.surface.fill(C.BG)
     _header(p, view)
     place = view.phase == "place"
-    early = place and not table.accusing
-    if early:
-        _play_footer(p, view, table)
     warnings = warning_lines(p, view, table)
     box, cell = grid_box(p, height=0.56 - WARN_LINE * len(warnings))
     draw_grid(p, f, view, box, cell, place=place and not table.accusing, table=table)
@@ -343,15 +363,13 @@ def draw_play(p: Painter, f: Frame) -> None:
         p.text(p.tr(key, name=accuser, n=last[2]), p.rect(x, BODY_TOP + 0.35, w, 0.07),
                size=0.045, colour=C.GOOD if last[3] else C.TEXT_DIM)
     strip(p, f, view, view.active)
-    if not early:
-        _play_footer(p, view, table)
+    _play_footer(p, view, table)
 
 
 def _play_footer(p: Painter, view: WinkView, table: TableView) -> None:
-    """Accuse by hand (or cancel it) and, placing, "holds every free number". While placing
-    (the camera sees the marker; the cells are the host's fallback) these come first for the
-    host buttons' highlight, before the 36 cells; after the names or the seats that may
-    accuse otherwise."""
+    """Accuse by hand (or cancel it) and, placing, "holds every free number": after the grid's
+    rows (placing: the host buttons pick a row, then the cell), the names or the seats that
+    may accuse."""
     choices: list[tuple[HostAction, str, int | None, C.RGB, bool]] = []
     if table.accusing:
         choices.append((HostAction("accuse.cancel"), p.tr("wink.entry_cancel"), pygame.K_x,

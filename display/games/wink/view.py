@@ -99,6 +99,10 @@ class TableView:
     #: accusation's result 「藍色 抓到了 8 號」 (the screen part decides; a sample shows them)
     call_fresh: bool = True
     result_fresh: bool = True
+    #: PLACE: the grid's row the host buttons picked (its free cells are the choices now)
+    place_row: int | None = None
+    #: LAYOUT by hand: the pad's row of numbers the host buttons picked
+    pad_row: int | None = None
 
     @property
     def grid_open(self) -> bool:

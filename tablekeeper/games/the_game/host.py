@@ -17,9 +17,21 @@ from engine.the_game import NewGame
 VARIANTS = {"normal": "standard", "standard": "standard", "expert": "expert"}
 
 
+#: the card numbers (the row cards 1 and 100 are never played)
+LOWEST, HIGHEST = 2, 99
+
+
+def next_card(top: int, up: bool) -> int:
+    """The card a row most likely takes next: one above its top (ascending), one below
+    (descending); where the entry's digit wheels start."""
+    return max(LOWEST, min(HIGHEST, top + 1 if up else top - 1))
+
+
 @dataclass(frozen=True)
 class Entry:
-    """The host's by-hand play while the entry panel is open."""
+    """The host's by-hand play while the entry panel is open: the row, then the card, on two
+    digit wheels (tens and units; the three host buttons turn them: *confirm* up, *back*
+    down) or typed on the digit pad by touch."""
 
     row: int | None = None
     digits: str = ""
@@ -32,7 +44,23 @@ class Entry:
             return replace(self, digits=digits.lstrip("0"))
         if name == "tg.entry.del":
             return replace(self, digits=self.digits[:-1])
+        if name in ("tg.entry.tens", "tg.entry.units"):
+            return self.turn(name, +1 if arg is None else int(str(arg)))
         return self
+
+    def start_at(self, card: int) -> Entry:
+        return replace(self, digits=str(card))
+
+    def turn(self, wheel: str, step: int) -> Entry:
+        """A digit wheel turned by ``step`` (±1), round from 9 to 0 and back."""
+        value = self.card or 0
+        tens, units = divmod(value, 10)
+        if wheel == "tg.entry.tens":
+            tens = (tens + step) % 10
+        else:
+            units = (units + step) % 10
+        value = tens * 10 + units
+        return replace(self, digits=str(value) if value else "")
 
     @property
     def card(self) -> int | None:

@@ -57,7 +57,7 @@ class TheGameScreen:
         table = cast(Table, referee.table)
         state: State = referee.state
         if name.startswith("tg.entry"):
-            return self._entry(screen, table, name, arg, now_ns)
+            return self._entry(screen, table, state, name, arg, now_ns)
         if name == "tg.enter":
             self.entry = host.Entry()
         elif name == "tg.house_rule":
@@ -82,14 +82,37 @@ class TheGameScreen:
         screen.focus = 0
         return True
 
-    def _entry(self, screen: PygameScreen, table: Table, name: str, arg: Any,
+    def back(self, screen: PygameScreen, loop: Loop, now_ns: int) -> bool:
+        """The host's *back* in the entry panel: the focused digit wheel turns down (the
+        panel's Cancel closes it). False: not ours (*back* undoes)."""
+        if self.entry is None:
+            return False
+        choices = screen._choices()
+        chosen = choices[screen.focus % len(choices)] if choices else None
+        if chosen is not None and chosen.name in ("tg.entry.tens", "tg.entry.units"):
+            self.entry = self.entry.turn(chosen.name, -1)
+            screen.renderer.invalidate()
+        return True  # (never an undo behind the open panel)
+
+    def _entry(self, screen: PygameScreen, table: Table, state: State, name: str, arg: Any,
                now_ns: int) -> bool:
         entry = self.entry or host.Entry()
+        if name == "tg.entry.row" and isinstance(arg, int) and 0 <= arg < len(state.rows):
+            # the wheels start at the card the row most likely takes; the focus on the tens
+            row = state.rows[arg]
+            picked = entry.apply(name, arg)
+            self.entry = picked if entry.digits else picked.start_at(
+                host.next_card(row.top, row.direction.value == "up"))
+            screen.focus = 0
+            screen.renderer.invalidate()
+            return True
         if name == "tg.entry.cancel":
             self.entry = None
+            screen.focus = 0  # the play screen's first choice (never where OK was: the menu)
         elif name == "tg.entry.ok":
             if entry.row is not None and entry.card is not None:
                 self.entry = None
+                screen.focus = 0
                 result = table.enter_play(entry.row, entry.card, now_ns)
                 if isinstance(result, Rejection):
                     screen.show_result(result, now_ns)

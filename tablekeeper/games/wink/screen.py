@@ -53,6 +53,10 @@ class WinkScreen:
         self.accusing = False
         #: ACCUSATION: the number and seat picked so far
         self.pick = host.AccusationPick()
+        #: PLACE: the grid's row picked by the host buttons (then its cell); LAYOUT by hand:
+        #: the pad's row of numbers picked (then the number)
+        self.place_row: int | None = None
+        self.pad_row: int | None = None
         self._table_key: tuple[Any, ...] = ()
         #: each message of a moment -> (what it says, the state it appeared in): it is shown
         #: while that state lasts (:meth:`_owned`)
@@ -97,7 +101,18 @@ class WinkScreen:
         if not isinstance(result, Rejection):
             self.accusing = False
             self.pick = host.AccusationPick()
+            self.place_row = None
         screen.focus = 0
+        return True
+
+    def back(self, screen: PygameScreen, loop: Loop, now_ns: int) -> bool:
+        """The host's *back* while a row is picked (of the grid, of the pad): back to the
+        rows. False: not ours (*back* undoes)."""
+        if self.place_row is None and self.pad_row is None:
+            return False
+        self.place_row = self.pad_row = None
+        screen.focus = 0
+        screen.renderer.invalidate()
         return True
 
     def _entry(self, screen: PygameScreen, loop: Loop, state: State, name: str, arg: Any,
@@ -117,8 +132,13 @@ class WinkScreen:
                 return self._submit_grid(screen, loop, host.in_order(cells), now_ns)
             elif self.grid is None:
                 return None
+            elif name == "grid.pad_row" and isinstance(arg, int):
+                self.pad_row = arg
             elif name == "grid.pick" and isinstance(arg, int):
                 self.grid = self.grid.pick(arg)
+                self.pad_row = None
+            elif name == "back" and self.pad_row is not None:
+                self.pad_row = None  # back to the pad's rows
             elif name == "grid.cell" and isinstance(arg, int):
                 self.grid = self.grid.at(arg)
             elif name in ("grid.erase", "back"):
@@ -132,7 +152,11 @@ class WinkScreen:
                 return None
             return True
         if phase in (Phase.NAME, Phase.PLACE):
-            if name == "accuse.open":
+            if name == "place.row" and isinstance(arg, int) and not self.accusing:
+                self.place_row = arg
+            elif name == "back" and self.place_row is not None:
+                self.place_row = None  # back to the rows
+            elif name == "accuse.open":
                 self.accusing = True
             elif name in ("accuse.cancel", "back") and self.accusing:
                 self.accusing = False
@@ -165,6 +189,10 @@ class WinkScreen:
         back)."""
         if state.phase is not Phase.LAYOUT:
             self.grid = None
+        if self.grid is None:
+            self.pad_row = None
+        if state.phase is not Phase.PLACE or self.accusing:
+            self.place_row = None
         if state.phase not in (Phase.NAME, Phase.PLACE) or not any(
                 may_accuse(state, s) for s in range(state.n_players)):
             self.accusing = False
@@ -221,7 +249,9 @@ class WinkScreen:
             grid_cursor=grid.cursor if grid is not None else 0,
             accusing=self.accusing,
             pick_number=self.pick.number,
-            pick_seat=self.pick.seat)
+            pick_seat=self.pick.seat,
+            place_row=self.place_row,
+            pad_row=self.pad_row)
 
     def snapshot_parts(self, screen: PygameScreen, loop: Loop) -> dict[str, Any]:
         referee = loop.referee

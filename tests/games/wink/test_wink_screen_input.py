@@ -194,16 +194,21 @@ def test_the_grid_from_the_camera_finished_with_the_host_buttons(loop: Loop) -> 
     entry = _table(loop).grid_entry
     assert sum(1 for c in entry if c is not None) == 11  # 12 read, the misread pair left out
     assert entry[3] == NUMBERS[3] and entry[0] is None and entry[1] is None
-    # the host buttons: confirm takes the highlighted number (the lowest one not used) for
-    # the lit cell; next steps the highlight on
-    assert _focused(loop) == Choice("grid.pick", min(_unused(entry)))
+    # the host buttons: the pad's row first (the first with a number not used), confirm opens
+    # it and the highlight is on its lowest number not used; next steps it on; confirm takes
+    # it for the lit cell, and the highlight goes back to the pad's rows
+    first = min(_unused(entry))
+    assert _focused(loop) == Choice("grid.pad_row", (first - 1) // 6)
+    _press(loop, HostButton.CONFIRM)
+    assert _focused(loop) == Choice("grid.pick", first)
     _press(loop, HostButton.NEXT)
-    second = sorted(_unused(entry))[1]
+    second = sorted(n for n in _unused(entry) if (n - 1) // 6 == (first - 1) // 6)[1]
     assert _focused(loop) == Choice("grid.pick", second)
     _press(loop, HostButton.CONFIRM)
     assert _table(loop).grid_entry[0] == second
+    assert _focused(loop) == Choice("grid.pad_row", (first - 1) // 6)
     while not all(c is not None for c in _table(loop).grid_entry):
-        _press(loop, HostButton.CONFIRM)
+        _press(loop, HostButton.CONFIRM)  # a row, then its first number
     assert _focused(loop) == Choice("grid.done")  # all in: done is highlighted
     filled = _table(loop).grid_entry
     _press(loop, HostButton.CONFIRM)
@@ -344,16 +349,19 @@ def test_the_cameras_warnings_are_drawn_on_their_cells_and_named(loop: Loop) -> 
 
 def test_placing_and_naming_with_the_host_buttons(loop: Loop) -> None:
     _key(loop, pygame.K_o)
-    # the first placing: nobody to accuse yet, the free cells only
-    assert _focused(loop) == Choice("place", (0, 0))
+    # the first placing: nobody to accuse yet, the grid's rows only (then a row's free cells)
+    assert _focused(loop) == Choice("place.row", 0)
     assert not [c for c in _choices(loop) if c.name == "accuse.open"]
+    _press(loop, HostButton.CONFIRM)
+    assert _focused(loop) == Choice("place", (0, 0))
     _press(loop, HostButton.NEXT)
     _press(loop, HostButton.CONFIRM)  # P0 on (0, 1): number 2
     for _ in range(4):
-        # accuse by hand first, then the free cells (the camera's fallback)
-        assert _focused(loop) == Choice("accuse.open")
-        _press(loop, HostButton.NEXT)
-        _press(loop, HostButton.CONFIRM)  # each next player on the first free cell
+        # the rows first (the camera's fallback: at most 6 + 6 presses), accuse by hand after
+        assert _focused(loop) == Choice("place.row", 0)
+        assert Choice("accuse.open") in _choices(loop)
+        _press(loop, HostButton.CONFIRM)
+        _press(loop, HostButton.CONFIRM)  # each next player on the row's first free cell
     state = _state(loop)
     assert [p.marker for p in state.players] == [1, 0, 2, 3, 4]
     assert state.phase is Phase.NAME and state.active == 0

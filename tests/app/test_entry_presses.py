@@ -1,0 +1,439 @@
+"""How many presses of the three host buttons an entry by hand costs (issue 41, item 4).
+
+Each test drives the real screen objects (``PygameScreen``, the game's kit and its screen
+part, the renderer's buttons of the frame drawn) with the three host events only: *next* and
+*confirm* as the GPIO backend reports them (``gpio_button``), *back* as its short press
+(``PygameScreen.back``). A breadth-first search over (the entry's state, the focus) finds the
+fewest presses to each target (every card on every row, every cell, every number), ending with
+the *confirm* that takes it; the worst over the targets is checked and printed (docs/host-
+buttons.md quotes these figures: ``pytest -s tests/app/test_entry_presses.py``).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections import deque
+from collections.abc import Callable, Hashable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+from display.input import Button, HostAction, focus_order
+from firmware.box import Firmware, build
+from firmware.config import FirmwareConfig
+from firmware.devices import HostButton
+from firmware.mock import mock_factory
+from tablekeeper import games
+from tablekeeper.app import Loop
+from tablekeeper.clock import FakeClock
+from tablekeeper.journal import JournaledGame
+from tablekeeper.referee import Referee
+from tablekeeper.screen import PygameScreen
+
+PRESSES = (HostButton.NEXT, HostButton.CONFIRM, HostButton.BACK)
+
+
+class Box:
+    """One game's kit on the real screen and loop (mock pins, a fake clock)."""
+
+    def __init__(self, folder: Path, game: str) -> None:
+        self.clock = FakeClock()
+        config = FirmwareConfig.from_dict({"backend": "gpio", "sound": {"kind": "none"}})
+        self.firmware: Firmware = build(config, mock_factory(), rng=random.Random(5),
+                                        clock=self.clock.now_ns)
+        kit = games.load(game)
+        referee = Referee(JournaledGame.create(folder / "game.jsonl", game=kit.engine.name),
+                          self.firmware, self.clock.now_ns(), kit=kit,
+                          **kit.table_options(kit.deck(None)))
+        self.screen = PygameScreen(size=(800, 480), rng=random.Random(1))
+        self.loop = Loop(referee, self.clock, screen=self.screen)
+
+    @property
+    def now(self) -> int:
+        return self.clock.now_ns()
+
+    def act(self, name: str, arg: Any = None) -> None:
+        self.screen.host_action(self.loop, HostAction(name, arg), self.now)
+        self.render()
+
+    def render(self) -> None:
+        """Draw a frame (twice: where the screen moves the highlight once a frame is drawn,
+        the second shows it)."""
+        for _ in range(2):
+            self.screen.renderer.invalidate()
+            self.screen.render(self.loop, self.now)
+
+    def start(self) -> None:
+        self.screen.setup = self.screen.new_form(self.loop)
+        self.act("confirm")
+        assert self.loop.referee.engine.started(self.loop.referee.state)
+
+    def press(self, button: HostButton) -> None:
+        if button is HostButton.BACK:
+            self.screen.back(self.loop, self.now)
+        else:
+            self.screen.gpio_button(self.loop, button, self.now)
+
+    def focused(self) -> Button | None:
+        return self.screen.renderer.focused
+
+    def close(self) -> None:
+        self.screen.close()
+        self.firmware.close()
+
+
+@pytest.fixture
+def box_of(tmp_path: Path) -> Iterator[Callable[[str], Box]]:
+    made: list[Box] = []
+
+    def make(game: str) -> Box:
+        folder = tmp_path / f"{game}-{len(made)}"
+        folder.mkdir()
+        made.append(Box(folder, game))
+        return made[-1]
+
+    yield make
+    for box in made:
+        box.close()
+
+
+def fewest_presses(box: Box, get: Callable[[], Hashable], put: Callable[[Hashable], None],
+                   target: Callable[[Hashable, HostAction], Hashable | None],
+                   steps: tuple[str, ...], back: Callable[[Hashable], bool],
+                   layout: Callable[[Hashable], Hashable] = lambda s: s,
+                   limit: int = 40) -> dict[Hashable, int]:
+    """Breadth-first over (entry state, focus): for each target, the fewest presses that put
+    the focus on the button that takes it, plus the *confirm* that takes it. ``target(state,
+    focused action)`` names the target that *confirm* would take there (None: none).
+    The search confirms only the entry's own steps (``steps``: never cancel, a play, the
+    menu) and presses *back* only where the entry takes it (``back(state)``: else it would
+    undo a play of the game)."""
+    box.render()
+    start = (get(), box.screen.focus)
+    seen = {start}
+    queue = deque([(start, 0)])
+    best: dict[Hashable, int] = {}
+    frames: dict[Hashable, list[Button]] = {}
+
+    def show(state: Hashable, focus: int) -> Button | None:
+        """The frame of ``state`` drawn (once per layout: its buttons, in their order, are
+        the same whatever the digits), the focus put back."""
+        put(state)
+        box.screen.focus = focus
+        key = layout(state)
+        if key not in frames:
+            box.render()
+            frames[key] = list(box.screen.renderer.buttons)
+        box.screen.renderer.buttons = tuple(frames[key])
+        order = focus_order(frames[key])
+        return order[focus % len(order)] if order else None
+
+    while queue:
+        (state, focus), depth = queue.popleft()
+        focused = show(state, focus)
+        if focused is not None:
+            hit = target(state, focused.action)
+            if hit is not None and hit not in best:
+                best[hit] = depth + 1
+        if depth >= limit:
+            continue
+        for button in PRESSES:
+            show(state, focus)
+            if button is HostButton.CONFIRM and (
+                    focused is None or focused.action.name not in steps):
+                continue  # a target (taking it ends the entry: counted above), or leaving
+            if button is HostButton.BACK and not back(state):
+                continue
+            box.press(button)
+            after = (get(), box.screen.focus)
+            if after not in seen:
+                seen.add(after)
+                queue.append((after, depth + 1))
+    return best
+
+
+def report(title: str, best: dict[Hashable, int], targets: int) -> int:
+    worst = max(best.values())
+    mean = sum(best.values()) / len(best)
+    print(f"\n{title}: {len(best)}/{targets} targets, worst {worst} presses, mean {mean:.1f}")
+    return worst
+
+
+def test_the_game_card_by_hand(box_of: Callable[[str], Box]) -> None:
+    box = box_of("the_game")
+    box.start()
+    box.act("tg.enter")
+    part = box.screen.part(box.loop)
+    from tablekeeper.games.the_game import host
+
+    def get() -> Hashable:
+        entry: Hashable = part.entry
+        return entry
+
+    def put(state: Hashable) -> None:
+        part.entry = state
+
+    def target(state: Hashable, action: HostAction) -> Hashable | None:
+        assert isinstance(state, host.Entry)
+        if action.name == "tg.entry.ok" and state.row is not None and state.card is not None:
+            return (state.row, state.card)
+        return None
+
+    steps = ("tg.entry.row", "tg.entry.tens", "tg.entry.units")
+    def layout(state: Hashable) -> Hashable:
+        assert isinstance(state, host.Entry)
+        return state.row, bool(state.digits)
+
+    best = fewest_presses(box, get, put, target, steps, lambda s: True, layout)
+    wanted = {(row, card) for row in range(4) for card in range(2, 100)}
+    assert wanted <= set(best)
+    best = {k: v for k, v in best.items() if k in wanted}
+    worst = report("The Game: a card (2-99) on a row, from the panel opened", best, len(wanted))
+    # the row (<= 4), then the tens and units wheels (<= 5 each, from the card the row most
+    # likely takes), *next* between them and to OK, and OK
+    assert worst <= 4 + 5 + 1 + 5 + 1 + 1
+    # the card, once the row is picked: the wheels and OK
+    row0 = host.Entry().apply("tg.entry.row", 0)
+    first = box.loop.referee.state.rows[0]
+    put(row0.start_at(host.next_card(first.top, True)))
+    box.screen.focus = 0
+    def card_of(state: Hashable, action: HostAction) -> Hashable | None:
+        hit = target(state, action)
+        return hit[1] if isinstance(hit, tuple) else None
+
+    card = fewest_presses(box, get, put, card_of, steps, lambda s: True, layout)
+    card = {k: v for k, v in card.items() if isinstance(k, int) and 2 <= k <= 99}
+    report("The Game: a card once its row is picked", card, 98)
+    assert max(card.values()) <= 13
+    # the cards just above an ascending row's top: *next*, *next*, OK, and a turn per step
+    near = [card[c] for c in range(first.top + 1, first.top + 6)]
+    assert near == [3, 4, 5, 6, 7]
+
+
+def _wink_placing(box: Box) -> None:
+    box.start()
+    box.act("grid.in_order")  # the grid laid 1..36 row by row: the first player places
+    assert box.loop.referee.state.phase.value == "place"
+
+
+def test_wink_cell_by_hand(box_of: Callable[[str], Box]) -> None:
+    box = box_of("wink")
+    _wink_placing(box)
+    part = box.screen.part(box.loop)
+
+    def get() -> Hashable:
+        row: Hashable = part.place_row
+        return row
+
+    def put(state: Hashable) -> None:
+        part.place_row = state
+
+    def target(state: Hashable, action: HostAction) -> Hashable | None:
+        return action.arg if action.name == "place" else None
+
+    best = fewest_presses(box, get, put, target, ("place.row",), lambda s: s is not None)
+    state = box.loop.referee.state
+    best = {state.cell_of(*rc): n for rc, n in best.items() if isinstance(rc, tuple)}
+    cells = set(box.loop.referee.state.free_cells())
+    assert len(best) == len(cells) == 36
+    worst = report("Wink: a free cell of the grid (placing a marker)", best, len(cells))
+    assert worst <= 12
+
+
+def test_wink_grid_number_by_hand(box_of: Callable[[str], Box]) -> None:
+    box = box_of("wink")
+    box.start()
+    box.act("grid.open")
+    part = box.screen.part(box.loop)
+
+    def get() -> Hashable:
+        row: Hashable = part.pad_row
+        return row
+
+    def put(state: Hashable) -> None:
+        part.pad_row = state
+
+    def target(state: Hashable, action: HostAction) -> Hashable | None:
+        return action.arg if action.name == "grid.pick" else None
+
+    best = fewest_presses(box, get, put, target, ("grid.pad_row",), lambda s: s is not None)
+    assert set(best) == set(range(1, 37))
+    worst = report("Wink: a number of the pad (the grid by hand)", best, 36)
+    assert worst <= 12
+
+
+# --- a name in 注音 -------------------------------------------------------------------------
+
+#: two-character names as Taiwan writes them, and their 注音 (tones as the keyboard types them)
+NAMES: tuple[tuple[str, tuple[str, str]], ...] = (
+    ("美玲", ("ㄇㄟˇ", "ㄌㄧㄥˊ")),
+    ("志明", ("ㄓˋ", "ㄇㄧㄥˊ")),
+    ("家豪", ("ㄐㄧㄚˉ", "ㄏㄠˊ")),
+    ("雅婷", ("ㄧㄚˇ", "ㄊㄧㄥˊ")),
+    ("宗翰", ("ㄗㄨㄥˉ", "ㄏㄢˋ")),
+    ("淑芬", ("ㄕㄨˊ", "ㄈㄣˉ")),
+    ("怡君", ("ㄧˊ", "ㄐㄩㄣˉ")),
+    ("俊傑", ("ㄐㄩㄣˋ", "ㄐㄧㄝˊ")),
+    ("佩珊", ("ㄆㄟˋ", "ㄕㄢˉ")),
+    ("冠宇", ("ㄍㄨㄢˋ", "ㄩˇ")),
+)
+
+
+def _char_presses(box: Box, form: Any, char: str, syllable: str) -> tuple[int, Any]:
+    """The fewest presses that add ``char`` (spelt ``syllable``) to the name, from the name
+    screen as it is (the highlight where the screen put it); and the form after."""
+    from display import zhuyin
+
+    screen = box.screen
+    start = (form, screen.focus)
+    name = form.players[form.focus].name
+    frames: dict[Any, tuple[Button, ...]] = {}
+    seen = {start}
+    queue = deque([(start, 0)])
+
+    def frame(form: Any) -> tuple[Button, ...]:
+        """The buttons of the name screen drawn for ``form`` (drawn once per form)."""
+        if form not in frames:
+            screen.setup = form
+            box.render()
+            frames[form] = screen.renderer.buttons
+        return frames[form]
+
+    def show(state: tuple[Any, int]) -> Button | None:
+        buttons = frame(state[0])
+        screen.setup, screen.focus = state
+        screen.renderer.buttons = buttons
+        order = focus_order(buttons)
+        return order[screen.focus % len(order)] if order else None
+
+    def settle() -> None:
+        """Where the screen puts the highlight once the next frame is drawn
+        (``PygameScreen.render``: the button it waits for, in that frame)."""
+        assert screen.setup is not None
+        wanted, screen._focus_on = screen._focus_on, None
+        if wanted is not None:
+            order = focus_order(frame(screen.setup))
+            screen.focus = next((i for i, b in enumerate(order) if b.action == wanted),
+                                screen.focus)
+
+    while queue:
+        state, depth = queue.popleft()
+        focused = show(state)
+        if focused is not None and focused.action == HostAction("setup.cand", char):
+            screen.gpio_button(box.loop, HostButton.CONFIRM, box.now)
+            settle()
+            return depth + 1, screen.setup
+        for button in PRESSES:
+            show(state)
+            if button is HostButton.CONFIRM and focused is not None and (
+                    focused.action.name not in ("setup.group", "setup.zhuyin", "setup.page")
+                    or (focused.action.name == "setup.zhuyin"
+                        and str(focused.action.arg).replace(zhuyin.FIRST_TONE, "")
+                        not in syllable.replace(zhuyin.FIRST_TONE, "ˉ"))):
+                continue
+            box.press(button)
+            settle()
+            after = screen.setup
+            assert after is not None
+            if after.focus is None or after.players[after.focus].name != name \
+                    or not syllable.startswith(after.syllable):
+                continue  # left the screen, or spelt something else: never the fewest
+            key = (after, screen.focus)
+            if key not in seen and depth < 30:
+                seen.add(key)
+                queue.append((key, depth + 1))
+    raise AssertionError(f"{char} ({syllable}) cannot be typed")
+
+
+@pytest.mark.skipif("not __import__('display.zhuyin').zhuyin.available()",
+                    reason="libchewing is not installed: apt-get install libchewing3")
+def test_a_two_character_name_in_zhuyin(box_of: Callable[[str], Box]) -> None:
+    box = box_of("something_missing")
+    screen = box.screen
+    costs: dict[Hashable, int] = {}
+    for name, syllables in NAMES:
+        screen.setup = None
+        box.screen.home = None
+        box.act("setup.focus", 0)
+        assert screen.setup is not None and screen.setup.focus == 0
+        total = 0
+        for char, syllable in zip(name, syllables, strict=True):
+            n, _ = _char_presses(box, screen.setup, char, syllable)
+            total += n
+        assert screen.setup.players[0].name == name
+        costs[name] = total + 1  # and *confirm* on "done" (the highlight waits there)
+    print("\n注音 names, presses (each with its done):",
+          ", ".join(f"{k} {v}" for k, v in costs.items()))
+    worst = report("注音: a two-character name", costs, len(NAMES))
+    # (the issue asked for 30 at most: not reached, see docs/host-buttons.md; 53 before the
+    # keys were grouped)
+    assert worst <= 49 and sum(costs.values()) / len(costs) <= 40
+
+
+def test_adding_a_player_and_back_to_start(box_of: Callable[[str], Box]) -> None:
+    """Add a player (from the setup screen opened: start has the highlight), name them from
+    the regulars, and start: the add is one *next* away, the new seat's name has the
+    highlight after it, and once the name is done the highlight is on start again."""
+    box = box_of("something_missing")
+    screen = box.screen
+    screen.roster = ("阿德", "小芳")
+    screen.setup = screen.new_form(box.loop)
+    box.render()
+    players = len(screen.setup.players)
+
+    def focused() -> HostAction | None:
+        button = box.focused()
+        return button.action if button is not None else None
+
+    presses = 0
+
+    def press(button: HostButton) -> None:
+        nonlocal presses
+        box.press(button)
+        box.render()
+        presses += 1
+
+    assert focused() == HostAction("confirm")  # start
+    press(HostButton.NEXT)
+    assert focused() == HostAction("setup.add")
+    press(HostButton.CONFIRM)
+    assert screen.setup is not None and len(screen.setup.players) == players + 1
+    added = presses
+    assert focused() == HostAction("setup.focus", players)  # the new seat's name
+    press(HostButton.CONFIRM)  # the name screen, the highlight on "done"
+    assert screen.setup.focus == players
+    assert focused() == HostAction("setup.done")
+    press(HostButton.NEXT)  # the regulars: one choice, right after "done"
+    assert focused() == HostAction("setup.group", -1)
+    press(HostButton.CONFIRM)
+    assert focused() == HostAction("setup.roster", 0)
+    press(HostButton.CONFIRM)  # a regular's name: the name is done
+    assert screen.setup.focus is None and screen.setup.players[players].name == "阿德"
+    assert focused() == HostAction("confirm")  # start: one press away
+    print(f"\nsetup: a player added in {added} presses, named from the regulars in "
+          f"{presses - added}, then start in 1")
+    assert added == 2 and presses - added == 4
+
+
+def test_after_a_card_by_hand_the_focus_is_on_the_play_screens_first_choice(
+        box_of: Callable[[str], Box]) -> None:
+    """Seen in the kiosk: after OK the focus kept OK's place, which on the play screen was the
+    menu (a reflex confirm opened it). Now it is back on 「手動輸入」."""
+    box = box_of("the_game")
+    box.start()
+    box.act("tg.enter")
+    for button in (HostButton.CONFIRM, HostButton.NEXT, HostButton.NEXT):  # row 1, to OK
+        box.press(button)
+        box.render()
+    focused = box.focused()
+    assert focused is not None and focused.action.name == "tg.entry.ok"
+    box.press(HostButton.CONFIRM)
+    box.render()
+    assert box.loop.referee.state.rows[0].cards == (2,)  # the card the row takes next
+    focused = box.focused()
+    assert focused is not None and focused.action.name == "tg.enter"
