@@ -465,12 +465,15 @@ class SelfTest:
             return [Result("camera", Verdict.FAIL, f"no frame: {exc}")]
         cam.close()
         assert frame is not None
+        mode = camera_mode_result(cam)
         grey = frame.grey if frame.grey is not None else cv2.cvtColor(frame.image,
                                                                        cv2.COLOR_BGR2GRAY)
         q = frame_quality(grey)
         t = self.thresholds
         h, w = frame.image.shape[:2]
         results = [Result("camera frame", Verdict.PASS, f"{w}x{h}, frame {frame.seq}")]
+        if mode is not None:
+            results.append(mode)
         levels = f"mean {q.brightness:.0f}, highlights {q.highlights:.0f}, {q.blown:.1%} blown out"
         if q.highlights < t.min_highlights:
             results.append(Result("camera exposure", Verdict.FAIL,
@@ -529,6 +532,26 @@ class SelfTest:
         if yes is None:
             return Result(item, Verdict.SKIP, "no answer")
         return Result(item, Verdict.PASS if yes else Verdict.FAIL, ok if yes else bad)
+
+
+def camera_mode_result(source: Any) -> Result | None:
+    """The sensor mode a started picamera2 source asked for and got (None for other sources):
+    PASS when it sees the whole field (``vision.sensors.choose_mode``, the kiosk's choice),
+    FAIL when picamera2 configured another mode, WARN when the box could not choose."""
+    from vision.camera import mode_report
+    from vision.sensors import ModeChoice
+
+    line = mode_report(source)
+    if line is None:
+        return None
+    mode = getattr(source, "mode", None)
+    if not isinstance(mode, ModeChoice):
+        return Result("camera mode", Verdict.WARN, line)
+    used = getattr(source, "mode_used", None)
+    if (used is not None and used != (mode.mode.size, mode.mode.bit_depth)) or mode.crop < 0.95:
+        return Result("camera mode", Verdict.FAIL, line + ": the frame may see only part of "
+                      "the field (hardware.md section 3, The sensor mode)")
+    return Result("camera mode", Verdict.PASS, line)
 
 
 def deck_recogniser(deck: Any, vision_config: Any = None) -> Callable[[Any], str | None]:
