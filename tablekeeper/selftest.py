@@ -304,6 +304,9 @@ class SelfTest:
             led.off()
         results: list[Result] = []
         seats = len(buttons.seats)
+        jumpers = jumper_result(self.firmware)
+        if jumpers is not None:
+            results.append(jumpers)
         if self.person is None:
             held = buttons.pressed_seats()
             for seat in range(1, seats + 1):
@@ -532,6 +535,46 @@ class SelfTest:
         if yes is None:
             return Result(item, Verdict.SKIP, "no answer")
         return Result(item, Verdict.PASS if yes else Verdict.FAIL, ok if yes else bad)
+
+
+def jumper_result(firmware: Firmware, out_pin: int | None = None,
+                  sleep: Callable[[float], None] = time.sleep) -> Result | None:
+    """The calibration jumpers (hardware.md section 4) are off: the calibration output is
+    driven low for a moment and no seat may read pressed with it (seats already pressed at
+    rest are left to their own line). Left on, a press of seat 1 pulls seat 2 low too: every
+    buzz of either a tie. None when the box has no such output (keyboard buttons, fewer than
+    two seats, or the output's pin taken by the config)."""
+    from firmware.bootconfig import configured_pins
+    from firmware.calibrate import DEFAULT_OUT_PIN, JumperOutput
+    from firmware.devices import GpioButtons
+
+    pin = DEFAULT_OUT_PIN if out_pin is None else out_pin
+    buttons = firmware.buttons
+    config = firmware.config
+    if not isinstance(buttons, GpioButtons) or len(buttons.seats) < 2:
+        return None
+    if pin in configured_pins(config.pins.to_dict(), config.seats,
+                              config.sound.kind == "piezo"):
+        return None
+    item = "calibration jumpers"
+    at_rest = buttons.pressed_seats()
+    output = JumperOutput(buttons.pin_factory, pin)
+    try:
+        output(False)
+        sleep(0.01)
+        followed = sorted(buttons.pressed_seats() - at_rest)
+        output(True)
+    except Exception as exc:  # the pin busy (another program), a driver error
+        return Result(item, Verdict.FAIL, f"could not drive GPIO {pin}: {exc}")
+    finally:
+        output.close()
+    if followed:
+        seats = ", ".join(map(str, followed))
+        return Result(item, Verdict.FAIL,
+                      f"still fitted: GPIO {pin} pulls seat {seats} with it (GPIO 7 is header "
+                      "pin 26): remove the jumpers (hardware.md section 4), or a press of one seat "
+                      "presses the other")
+    return Result(item, Verdict.PASS, f"off: GPIO {pin} pulled low, no seat followed it")
 
 
 def camera_mode_result(source: Any) -> Result | None:

@@ -164,6 +164,29 @@ def test_auto_checks_what_needs_nobody(fw: Firmware) -> None:
     assert "without error" in items["sound"].detail
 
 
+def test_the_calibration_jumpers_are_checked_off(fw: Firmware, factory: Any) -> None:
+    items = by_item(SelfTest(firmware=fw, person=None).run(["buttons"]))
+    assert items["calibration jumpers"].outcome is Verdict.PASS
+    assert "no seat followed" in items["calibration jumpers"].detail
+
+
+def test_calibration_jumpers_left_on_fail_naming_the_seats(factory: Any) -> None:
+    from firmware.mock import JumperMockPin
+
+    box = build(FirmwareConfig.from_dict({"seats": 3}), pin_factory=factory)
+    factory.pin(7, pin_class=JumperMockPin, inputs=[factory.pin(4), factory.pin(17)])
+    try:
+        for person in (None, ScriptedPerson(box, factory)):
+            items = by_item(SelfTest(firmware=box, person=person, timeout_s=0.2).run(
+                ["buttons"]))
+            jumpers = items["calibration jumpers"]
+            assert jumpers.outcome is Verdict.FAIL
+            assert "GPIO 7 pulls seat 1, 2" in jumpers.detail and "remove" in jumpers.detail
+        assert box.buttons.pressed_seats() == frozenset()  # the output let go of
+    finally:
+        box.close()
+
+
 def test_auto_finds_a_stuck_button(factory: Any) -> None:
     factory.pin(17).held = True  # seat 2's input shorted to GND, already at start-up
     box = build(FirmwareConfig.from_dict({"seats": 3}), pin_factory=factory)
