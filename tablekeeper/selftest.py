@@ -32,9 +32,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from enum import Enum
 from pathlib import Path
@@ -191,18 +192,27 @@ SCREEN_TEXT = _screen_text()
 class SelftestScreen:
     """The real screen: pygame's display (KMSDRM on the Pi) and display.fonts' TC face."""
 
-    def __init__(self, size: tuple[int, int] | None = None) -> None:
+    def __init__(self, size: tuple[int, int] | None = None, rotate: int = 0) -> None:
         self.size = size
+        #: ``[screen] rotate``: the pattern is drawn upright and turned onto the panel, as the
+        #: kiosk draws its screens (display.rotation)
+        self.rotate = rotate
         self._surface: Any = None
+        self._panel: Any = None
 
     def open(self) -> str:
         import pygame
 
+        from display.rotation import logical_size
+
         pygame.display.init()
         flags = 0 if self.size else pygame.FULLSCREEN
-        self._surface = pygame.display.set_mode(self.size or (0, 0), flags)
-        w, h = self._surface.get_size()
-        return f"{pygame.display.get_driver()} {w}x{h}"
+        self._panel = pygame.display.set_mode(self.size or (0, 0), flags)
+        w, h = self._panel.get_size()
+        self._surface = (pygame.Surface(logical_size((w, h), self.rotate)) if self.rotate
+                         else self._panel)
+        turned = f", picture turned {self.rotate} degrees ([screen] rotate)" if self.rotate else ""
+        return f"{pygame.display.get_driver()} {w}x{h}{turned}"
 
     def show_test_pattern(self) -> str:
         import pygame
@@ -225,6 +235,10 @@ class SelftestScreen:
                                f"({codes}): install fonts-noto-cjk")
         font = book.font("bold", max(16, h // 14))
         font.render_to(surface, (w // 20, h * 2 // 3 + h // 12), SCREEN_TEXT, (240, 240, 240))
+        if self.rotate:
+            from display.rotation import to_panel
+
+            self._panel.blit(to_panel(surface, self.rotate), (0, 0))
         pygame.display.flip()
         return f"{face.name} ({face.source})"
 
@@ -553,8 +567,8 @@ def jumper_result(firmware: Firmware, out_pin: int | None = None,
     config = firmware.config
     if not isinstance(buttons, GpioButtons) or len(buttons.seats) < 2:
         return None
-    if pin in configured_pins(config.pins.to_dict(), config.seats,
-                              config.sound.kind == "piezo"):
+    if pin in {gpio for gpio, _key in configured_pins(config.pins.to_dict(), config.seats,
+                                                      config.sound.kind == "piezo")}:
         return None
     item = "calibration jumpers"
     at_rest = buttons.pressed_seats()
@@ -634,6 +648,22 @@ def report(results: Sequence[Result]) -> str:
 
 PARTS = ("config", "buttons", "host", "sound", "camera", "screen")
 
+#: Where systemd/install.sh keeps the box's config (its TK_STATE_DIR, /var/lib/tablekeeper).
+INSTALLED_STATE_DIR = Path("/var/lib/tablekeeper")
+
+
+def installed_config(environ: Mapping[str, str] | None = None) -> Path | None:
+    """The installed box's config (``$TK_STATE_DIR/config.toml``, as the installer names the
+    folder; else /var/lib/tablekeeper/config.toml) when there is one: what ``selftest`` checks
+    without ``--config``, so that it tests the box's pins, not the defaults."""
+    env = os.environ if environ is None else environ
+    path = Path(env.get("TK_STATE_DIR") or INSTALLED_STATE_DIR) / "config.toml"
+    return path if os.path.lexists(path) else None
+
+
+def installed_config_name() -> str:
+    return str(Path(os.environ.get("TK_STATE_DIR") or INSTALLED_STATE_DIR) / "config.toml")
+
 
 def check_config(config_path: Path | None) -> list[Result]:
     """The builder's side of what the kiosk shows players as a short message: each problem
@@ -683,7 +713,9 @@ def register(commands: Any, benches: Any) -> None:
         description="Walk through every seat button and lamp, the host buttons, the sound, "
                     "the camera and the screen, and print PASS/FAIL per item. Stop the kiosk "
                     "first (it owns the hardware). Exit code 1 if anything failed.")
-    p.add_argument("--config", help="the box's config (TOML); default: all defaults")
+    p.add_argument("--config", help="the box's config (TOML); default: the installed box's, "
+                                    f"{INSTALLED_STATE_DIR}/config.toml (TK_STATE_DIR), if "
+                                    "there is one, else all defaults (said in the config line)")
     p.add_argument("--auto", action="store_true",
                    help="only what needs nobody at the box (presses and looking are skipped)")
     p.add_argument("--only", default=",".join(PARTS),
@@ -714,14 +746,20 @@ def _selftest(args: argparse.Namespace) -> int:
     from tablekeeper.config import ConfigError, load_config
 
     config_results: list[Result] = []
+    path = Path(args.config) if args.config else installed_config()
     try:
         only = _parse_only(args.only)
         if args.timeout <= 0:
             raise ValueError(f"--timeout: {args.timeout:g} is not a positive number of seconds")
         if "config" in only:  # every problem the kiosk only sums up for the players
-            config_results = check_config(Path(args.config) if args.config else None)
+            config_results = check_config(path)
+            if path is None:
+                config_results = [Result("config", Verdict.WARN, (
+                    f"no --config and no {installed_config_name()}: every setting is the "
+                    "default (the default pins, not necessarily this box's)")),
+                    *[r for r in config_results if r.item != "config"]]
             only = [p for p in only if p != "config"]
-        config = load_config(Path(args.config) if args.config else None)
+        config = load_config(path)
     except (ValueError, ConfigError) as exc:
         if config_results:
             print(report(config_results))
@@ -768,7 +806,7 @@ def _selftest(args: argparse.Namespace) -> int:
                 results.append(Result("deck", Verdict.FAIL, f"could not check: {exc}"))
         if "screen" in only:
             test.screen = SelftestScreen(None if config.screen.fullscreen
-                                       else config.screen.size)
+                                         else config.screen.size, config.screen.rotate)
         results.extend(test.run([p for p in only
                                  if not any(r.item == p for r in results)]))
     finally:

@@ -188,9 +188,8 @@ class ButtonsStep:
                 self._start_measuring(now_ns)
             elif name in ("buttons.skip", "back"):
                 self._finish()
-        elif self.phase == "jumpers":
-            if name == "confirm":
-                self._check_jumpers(now_ns)
+        elif self.phase == "jumpers" and name == "confirm":
+            self._check_jumpers(now_ns)
 
     def frame(self, image: Any, t_ns: int) -> None:
         """Camera frames mean nothing here."""

@@ -431,3 +431,23 @@ def test_command_reports_missing_gpio(capsys: pytest.CaptureFixture[str]) -> Non
     assert code == 1
     assert re.search(r"FAIL\s+firmware\s+could not start", out)
     assert "0 passed, 1 failed" in out
+
+
+def test_without_config_the_installed_box_s_config_is_checked(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 38: `selftest` alone tests the box as installed (its pins), not the defaults."""
+    monkeypatch.setenv("TK_STATE_DIR", str(tmp_path))
+    assert main(["selftest", "--auto", "--only", "config", "--json"]) == 0
+    out = {r["item"]: r for r in json.loads(capsys.readouterr().out)}
+    assert out["config"]["outcome"] == "WARN"
+    assert f"no {tmp_path}/config.toml" in out["config"]["detail"]
+    installed = tmp_path / "config.toml"
+    installed.write_text("[firmware]\nseats = 3\n")
+    assert main(["selftest", "--auto", "--only", "config", "--json"]) == 0
+    out = {r["item"]: r for r in json.loads(capsys.readouterr().out)}
+    assert out["config"] == {"item": "config", "outcome": "PASS", "detail": str(installed)}
+    installed.write_text("[firmware]\nseats = 12\n")  # refused: it is this file that is read
+    assert main(["selftest", "--auto", "--only", "config", "--json"]) == 1
+    out = {r["item"]: r for r in json.loads(capsys.readouterr().out)}
+    assert out["config"]["outcome"] == "FAIL" and "seats" in out["config"]["detail"]
