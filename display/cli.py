@@ -49,6 +49,10 @@ def register(commands: Any, benches: Any) -> None:
                        help="WxH (default: 1920x1080 and 800x480)")
     shots.add_argument("--only", action="append", default=None,
                        help="only the samples whose name contains this (repeatable)")
+    shots.add_argument("--rotate", type=int, choices=(0, 90, 180, 270), default=0,
+                       help="a panel mounted turned ([screen] rotate): each --size is the "
+                            "panel's, the screens are drawn upright and turned onto it, as the "
+                            "panel shows them (default 0)")
     shots.set_defaults(func=run_shots)
 
 
@@ -86,13 +90,14 @@ def run_shots(args: argparse.Namespace) -> int:
     count = 0
     for w, h in _sizes(args.size):
         surface = pygame.Surface((w, h))
+        turned = f"-rotate{args.rotate}" if args.rotate else ""
         for lang in LANGS:
             for name, snap in snapshots(lang):
                 if args.only and not any(part in name for part in args.only):
                     continue
-                renderer = Renderer(surface, fonts=fonts)
+                renderer = Renderer(surface, fonts=fonts, rotate=args.rotate)
                 renderer.render(snap)
-                renderer.save_png(args.out / f"{w}x{h}-{lang}-{name}.png")
+                renderer.save_png(args.out / f"{w}x{h}{turned}-{lang}-{name}.png", panel=True)
                 count += 1
     print(f"{count} PNG files in {args.out}")
     return 0

@@ -459,6 +459,20 @@ STRINGS: dict[str, Mapping[str, str]] = {
     "setup.buttons.btn.measure": {"zh-TW": "測量", "en": "Measure"},
     "setup.buttons.btn.skip": {"zh-TW": "略過", "en": "Skip"},
     "setup.buttons.btn.again": {"zh-TW": "再量一次", "en": "Measure again"},
+    "setup.buttons.jumpers": {"zh-TW": "請拔掉測試跳線（GPIO 7 接座位 1、2 的線），再按「拔掉了」",
+                              "en": "Remove the test jumpers (GPIO 7 to seats 1 and 2), then "
+                                    "press Removed"},
+    "setup.buttons.jumpers_why": {"zh-TW": "留著的話，按座位 1 也會按到座位 2：每次搶答都變平手",
+                                  "en": "Left on, a press of seat 1 also presses seat 2: "
+                                        "every buzz becomes a tie"},
+    "setup.buttons.jumper_check": {"zh-TW": "檢查跳線…", "en": "Checking the jumpers…"},
+    "setup.buttons.jumpers_on": {"zh-TW": "跳線還在：座位 {seats} 跟著 GPIO 7 動，請拔掉",
+                                 "en": "The jumpers are still on: GPIO 7 pulls seat {seats} "
+                                       "with it. Remove them"},
+    "setup.buttons.held": {"zh-TW": "座位 {seats} 沒人按卻是按下的：開關卡住、接到 NC，或短路",
+                           "en": "Seat {seats} reads pressed with nobody pressing: a stuck "
+                                 "switch, NC instead of NO, or a short"},
+    "setup.buttons.btn.removed": {"zh-TW": "拔掉了", "en": "Removed"},
     # (end of issue 28: zones)
 }
 

@@ -25,6 +25,7 @@ from display.i18n import STRINGS, tr
 from display.input import REST, Button, InputEvent, focus_order, hit_test, translate
 from display.model import CardView, Snapshot
 from display.paint import Painter, TextCache, TextRecord
+from display.rotation import check_rotation, logical_size, to_logical, to_panel
 from display.screens import (
     BANNER_LINE_H,
     HEADER_H,
@@ -78,7 +79,15 @@ class Renderer:
         game: GameDisplay | None = None,
         adapter: Callable[[Any], Any] | None = None,
         strict: bool = False,
+        rotate: int = 0,
     ) -> None:
+        #: the panel's surface (the display, or a headless one); the screens are drawn on
+        #: :attr:`surface`, which is the panel's unless it is mounted turned (``rotate``:
+        #: :mod:`display.rotation`), then an upright off-screen picture turned on each flip
+        self.panel = surface
+        self.rotate = check_rotation(rotate, "rotate")
+        if self.rotate:
+            surface = pygame.Surface(logical_size(surface.get_size(), self.rotate))
         self.surface = surface
         self.fonts = fonts or FontBook()
         self.cache = TextCache(self.fonts)
@@ -159,9 +168,25 @@ class Renderer:
         return hit_test(self.buttons, pos)
 
     def translate(self, event: pygame.event.Event) -> InputEvent | None:
-        """:func:`display.input.translate` with this frame's buttons, focus and size."""
-        return translate(event, self.buttons, text_focus=self.text_focus,
-                         size=self.surface.get_size())
+        """:func:`display.input.translate` with this frame's buttons, focus and size; on a
+        turned panel a touch or a click is first taken back to the upright picture."""
+        size = self.surface.get_size()
+        if self.rotate and event.type in (pygame.MOUSEBUTTONDOWN, pygame.FINGERDOWN):
+            panel = self.panel.get_size()
+            if event.type == pygame.MOUSEBUTTONDOWN:
+                x, y = to_logical(event.pos, panel, self.rotate)
+                event = pygame.event.Event(event.type, {**event.dict, "pos": (int(x), int(y))})
+            else:
+                x, y = to_logical((event.x * panel[0], event.y * panel[1]), panel, self.rotate)
+                event = pygame.event.Event(event.type, {**event.dict, "x": x / size[0],
+                                                        "y": y / size[1]})
+        return translate(event, self.buttons, text_focus=self.text_focus, size=size)
+
+    def flip(self) -> None:
+        """Show the frame drawn: turned onto the panel first if it is mounted turned."""
+        if self.rotate:
+            self.panel.blit(to_panel(self.surface, self.rotate), (0, 0))
+        pygame.display.flip()
 
     def invalidate(self, *, layers: bool = False) -> None:
         """Force the next :meth:`render` to draw (e.g. after the window was exposed);
@@ -170,11 +195,13 @@ class Renderer:
         if layers:
             self._base_key = None
 
-    def save_png(self, path: str | Path) -> Path:
-        """Write the current frame to a PNG file (headless runs, bug reports)."""
+    def save_png(self, path: str | Path, *, panel: bool = False) -> Path:
+        """Write the current frame to a PNG file (headless runs, bug reports); ``panel``: as
+        the panel shows it (turned, when it is mounted turned)."""
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        pygame.image.save(self.surface, str(path))
+        picture = to_panel(self.surface, self.rotate) if panel else self.surface
+        pygame.image.save(picture, str(path))
         return path
 
     def render(self, snap: Snapshot) -> RenderResult:
@@ -424,7 +451,7 @@ class Renderer:
         self.screen = screen
         self.frames += 1
         if self.present:
-            pygame.display.flip()
+            self.flip()
 
     def _phrases(self) -> Mapping[str, str]:
         game = self._game

@@ -63,7 +63,15 @@ class JumperMockPin(StampedMockPin):
         super().__init__(factory, info)
         self.inputs: list[Any] = list(inputs or [])
 
+    def _set_function(self, value: Any) -> None:
+        super()._set_function(value)
+        if value == "input":  # let go of: nothing drives the jumper, the inputs' pull-ups win
+            for pin in self.inputs:
+                pin.drive_high()
+
     def _change_state(self, value: Any) -> bool:
+        if self._function != "output":
+            return bool(super()._change_state(value))
         for pin in self.inputs:
             if value:
                 pin.drive_high()

@@ -26,12 +26,16 @@
 #      password (TK_MQTT_PASSWORD_FILE, copied root-only, mode 0600, to
 #      /etc/tablekeeper/publisher-mqtt-password: a systemd credential, never in the settings),
 #      and the unit tablekeeper-publisher.service, enabled and started
+#   7. a persistent system journal: the drop-in journald.conf.d/60-tablekeeper-persistent.conf
+#      (Storage=persistent), which sorts after Pi OS's own Storage=volatile drop-in
+#      (/usr/lib/systemd/journald.conf.d/40-rpi-volatile-storage.conf on Trixie) and so wins;
+#      journald restarted when it changed, so the kiosk's logs outlive a reboot or a power cut
 #
 # Options:
 #   --dry-run         print the steps, change nothing (runs without root)
 #   --no-start        enable the unit but do not start or restart it (e.g. in an image build)
 #   --skip=LIST       comma-separated steps to leave out: apt, user, deps (the locked
-#                     dependencies: e.g. not on aarch64), systemd, cafe
+#                     dependencies: e.g. not on aarch64), systemd, cafe, journal
 #   -h, --help        this text
 # Environment (for image builds and tests; defaults in brackets):
 #   TK_PREFIX [/opt/tablekeeper]  TK_STATE_DIR [/var/lib/tablekeeper]
@@ -40,6 +44,7 @@
 #   TK_ADMIN [$SUDO_USER] the admin put in the group tablekeeper (none: nobody)
 #   TK_ETC_DIR [/etc/tablekeeper]  TK_MQTT_PASSWORD_FILE [] the table's broker password
 #   TK_OS_RELEASE [/etc/os-release] the file naming the Pi OS release (VERSION_CODENAME)
+#   TK_JOURNALD_DIR [/etc/systemd/journald.conf.d] where the journal's drop-in goes
 set -euo pipefail
 
 readonly UNIT_NAME=tablekeeper-kiosk.service
@@ -49,12 +54,21 @@ APT_PACKAGES=(
   python3-lgpio                  # gpiozero's pin factory on Pi 5 (and Pi 4)
   python3-systemd                # journald fields and sd_notify via libsystemd
   fonts-noto-cjk                 # Traditional Chinese on screen (NotoSansCJK-*.ttc, face 3)
-  libsdl2-2.0-0                  # brings SDL2's KMSDRM runtime: libdrm2, libgbm1, libegl1
+  libsdl2-2.0-0                  # SDL2 (pygame's KMSDRM video driver: libdrm2, libgbm1)
+  # SDL's KMSDRM opens the screen through EGL on GBM with Mesa's V3D/VC4 driver; on a Lite
+  # image with --no-install-recommends nothing else brings them, so by name (the same names
+  # in Debian 12 bookworm and 13 trixie; trixie's drivers are in mesa-libgallium, below):
+  libegl1 libegl-mesa0           # EGL (glvnd) and Mesa's EGL vendor library
+  libgbm1                        # Mesa's GBM: buffers on the DRM device
+  libgl1-mesa-dri libgles2       # Mesa's DRI drivers (v3d, vc4) and GLES (SDL's renderer)
   libchewing3 libchewing3-data   # 注音 input of names on the touchscreen (display/zhuyin.py)
 )
 # ALSA for the buzzer sounds: the package's name per release (Debian 13's 64-bit time_t
 # transition renamed it; trixie's libasound2 is only a virtual package)
 declare -A ALSA=([bookworm]=libasound2 [trixie]=libasound2t64)
+# Mesa's drivers: in bookworm (Mesa 22.3) inside libgl1-mesa-dri; in trixie (Mesa 25) in the
+# new mesa-libgallium, which libgl1-mesa-dri and libegl-mesa0 depend on: named all the same
+declare -A MESA=([bookworm]="" [trixie]=mesa-libgallium)
 #: The Pi OS releases this installs on (each has its lock, requirements/pi-R-aarch64.txt).
 readonly RELEASES=(bookworm trixie)
 readonly GROUPS_WANTED=(gpio video render input audio)
@@ -74,6 +88,8 @@ admin="${TK_ADMIN-${SUDO_USER:-}}"
 os_release="${TK_OS_RELEASE:-/etc/os-release}"
 etc_dir="${TK_ETC_DIR:-/etc/tablekeeper}"
 password_src="${TK_MQTT_PASSWORD_FILE:-}"
+journald_dir="${TK_JOURNALD_DIR:-/etc/systemd/journald.conf.d}"
+readonly JOURNAL_DROPIN=60-tablekeeper-persistent.conf
 
 dry_run=0
 start=1
@@ -98,7 +114,7 @@ while [ $# -gt 0 ]; do
       skip=",${1#--skip=},"
       IFS=, read -r -a asked <<< "${1#--skip=}"
       for s in "${asked[@]}"; do
-        case "$s" in apt|user|deps|systemd|cafe) ;; *) die "--skip: unknown step '$s' (apt, user, deps, systemd, cafe)" ;; esac
+        case "$s" in apt|user|deps|systemd|cafe|journal) ;; *) die "--skip: unknown step '$s' (apt, user, deps, systemd, cafe, journal)" ;; esac
       done
       ;;
     -h|--help) usage; exit 0 ;;
@@ -135,6 +151,7 @@ case " ${RELEASES[*]} " in
 esac
 echo "install.sh: Pi OS release $release ($pretty)"
 lock="$src/requirements/pi-$release-aarch64.txt"
+if [ -n "${MESA[$release]}" ]; then APT_PACKAGES+=("${MESA[$release]}"); fi
 APT_PACKAGES+=("${ALSA[$release]}")
 [ -f "$lock" ] || die "$lock is missing"
 if ! skipped deps && [ "$(uname -m)" != "aarch64" ]; then
@@ -374,6 +391,37 @@ else
       run systemctl restart "$PUB_UNIT"
     else
       note "$PUB_UNIT is running"
+    fi
+  fi
+fi
+
+# --- 7. a persistent journal ------------------------------------------------------------
+echo "== 7. journal"
+if skipped journal; then
+  note "skipped (--skip=journal)"
+else
+  dropin="$journald_dir/$JOURNAL_DROPIN"
+  wanted="# Written by tablekeeper's systemd/install.sh: keep the system journal across reboots and
+# power cuts (journalctl -u tablekeeper-kiosk -b -1). Pi OS ships Storage=volatile in
+# /usr/lib/systemd/journald.conf.d/40-rpi-volatile-storage.conf; this drop-in sorts after
+# it, so it wins. journald makes /var/log/journal itself.
+[Journal]
+Storage=persistent
+SystemMaxUse=200M"
+  if [ -f "$dropin" ] && [ "$(cat "$dropin")" = "$wanted" ]; then
+    note "$dropin is current (Storage=persistent)"
+  else
+    echo "+ write $dropin (Storage=persistent)"
+    if [ "$dry_run" -eq 0 ]; then
+      install -d -m 0755 "$journald_dir"
+      printf '%s\n' "$wanted" > "$dropin.tmp"
+      chmod 0644 "$dropin.tmp"
+      mv -T "$dropin.tmp" "$dropin"
+    fi
+    if skipped systemd; then
+      note "journald not restarted (--skip=systemd): the drop-in counts from the next boot"
+    else
+      run systemctl restart systemd-journald
     fi
   fi
 fi

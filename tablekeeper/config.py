@@ -240,10 +240,15 @@ def markers_file(table: TableConfig, config_path: Path | None) -> Path:
 class ScreenConfig:
     size: tuple[int, int] = (1920, 1080)
     fullscreen: bool = True
+    #: degrees clockwise the picture is turned on the panel, touch alike (display.rotation):
+    #: 180 for a Touch Display mounted upside down
+    rotate: int = 0
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Self:
-        _unknown_keys(d, {"size", "fullscreen"}, "screen")
+        from display.rotation import check_rotation
+
+        _unknown_keys(d, {"size", "fullscreen", "rotate"}, "screen")
         raw = _expect(d.get("size", list(cls.size)), list, "screen.size")
         if len(raw) != 2 or not all(isinstance(v, int) and not isinstance(v, bool) for v in raw):
             raise ValueError(f"screen.size: expected [width, height] in pixels, got {raw!r}")
@@ -251,10 +256,11 @@ class ScreenConfig:
         if not (320 <= w <= 7680 and 240 <= h <= 4320):
             raise ValueError(f"screen.size: {w}x{h} is not a plausible screen size")
         fullscreen = _expect(d.get("fullscreen", cls.fullscreen), bool, "screen.fullscreen")
-        return cls((w, h), fullscreen)
+        rotate = check_rotation(d.get("rotate", cls.rotate))
+        return cls((w, h), fullscreen, rotate)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"size": list(self.size), "fullscreen": self.fullscreen}
+        return {"size": list(self.size), "fullscreen": self.fullscreen, "rotate": self.rotate}
 
 
 @dataclass(frozen=True)
@@ -708,6 +714,12 @@ def check_config(path: Path | None, *, explicit: bool = False,
         fatal = (f"{path}: the games folder (table.state_dir) cannot be read from this file; "
                  "the kiosk does not start a game elsewhere (that would hide the unfinished "
                  "one). Fix the file and restart")
+    if fatal is None and ("screen", "rotate") in reading.lost:
+        # a turned panel with the picture not turned: upside-down text and touches that hit
+        # the wrong buttons; stop, saying so, rather than play on it
+        said = next((t for _, t in reading.problems if "rotate" in t), "[screen] rotate")
+        said = said.replace(" (the default is used)", "")
+        fatal = f"{said}: the picture and touch would not match the panel; fix it and restart"
     if not parsed and fatal is None:
         folder, where = default_state_dir()
         said = "unreadable" if reading.problems else "empty"

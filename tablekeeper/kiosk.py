@@ -350,7 +350,7 @@ def _run_locked(args: argparse.Namespace, config: Config, config_path: Path | No
                           cards=kit.card_infos(deck), rng=random.Random(secrets.randbits(64)),
                           roster=config.table.names,
                           table_file=folder / table_players.FILE_NAME,
-                          config_path=config_path)
+                          config_path=config_path, rotate=config.screen.rotate)
     handle_sigterm()  # (SDL has started: its handler must not be the one that answers)
     if config.table.variant:
         screen.variants[config.table.game] = config.table.variant

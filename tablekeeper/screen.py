@@ -72,7 +72,8 @@ class PygameScreen:
                  on_new_game: Callable[[], None] | None = None,
                  on_choose_game: Callable[[str], None] | None = None,
                  roster: tuple[str, ...] = (), quit_key: bool = False,
-                 table_file: Path | None = None, config_path: Path | None = None) -> None:
+                 table_file: Path | None = None, config_path: Path | None = None,
+                 rotate: int = 0) -> None:
         from display.renderer import Renderer
 
         pygame.display.init()
@@ -90,7 +91,9 @@ class PygameScreen:
         pygame.display.set_caption(title)
         pygame.key.set_repeat(0)
         self.surface = surface
-        self.renderer = Renderer(surface, present=False)
+        #: ``[screen] rotate``: the picture drawn upright off-screen and turned onto the
+        #: panel on each flip, touches taken back (display.rotation)
+        self.renderer = Renderer(surface, present=False, rotate=rotate)
         self.lang = lang
         self.png_dir = png_dir
         self.cards = dict(cards or {})
@@ -912,7 +915,7 @@ class PygameScreen:
                 self.focus = focus
                 self.renderer.invalidate()  # the next frame draws the ring there
         if self.png_dir is None:
-            pygame.display.flip()
+            self.renderer.flip()
             return True
         state = loop.referee.state
         started = loop.referee.engine.started(state)

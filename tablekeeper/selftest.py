@@ -32,9 +32,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from enum import Enum
 from pathlib import Path
@@ -193,18 +194,27 @@ SCREEN_TEXT = _screen_text()
 class SelftestScreen:
     """The real screen: pygame's display (KMSDRM on the Pi) and display.fonts' TC face."""
 
-    def __init__(self, size: tuple[int, int] | None = None) -> None:
+    def __init__(self, size: tuple[int, int] | None = None, rotate: int = 0) -> None:
         self.size = size
+        #: ``[screen] rotate``: the pattern is drawn upright and turned onto the panel, as the
+        #: kiosk draws its screens (display.rotation)
+        self.rotate = rotate
         self._surface: Any = None
+        self._panel: Any = None
 
     def open(self) -> str:
         import pygame
 
+        from display.rotation import logical_size
+
         pygame.display.init()
         flags = 0 if self.size else pygame.FULLSCREEN
-        self._surface = pygame.display.set_mode(self.size or (0, 0), flags)
-        w, h = self._surface.get_size()
-        return f"{pygame.display.get_driver()} {w}x{h}"
+        self._panel = pygame.display.set_mode(self.size or (0, 0), flags)
+        w, h = self._panel.get_size()
+        self._surface = (pygame.Surface(logical_size((w, h), self.rotate)) if self.rotate
+                         else self._panel)
+        turned = f", picture turned {self.rotate} degrees ([screen] rotate)" if self.rotate else ""
+        return f"{pygame.display.get_driver()} {w}x{h}{turned}"
 
     def show_test_pattern(self) -> str:
         import pygame
@@ -227,6 +237,10 @@ class SelftestScreen:
                                f"({codes}): install fonts-noto-cjk")
         font = book.font("bold", max(16, h // 14))
         font.render_to(surface, (w // 20, h * 2 // 3 + h // 12), SCREEN_TEXT, (240, 240, 240))
+        if self.rotate:
+            from display.rotation import to_panel
+
+            self._panel.blit(to_panel(surface, self.rotate), (0, 0))
         pygame.display.flip()
         return f"{face.name} ({face.source})"
 
@@ -306,6 +320,9 @@ class SelfTest:
             led.off()
         results: list[Result] = []
         seats = len(buttons.seats)
+        jumpers = jumper_result(self.firmware)
+        if jumpers is not None:
+            results.append(jumpers)
         if self.person is None:
             held = buttons.pressed_seats()
             for seat in range(1, seats + 1):
@@ -467,12 +484,15 @@ class SelfTest:
             return [Result("camera", Verdict.FAIL, f"no frame: {exc}")]
         cam.close()
         assert frame is not None
+        mode = camera_mode_result(cam)
         grey = frame.grey if frame.grey is not None else cv2.cvtColor(frame.image,
                                                                        cv2.COLOR_BGR2GRAY)
         q = frame_quality(grey)
         t = self.thresholds
         h, w = frame.image.shape[:2]
         results = [Result("camera frame", Verdict.PASS, f"{w}x{h}, frame {frame.seq}")]
+        if mode is not None:
+            results.append(mode)
         levels = f"mean {q.brightness:.0f}, highlights {q.highlights:.0f}, {q.blown:.1%} blown out"
         if q.highlights < t.min_highlights:
             results.append(Result("camera exposure", Verdict.FAIL,
@@ -533,6 +553,66 @@ class SelfTest:
         return Result(item, Verdict.PASS if yes else Verdict.FAIL, ok if yes else bad)
 
 
+def jumper_result(firmware: Firmware, out_pin: int | None = None,
+                  sleep: Callable[[float], None] = time.sleep) -> Result | None:
+    """The calibration jumpers (hardware.md section 4) are off: the calibration output is
+    driven low for a moment and no seat may read pressed with it (seats already pressed at
+    rest are left to their own line). Left on, a press of seat 1 pulls seat 2 low too: every
+    buzz of either a tie. None when the box has no such output (keyboard buttons, fewer than
+    two seats, or the output's pin taken by the config)."""
+    from firmware.bootconfig import configured_pins
+    from firmware.calibrate import DEFAULT_OUT_PIN, JumperOutput
+    from firmware.devices import GpioButtons
+
+    pin = DEFAULT_OUT_PIN if out_pin is None else out_pin
+    buttons = firmware.buttons
+    config = firmware.config
+    if not isinstance(buttons, GpioButtons) or len(buttons.seats) < 2:
+        return None
+    if pin in {gpio for gpio, _key in configured_pins(config.pins.to_dict(), config.seats,
+                                                      config.sound.kind == "piezo")}:
+        return None
+    item = "calibration jumpers"
+    at_rest = buttons.pressed_seats()
+    output = JumperOutput(buttons.pin_factory, pin)
+    try:
+        output(False)
+        sleep(0.01)
+        followed = sorted(buttons.pressed_seats() - at_rest)
+        output(True)
+    except Exception as exc:  # the pin busy (another program), a driver error
+        return Result(item, Verdict.FAIL, f"could not drive GPIO {pin}: {exc}")
+    finally:
+        output.close()
+    if followed:
+        seats = ", ".join(map(str, followed))
+        return Result(item, Verdict.FAIL,
+                      f"still fitted: GPIO {pin} pulls seat {seats} with it (GPIO 7 is header "
+                      "pin 26): remove the jumpers (hardware.md section 4), or a press of one seat "
+                      "presses the other")
+    return Result(item, Verdict.PASS, f"off: GPIO {pin} pulled low, no seat followed it")
+
+
+def camera_mode_result(source: Any) -> Result | None:
+    """The sensor mode a started picamera2 source asked for and got (None for other sources):
+    PASS when it sees the whole field (``vision.sensors.choose_mode``, the kiosk's choice),
+    FAIL when picamera2 configured another mode, WARN when the box could not choose."""
+    from vision.camera import mode_report
+    from vision.sensors import ModeChoice
+
+    line = mode_report(source)
+    if line is None:
+        return None
+    mode = getattr(source, "mode", None)
+    if not isinstance(mode, ModeChoice):
+        return Result("camera mode", Verdict.WARN, line)
+    used = getattr(source, "mode_used", None)
+    if (used is not None and used != (mode.mode.size, mode.mode.bit_depth)) or mode.crop < 0.95:
+        return Result("camera mode", Verdict.FAIL, line + ": the frame may see only part of "
+                      "the field (hardware.md section 3, The sensor mode)")
+    return Result("camera mode", Verdict.PASS, line)
+
+
 def deck_recogniser(deck: Any, vision_config: Any = None) -> Callable[[Any], str | None]:
     """Recognition the way the kiosk does it: vision's card finder and deck matcher, with the
     ``[vision]`` config's thresholds for this deck. Returns the first card recognised in a
@@ -569,6 +649,22 @@ def report(results: Sequence[Result]) -> str:
 # --- the command ----------------------------------------------------------------------------
 
 PARTS = ("config", "buttons", "host", "sound", "camera", "screen")
+
+#: Where systemd/install.sh keeps the box's config (its TK_STATE_DIR, /var/lib/tablekeeper).
+INSTALLED_STATE_DIR = Path("/var/lib/tablekeeper")
+
+
+def installed_config(environ: Mapping[str, str] | None = None) -> Path | None:
+    """The installed box's config (``$TK_STATE_DIR/config.toml``, as the installer names the
+    folder; else /var/lib/tablekeeper/config.toml) when there is one: what ``selftest`` checks
+    without ``--config``, so that it tests the box's pins, not the defaults."""
+    env = os.environ if environ is None else environ
+    path = Path(env.get("TK_STATE_DIR") or INSTALLED_STATE_DIR) / "config.toml"
+    return path if os.path.lexists(path) else None
+
+
+def installed_config_name() -> str:
+    return str(Path(os.environ.get("TK_STATE_DIR") or INSTALLED_STATE_DIR) / "config.toml")
 
 
 def check_config(config_path: Path | None) -> list[Result]:
@@ -619,7 +715,9 @@ def register(commands: Any, benches: Any) -> None:
         description="Walk through every seat button and lamp, the host buttons, the sound, "
                     "the camera and the screen, and print PASS/FAIL per item. Stop the kiosk "
                     "first (it owns the hardware). Exit code 1 if anything failed.")
-    p.add_argument("--config", help="the box's config (TOML); default: all defaults")
+    p.add_argument("--config", help="the box's config (TOML); default: the installed box's, "
+                                    f"{INSTALLED_STATE_DIR}/config.toml (TK_STATE_DIR), if "
+                                    "there is one, else all defaults (said in the config line)")
     p.add_argument("--auto", action="store_true",
                    help="only what needs nobody at the box (presses and looking are skipped)")
     p.add_argument("--only", default=",".join(PARTS),
@@ -650,14 +748,20 @@ def _selftest(args: argparse.Namespace) -> int:
     from tablekeeper.config import ConfigError, load_config
 
     config_results: list[Result] = []
+    path = Path(args.config) if args.config else installed_config()
     try:
         only = _parse_only(args.only)
         if args.timeout <= 0:
             raise ValueError(f"--timeout: {args.timeout:g} is not a positive number of seconds")
         if "config" in only:  # every problem the kiosk only sums up for the players
-            config_results = check_config(Path(args.config) if args.config else None)
+            config_results = check_config(path)
+            if path is None:
+                config_results = [Result("config", Verdict.WARN, (
+                    f"no --config and no {installed_config_name()}: every setting is the "
+                    "default (the default pins, not necessarily this box's)")),
+                    *[r for r in config_results if r.item != "config"]]
             only = [p for p in only if p != "config"]
-        config = load_config(Path(args.config) if args.config else None)
+        config = load_config(path)
     except (ValueError, ConfigError) as exc:
         if config_results:
             print(report(config_results))
@@ -704,7 +808,7 @@ def _selftest(args: argparse.Namespace) -> int:
                 results.append(Result("deck", Verdict.FAIL, f"could not check: {exc}"))
         if "screen" in only:
             test.screen = SelftestScreen(None if config.screen.fullscreen
-                                       else config.screen.size)
+                                         else config.screen.size, config.screen.rotate)
         results.extend(test.run([p for p in only
                                  if not any(r.item == p for r in results)]))
     finally:

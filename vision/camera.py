@@ -34,6 +34,7 @@ from __future__ import annotations
 import concurrent.futures
 import contextlib
 import dataclasses
+import logging
 import math
 import os
 import time
@@ -53,6 +54,13 @@ from vision.frame import EndOfFrames as EndOfFrames
 from vision.frame import Frame as Frame
 from vision.frame import Image as Image
 from vision.imagefile import ImageFileError, read_image_file
+from vision.sensors import (
+    ModeChoice,
+    UnknownSensor,
+    choose_mode,
+    sensor,
+    sensor_from_picamera2,
+)
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 
@@ -112,6 +120,11 @@ class Picamera2Source:
         self.size: tuple[int, int] = size
         self.lores: tuple[int, int] = lores or _half(size)
         self.locked: dict[str, Any] = {}  # the controls fixed after warm-up
+        #: the sensor mode asked for (None: left to picamera2, see :attr:`mode_note`) and
+        #: the one picamera2 configured ((width, height), bit depth), once started
+        self.mode: ModeChoice | None = None
+        self.mode_used: tuple[tuple[int, int], int] | None = None
+        self.mode_note = ""
         self.timestamp_fallbacks = 0
 
     def configure(self, size: tuple[int, int] | None = None,
@@ -139,11 +152,12 @@ class Picamera2Source:
         except Exception as e:  # no camera, busy camera, missing library
             raise CameraError(f"cannot open camera {self.camera_num}: {e}") from e
         try:
-            config = cam.create_video_configuration(
-                main={"size": self.size, "format": "RGB888"},
-                lores={"size": self.lores, "format": "YUV420"},
-                buffer_count=4, controls={"FrameRate": self.fps})
+            self.mode = self._choose_mode(cam)
+            config = self._configuration(cam, self.mode)
             cam.configure(config)
+            self.mode_used = _sensor_used(cam)
+            logging.getLogger(__name__).info("camera %s: %s", self.camera_num,
+                                             mode_report(self))
             has_af = "AfMode" in cam.camera_controls
             if has_af:
                 cam.set_controls({"AfMode": 2})  # continuous while warming up
@@ -160,6 +174,44 @@ class Picamera2Source:
                 cam.close()
             raise CameraError(f"camera {self.camera_num} failed to start: {e}") from e
         self._cam = cam
+
+    def _choose_mode(self, cam: Any) -> ModeChoice | None:
+        """The sensor mode that sees the whole field at the stream's aspect
+        (:func:`vision.sensors.choose_mode`): from the table for a camera it knows (by
+        picamera2's ``Model``), else from the camera's own ``sensor_modes``; None (picamera2
+        chooses) when neither says."""
+        props: Mapping[str, Any] = getattr(cam, "camera_properties", None) or {}
+        model = str(props.get("Model", ""))
+        self.mode_note = ""
+        try:
+            known = sensor(model)
+        except UnknownSensor:
+            try:
+                known = sensor_from_picamera2(model or "unknown", props.get("PixelArraySize"),
+                                              cam.sensor_modes)
+            except Exception as e:  # a camera that lists no modes: picamera2 chooses
+                self.mode_note = f"camera {model or '?'}: no sensor modes ({e})"
+                return None
+            if not known.modes:
+                self.mode_note = f"camera {model or '?'}: no usable sensor modes listed"
+                return None
+        return choose_mode(known, self.size, self.fps)
+
+    def _configuration(self, cam: Any, mode: ModeChoice | None) -> Any:
+        """picamera2's video configuration: main and lores streams, and the chosen mode
+        asked for explicitly: ``sensor`` (picamera2 0.3.17 and later) and a raw stream of the
+        mode's size (what older versions choose the mode by)."""
+        kw: dict[str, Any] = {
+            "main": {"size": self.size, "format": "RGB888"},
+            "lores": {"size": self.lores, "format": "YUV420"},
+            "buffer_count": 4, "controls": {"FrameRate": self.fps}}
+        if mode is None:
+            return cam.create_video_configuration(**kw)
+        kw["raw"] = {"size": mode.mode.size}
+        try:
+            return cam.create_video_configuration(**kw, sensor=mode.request())
+        except TypeError:  # a picamera2 without the ``sensor`` argument
+            return cam.create_video_configuration(**kw)
 
     def capture(self) -> Frame:
         if self._cam is None:
@@ -199,6 +251,31 @@ class Picamera2Source:
             cam.stop()
         with contextlib.suppress(Exception):
             cam.close()
+
+
+def _sensor_used(cam: Any) -> tuple[tuple[int, int], int] | None:
+    """The sensor mode picamera2 configured (its ``camera_configuration()["sensor"]``)."""
+    try:
+        used = cam.camera_configuration()["sensor"]
+        w, h = (int(v) for v in used["output_size"])
+        return ((w, h), int(used["bit_depth"]))
+    except Exception:  # an older picamera2, or a stand-in without it
+        return None
+
+
+def mode_report(source: Any) -> str | None:
+    """One line on a started picamera2 source's sensor mode (None for other sources): the
+    mode asked for, its crop and field of view, and whether picamera2 configured that mode."""
+    mode = getattr(source, "mode", None)
+    if not isinstance(mode, ModeChoice):
+        note = getattr(source, "mode_note", "")
+        return f"left to picamera2: {note}" if note else None
+    line = f"{mode.sensor.name}: {mode.text()}"
+    used = getattr(source, "mode_used", None)
+    if used is not None and (used[0] != mode.mode.size or used[1] != mode.mode.bit_depth):
+        line += (f"; BUT picamera2 configured {used[0][0]}x{used[0][1]} {used[1]}-bit "
+                 "(an older picamera2?)")
+    return line
 
 
 def _half(size: tuple[int, int]) -> tuple[int, int]:

@@ -27,6 +27,7 @@ def register(commands: Any, benches: Any) -> None:
     b.add_argument("--seed", type=int, default=0)
     b.set_defaults(func=_bench_sim)
     add_recognition_commands(sub)
+    add_camera_plan(sub)
     add_vision_bench(benches)
     px = benches.add_parser(
         "pixels", help="recognition against card size in px: the floor per deck (hardware.md "
@@ -50,6 +51,60 @@ def _bench_ring(args: argparse.Namespace) -> int:
     from vision.ringbench import run_and_print  # OpenCV and the simulator: only when run
 
     return run_and_print(args.trials, args.seed)
+
+
+def add_camera_plan(sub: Any) -> None:
+    from vision.sensors import SENSORS
+
+    p = sub.add_parser(
+        "camera-plan", help="the sensor mode the box asks a Pi camera for, what it sees, and "
+                            "the pixels per card from a height",
+        description="The sensor mode the kiosk asks picamera2 for (the one that sees the whole "
+                    "field at the stream's aspect), its crop and field of view, and from "
+                    "--height-cm the table covered and each deck's pixels per card. Cameras: "
+                    + ", ".join(f"{k} ({s.name})" for k, s in SENSORS.items()) + ".")
+    p.add_argument("--sensor", required=True, metavar="NAME",
+                   help=f"{', '.join(SENSORS)}, or a libcamera model (imx708_wide ...)")
+    p.add_argument("--height-cm", type=float, default=None, metavar="H",
+                   help="the camera's height above the table (cm)")
+    p.add_argument("--size", default=None, metavar="WxH",
+                   help="the stream size (default: [camera] size of --config, else 1280x960)")
+    p.add_argument("--config", type=Path, default=None, help="read [camera] size and fps here")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=_camera_plan)
+
+
+def _camera_plan(args: argparse.Namespace) -> int:
+    import json
+
+    from vision.camera import CameraConfig
+    from vision.sensors import UnknownSensor, plan, plan_text, sensor
+
+    try:
+        cam = sensor(args.sensor)
+        config = CameraConfig()
+        if args.config is not None:
+            import tomllib
+
+            try:
+                with open(args.config, "rb") as f:
+                    config = CameraConfig.from_dict(tomllib.load(f).get("camera", {}))
+            except (OSError, ValueError) as exc:
+                raise ValueError(f"{args.config}: {exc}") from exc
+        size = config.size
+        if args.size:
+            w, _, h = args.size.lower().partition("x")
+            size = (int(w), int(h))
+            if not (16 <= size[0] <= 8192 and 16 <= size[1] <= 8192):
+                raise ValueError(f"--size {args.size}: width and height 16-8192 px")
+        if args.height_cm is not None and not 5 <= args.height_cm <= 500:
+            raise ValueError(f"--height-cm {args.height_cm:g}: 5-500 cm")
+    except (UnknownSensor, ValueError, OSError) as exc:
+        print(f"tablekeeper vision camera-plan: {exc}", file=sys.stderr)
+        return 2
+    p = plan(cam, size, args.height_cm, config.fps)
+    print(json.dumps(p, ensure_ascii=False) if args.json else plan_text(p))
+    return 0
 
 
 def add_deck_commands(sub: Any) -> None:

@@ -66,13 +66,16 @@ def draw(p: Painter, f: Frame, view: ButtonsView) -> None:
         if view.tie_available:
             choices.append((HostAction("buttons.skip"), p.tr("setup.buttons.btn.skip"), None,
                             C.PANEL_HI, True))
+    elif view.phase == "jumpers":
+        choices.append((HostAction("confirm"), p.tr("setup.buttons.btn.removed"), None,
+                        C.ACCENT, True))
     elif view.phase == "tie_result":
         choices.append((HostAction("confirm"), p.tr("setup.btn.save"), None, C.ACCENT, True))
         choices.append((HostAction("buttons.again"), p.tr("setup.buttons.btn.again"), None,
                         C.PANEL_HI, True))
         choices.append((HostAction("buttons.skip"), p.tr("setup.buttons.btn.skip"), None,
                         C.PANEL_HI, True))
-    if view.phase not in ("tie_measuring", "done"):
+    if view.phase not in ("tie_measuring", "done", "jumpers", "jumper_check"):
         choices.append((HostAction("back"), p.tr("setup.btn.back"), None, C.PANEL_HI, True))
     footer(p, choices, undo=False)
 
@@ -112,6 +115,16 @@ def _tie(p: Painter, view: ButtonsView) -> None:
         p.text(p.tr("setup.buttons.done"), p.rect(x, TOP + 0.1, w, 0.12), size=0.06,
                colour=C.GOOD)
         return
+    if view.phase in ("jumpers", "jumper_check"):
+        key = "setup.buttons.jumper_check" if view.phase == "jumper_check" else \
+            "setup.buttons.jumpers"
+        p.text(p.tr(key), p.rect(x, TOP + 0.02, w, 0.14), size=0.05)
+        p.text(p.tr("setup.buttons.jumpers_why"), p.rect(x, TOP + 0.17, w, 0.1), size=0.04,
+               colour=C.TEXT_DIM)
+        if view.problem:
+            p.text(p.tr(view.problem, **view.params), p.rect(x, TOP + 0.3, w, 0.12),
+                   size=0.05, colour=C.BAD)
+        return
     if not view.tie_available:
         p.text(p.tr("setup.buttons.no_output"), p.rect(x, TOP + 0.05, w, 0.12), size=0.05)
         return
@@ -140,6 +153,7 @@ def samples() -> list[tuple[str, ButtonsView]]:
     """The buttons step in each of its states (an eight-seat box)."""
     some = frozenset({1, 2, 3, 4, 6, 7, 8})
     return [
+        ("buttons-start", ButtonsView("seats", 8, frozenset())),
         ("buttons-seats", ButtonsView("seats", 8, frozenset({1, 2, 5}), last=5)),
         ("buttons-silent", ButtonsView("missing", 8, some, (5,), last=8,
                                        problem="setup.buttons.silent",
@@ -151,5 +165,9 @@ def samples() -> list[tuple[str, ButtonsView]]:
         ("buttons-measuring", ButtonsView("tie_measuring", 8, frozenset(), progress=(120, 200))),
         ("buttons-tie-result", ButtonsView("tie_result", 8, frozenset(),
                                            figures=(12.4, 17.2, 30.0), measured=200)),
+        ("buttons-jumpers", ButtonsView("jumpers", 8, frozenset())),
+        ("buttons-jumpers-on", ButtonsView("jumpers", 8, frozenset(),
+                                           problem="setup.buttons.jumpers_on",
+                                           params={"seats": "1, 2"})),
         ("buttons-keyboard", ButtonsView("tie_ready", 8, frozenset(), tie_available=False)),
     ]

@@ -1,12 +1,14 @@
 """The set-up step "Buttons and lamps": every seat button pressed once, its lamp lit; then the
 buzzer's tie window measured and saved.
 
-**Seats** (phase ``seats``): the screen shows every seat of the box (``[firmware] seats``);
-each press lights that seat's lamp (the box's lamps follow :attr:`ButtonsStep.lit` through
-the ``light`` seam: :attr:`firmware.box.Firmware.lamp_test`) and ticks its seat off. A seat
-that has not answered :data:`QUIET_S` seconds after the last press is named on the screen
-(a loose wire, a lamp on the wrong pin); *done* with seats missing names them again
-(phase ``missing``) and the host chooses to wait for them or to go on without them.
+**Seats** (phase ``seats``): the screen shows every seat of the box (``[firmware] seats``),
+all neutral, and asks each player to press; each press lights that seat's lamp (the box's
+lamps follow :attr:`ButtonsStep.lit` through the ``light`` seam:
+:attr:`firmware.box.Firmware.lamp_test`) and ticks its seat off. Once someone has pressed, a
+seat that has not answered :data:`QUIET_S` seconds after the last press is named on the screen
+(a loose wire, a lamp on the wrong pin), and leaves the list as soon as it answers; *done* with
+seats missing names them again (phase ``missing``) and the host chooses to wait for them or to
+go on without them.
 
 **Tie window** (phases ``tie_ready`` -> ``tie_measuring`` -> ``tie_result``): two presses
 closer than the window are a tie, drawn by lot (hardware.md section 4). What matters is how
@@ -20,6 +22,13 @@ timestamps (:meth:`ButtonsStep.seat`); the window proposed
 (:func:`firmware.calibrate.suggest_tie_window_us`) is saved to ``[firmware.arbiter]
 tie_window_us`` (:func:`tablekeeper.tablesetup.configedit.save_tie_window`) on *confirm*.
 A box without the output (keyboard buttons) skips it, saying so.
+
+**Jumpers** (phases ``jumpers`` -> ``jumper_check``): left on, the test jumper joins seats 1
+and 2 through GPIO 7, so a press of one pulls the other low: every buzz of seat 1 or 2 a tie.
+So the step ends by asking to remove them and checks, on *confirm*: no seat reads pressed at
+rest (the ``pressed`` seam: a stuck switch, NC wired for NO, a short), then the output is
+driven low for :data:`JUMPER_CHECK_NS` and no seat may follow it (its edges come back as in the
+measurement). A seat that does is named, and the step waits for the jumpers to come off.
 """
 
 from __future__ import annotations
@@ -48,6 +57,9 @@ TIE_TIMEOUT_NS = 100_000_000
 TIE_PAUSE_NS = 2_000_000
 #: The seats the jumper joins (hardware.md section 4).
 TIE_SEATS = (1, 2)
+#: How long the output is driven low to see whether a seat still follows it (a jumpered
+#: seat's edge arrives within the callback latency, ~0.5-5 ms).
+JUMPER_CHECK_NS = 50_000_000
 
 _log = logging.getLogger(__name__)
 
@@ -60,10 +72,12 @@ class ButtonsStep:
 
     key = "buttons"
 
-    def __init__(self, seats: int, config_path: Path, *, start_ns: int = 0,
+    def __init__(self, seats: int, config_path: Path, *,
                  light: Callable[[frozenset[int] | None], None] = lambda seats: None,
                  toggle: Callable[[bool], None] | None = None, current_us: float = 100.0,
-                 save: Callable[[Path, float], object] = save_tie_window) -> None:
+                 save: Callable[[Path, float], object] = save_tie_window,
+                 pressed: Callable[[], frozenset[int]] = frozenset,
+                 unplug: Callable[[], None] | None = None) -> None:
         self.seats = seats
         self.config_path = config_path
         self._light = light
@@ -77,7 +91,12 @@ class ButtonsStep:
         self.count: dict[int, int] = {}
         self.last: int | None = None
         self.silent: tuple[int, ...] = ()
-        self._quiet_from = start_ns
+        #: when the silence is counted from: the last press (None: nobody pressed yet)
+        self._quiet_from: int | None = None
+        self._pressed = pressed
+        self._unplug = unplug
+        self.followed: set[int] = set()
+        self._check_until: int | None = None
         self.meter: TieMeter | None = None
         self._toggled_ns = 0
         self._low = False
@@ -98,6 +117,10 @@ class ButtonsStep:
         if self.phase == "tie_measuring" and self.meter is not None:
             self.meter.edge(seat, pressed, t_ns)
             return
+        if self.phase == "jumper_check":
+            if pressed:
+                self.followed.add(seat)
+            return
         if not pressed or not 1 <= seat <= self.seats or self.phase not in ("seats", "missing"):
             return
         self.count[seat] = self.count.get(seat, 0) + 1
@@ -107,8 +130,12 @@ class ButtonsStep:
         self.silent = tuple(s for s in self.silent if s not in self.answered)
         if self.phase == "missing" and not self.silent:
             self.phase = "seats"
-        if not self.silent and self.problem == "setup.buttons.silent":
-            self.problem, self.params = None, {}
+        if self.problem == "setup.buttons.silent":
+            if self.silent:  # the list on the screen without the seat that just answered
+                self.params = {"seats": ", ".join(map(str, self.silent)),
+                               "count": len(self.silent)}
+            else:
+                self.problem, self.params = None, {}
         self._light(self.lit)
 
     def act(self, action: HostAction, now_ns: int) -> None:
@@ -161,6 +188,8 @@ class ButtonsStep:
                 self._start_measuring(now_ns)
             elif name in ("buttons.skip", "back"):
                 self._finish()
+        elif self.phase == "jumpers" and name == "confirm":
+            self._check_jumpers(now_ns)
 
     def frame(self, image: Any, t_ns: int) -> None:
         """Camera frames mean nothing here."""
@@ -175,18 +204,28 @@ class ButtonsStep:
             return Want("confirm", action="buttons.without", hint="setup.buttons.silent")
         if self.phase in ("tie_ready", "tie_result") and self.problem is None:
             return Want("confirm", action="confirm", hint=f"setup.buttons.{self.phase}")
+        if self.phase == "jumpers":
+            return Want("confirm", action="confirm", hint="setup.buttons.jumpers")
         return NOTHING
 
     def next_time(self) -> int | None:
         if self.phase == "tie_measuring":
             return self._next_ns
-        if self.phase == "seats" and self._missing() and not self.silent:
+        if self.phase == "jumper_check":
+            return self._check_until
+        if (self.phase == "seats" and self._missing() and not self.silent
+                and self._quiet_from is not None):
             return self._quiet_from + round(QUIET_S * 1e9)
         return None
 
     def tick(self, now_ns: int) -> None:
         """Time passes: a seat silent too long is named; the measurement goes on."""
+        if self.phase == "jumper_check" and self._check_until is not None \
+                and now_ns >= self._check_until:
+            self._jumpers_checked()
+            return
         if self.phase == "seats" and not self.silent and self._missing() \
+                and self._quiet_from is not None \
                 and now_ns - self._quiet_from >= QUIET_S * 1e9:
             self.silent = self._missing()
             self.problem = "setup.buttons.silent"
@@ -260,10 +299,50 @@ class ButtonsStep:
         self.phase = "tie_result"
 
     def _finish(self) -> None:
+        self._release()
+        if self._toggle is not None and self.phase != "jumpers":
+            self.phase = "jumpers"  # the jumpers come off before the step is done
+            self.problem, self.params = None, {}
+            self._light(None)
+            return
+        self.phase = "done"
+        self.done = True
+        self._light(None)
+
+    def _release(self) -> None:
         if self._toggle is not None:
             close = getattr(self._toggle, "close", None)
             if close is not None:
                 close()
+
+    def _check_jumpers(self, now_ns: int) -> None:
+        """The host says the jumpers are off: nothing pressed at rest, then no seat follows
+        the output driven low."""
+        if self._unplug is not None:
+            self._unplug()
+        held = sorted(self._pressed())
+        if held:
+            self.problem = "setup.buttons.held"
+            self.params = {"seats": ", ".join(map(str, held)), "count": len(held)}
+            return
+        assert self._toggle is not None
+        self.problem, self.params = None, {}
+        self.followed = set()
+        self.phase = "jumper_check"
+        self._check_until = now_ns + JUMPER_CHECK_NS
+        self._toggle(False)
+
+    def _jumpers_checked(self) -> None:
+        assert self._toggle is not None
+        self._toggle(True)
+        self._release()
+        self._check_until = None
+        if self.followed:
+            self.phase = "jumpers"
+            self.problem = "setup.buttons.jumpers_on"
+            self.params = {"seats": ", ".join(map(str, sorted(self.followed)))}
+            return
+        _log.info("set-up %s: the calibration jumpers are off", self.key)
         self.phase = "done"
         self.done = True
         self._light(None)
@@ -276,14 +355,22 @@ class ButtonsStep:
 # -- the step module's protocol (tablekeeper.tablesetup.step) --------------------------------
 
 
-def _sim_jumper(factory: Any, seat_pins: tuple[int, ...], out_pin: int) -> None:
+def _sim_jumper(factory: Any, seat_pins: tuple[int, ...], out_pin: int) -> Callable[[], None]:
     """The simulated table's test jumper: on gpiozero's mock pins, the calibration output
-    drives the inputs of seats :data:`TIE_SEATS` (as hardware.md section 4 wires it)."""
+    drives the inputs of seats :data:`TIE_SEATS` (as hardware.md section 4 wires it). Returns
+    the simulated hands that take it off again."""
     from firmware.mock import JumperMockPin
 
     inputs = [factory.pin(seat_pins[s - 1]) for s in TIE_SEATS]
     with contextlib.suppress(ValueError):  # wired already (the step shown again)
         factory.pin(out_pin, pin_class=JumperMockPin, inputs=inputs)
+
+    def unplug() -> None:
+        pin = factory.pin(out_pin)
+        if isinstance(pin, JumperMockPin):
+            pin.inputs = []
+
+    return unplug
 
 
 def make(ctx: StepContext) -> ButtonsStep:
@@ -294,11 +381,14 @@ def make(ctx: StepContext) -> ButtonsStep:
     config = fw.config if fw is not None else FirmwareConfig.from_dict(
         fresh_section(ctx.config_path, ctx.config, "firmware"))
     toggle: Callable[[bool], None] | None = None
+    unplug: Callable[[], None] | None = None
+    pressed: Callable[[], frozenset[int]] = frozenset
     if fw is not None and config.backend == "gpio" and config.seats >= max(TIE_SEATS):
         factory = fw.buttons.pin_factory
         if ctx.simulated and type(factory).__name__ == "MockFactory":
-            _sim_jumper(factory, config.pins.seats, DEFAULT_OUT_PIN)
+            unplug = _sim_jumper(factory, config.pins.seats, DEFAULT_OUT_PIN)
         toggle = JumperOutput(factory, DEFAULT_OUT_PIN)
+        pressed = fw.buttons.pressed_seats
 
     def light(seats: frozenset[int] | None) -> None:
         if fw is not None:
@@ -306,7 +396,7 @@ def make(ctx: StepContext) -> ButtonsStep:
 
     return ButtonsStep(config.seats, ctx.config_path or Path("config.toml"), light=light,
                        toggle=toggle, current_us=config.arbiter.tie_window_us,
-                       save=_saver(ctx))
+                       save=_saver(ctx), pressed=pressed, unplug=unplug)
 
 
 def _saver(ctx: StepContext) -> Callable[[Path, float], None]:

@@ -278,3 +278,141 @@ def test_every_runnable_command_of_hardware_md_runs_as_written(box: Box) -> None
     assert (box.state / "markers.json").is_file()
     assert (box.home / "tablekeeper-backup.tgz").is_file()
     assert len(ran) >= 13 and len(skipped) >= 10, (ran, skipped)
+
+
+# --- the commands in the text (issue 38) ----------------------------------------------------
+
+#: A span in backquotes is a command when its first word is one of these.
+COMMAND_WORDS = ("sudo", "tablekeeper", "./tk", "journalctl", "systemctl", "rpicam-hello",
+                 "pinctrl", "git", "fc-list", "id", "ls", "df", "scp", "apt", "apt-get", "dpkg",
+                 "systemd-analyze", "mosquitto_passwd", "pip", "tar", "stress-ng", "aplay",
+                 "nmtui")
+
+
+def inline_commands(text: str) -> list[tuple[int, str]]:
+    """(line number, command) of every command quoted in the text of ``text`` (outside its
+    fenced blocks): a span in backquotes, joined across the lines of its paragraph, whose first
+    word is a :data:`COMMAND_WORDS`."""
+    out: list[tuple[int, str]] = []
+    inside = False
+    paragraph: list[str] = []
+    start = 0
+
+    def flush() -> None:
+        for m in re.finditer(r"`([^`]+)`", " ".join(paragraph)):
+            words = m.group(1).split()
+            if words and words[0] in COMMAND_WORDS and (len(words) > 1 or words == ["nmtui"]):
+                out.append((start, " ".join(words)))
+        paragraph.clear()
+
+    for n, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if line.startswith("```"):
+            flush()
+            inside = not inside
+            continue
+        if inside:
+            continue
+        if not line:
+            flush()
+            continue
+        if not paragraph:
+            start = n
+        paragraph.append(line)
+    flush()
+    return out
+
+
+CLI = "parsed by the CLI here (its options and sub-commands exist as written)"
+SYSTEM = "the Pi's systemd"
+INLINE: tuple[Entry, ...] = (
+    Entry(r"tablekeeper vision camera-plan --sensor NAME"),  # run, for every camera
+    Entry(r"(sudo )?(tablekeeper|\./tk) (?!test$).*", skip=CLI),
+    Entry(r"\./tk test", skip="the whole test suite (this test is part of it)"),
+    Entry(r"sudo (systemctl|reboot|raspi-config|fuser|userdel)\b.*|systemctl .*|sudo reboot",
+          skip=f"{SYSTEM}, the installed unit and the Pi's GPIO (pinctrl)"),
+    Entry(r"journalctl .*", skip="the Pi's journal"),
+    Entry(r"systemd-analyze cat-config systemd/journald.conf",
+          skip="the Pi's journald drop-ins; test_install.py runs it on the installer's"),
+    Entry(r"systemd-analyze security tablekeeper-kiosk", skip=f"{SYSTEM} and the unit"),
+    Entry(r"sudo systemd/install.sh", skip="installs for real; test_install.py runs it"),
+    Entry(r"sudo TK_MQTT_PASSWORD_FILE=\S+ systemd/install.sh",
+          skip="installs the café's publisher for real (docs/cafe.md; test_install.py)"),
+    Entry(r"sudo tools/arm64-test.sh", skip="a qemu arm64 root, by hand (docs/arm64.md)"),
+    Entry(r"sudo (apt|apt-get) .*|apt .*", skip="installs Debian/Pi OS packages"),
+    Entry(r"dpkg -l .*", skip="the Pi's installed packages"),
+    Entry(r"rpicam-hello .*", skip="the Pi's camera (rpicam-apps)"),
+    Entry(r"stress-ng .*", skip="loads the Pi on purpose"),
+    Entry(r"aplay -L", skip="the Pi's ALSA devices"),
+    Entry(r"(id tablekeeper|ls -l /dev/gpiochip\*|fc-list .*|df -h /var/lib/tablekeeper)",
+          skip="the Pi's users, devices, fonts and disk"),
+    Entry(r"sudo chown -R tablekeeper:tablekeeper /var/lib/tablekeeper/decks",
+          skip="the Pi's service user"),
+    Entry(r"git (clone|bundle|pull)\b.*|tar [cx]zf tablekeeper\.tgz.*",
+          skip="moves the checkout between machines (section 6, step 4)"),
+    Entry(r"pip --require-hashes|pip install 'tablekeeper\[cafe\]'",
+          skip="pip's own options (installs)"),
+    Entry(r"nmtui|mosquitto_passwd .*", skip="the café's network and broker (docs/cafe.md)"),
+)
+
+
+def inline_entry(command: str) -> Entry | None:
+    found = [e for e in INLINE if re.fullmatch(e.pattern, command)]
+    return found[0] if found else None
+
+
+def test_every_command_in_the_text_is_checked_here_or_says_why_not() -> None:
+    found = inline_commands(DOC.read_text(encoding="utf-8"))
+    assert len(found) >= 60, found
+    unknown = [f"hardware.md:{n}: {c}" for n, c in found if inline_entry(c) is None]
+    assert not unknown, ("commands in hardware.md's text that this test neither checks nor "
+                         "skips with a reason (add them to INLINE):\n" + "\n".join(unknown))
+    used = {inline_entry(c) for _, c in found}
+    assert [e.pattern for e in INLINE if e not in used] == []
+
+
+def test_the_inline_command_finder() -> None:
+    text = ("Run `sudo systemctl\nstop tablekeeper-kiosk` then `x y`.\n\n```sh\n`git clone a`\n"
+            "```\n`tablekeeper selftest` and `nmtui`\n")
+    assert inline_commands(text) == [(1, "sudo systemctl stop tablekeeper-kiosk"),
+                                     (7, "tablekeeper selftest"), (7, "nmtui")]
+
+
+def _cli_argv(command: str) -> list[str]:
+    """The command's arguments for the CLI's parser: placeholders made real names."""
+    words = shlex.split(command.split(">")[0])
+    while words and words[0] in ("sudo", "tablekeeper", "./tk"):
+        words.pop(0)
+    names = {"NAME": "cm3", "DIR": "/tmp/deck", "FILE": "game.jsonl", "...": "the-game"}
+    return [names.get(w, w) for w in words]
+
+
+def test_every_tablekeeper_command_in_the_text_parses(capsys: pytest.CaptureFixture[str]) -> None:
+    """The CLI knows each quoted ``tablekeeper``/``./tk`` command: its sub-commands and options
+    as written; a bare mention (``tablekeeper vision calibrate``) names a real sub-command
+    (the parser then only misses its required arguments)."""
+    from tablekeeper.cli import build_parser
+
+    parser = build_parser()
+    bad = []
+    for n, command in inline_commands(DOC.read_text(encoding="utf-8")):
+        entry = inline_entry(command)
+        if entry is None or not re.match(r"(sudo )?(tablekeeper|\./tk) ", command) or \
+                command == "./tk test":
+            continue
+        try:
+            parser.parse_args(_cli_argv(command))
+        except SystemExit as exc:
+            said = capsys.readouterr().err
+            if exc.code != 0 and "required" not in said:
+                bad.append(f"hardware.md:{n}: {command}: {said.strip().splitlines()[-1]}")
+    assert not bad, "\n".join(bad)
+
+
+@pytest.mark.parametrize("key", ["cm3", "cm3-wide", "hq", "v2", "v1"])
+def test_camera_plan_runs_as_the_text_says(key: str) -> None:
+    command = "tablekeeper vision camera-plan --sensor NAME"
+    assert command in [c for _, c in inline_commands(DOC.read_text(encoding="utf-8"))]
+    got = subprocess.run([str(TABLEKEEPER), *_cli_argv(command.replace("NAME", key))],
+                         capture_output=True, text=True, timeout=120)
+    assert got.returncode == 0 and "crop: 1.00" in got.stdout, got.stdout + got.stderr

@@ -26,7 +26,9 @@ MUTATORS = ("apt-get", "useradd", "usermod", "groupadd", "install", "chown", "ch
 SCRIPTS = (SCRIPT, ROOT / "requirements" / "lock-pi.sh", ROOT / "requirements" / "lock.sh",
            ROOT / ".ci" / "pi-deps",
            ROOT / ".ci" / "run", ROOT / "tk", ROOT / "tools" / "arm64-test.sh",
-           ROOT / "tools" / "system-deps.sh")
+           ROOT / "tools" / "system-deps.sh", ROOT / "tools" / "picamera2-wheel.sh")
+#: SDL's KMSDRM needs EGL on GBM and Mesa's drivers; the installer names them (issue 38).
+MESA = ("libegl1", "libegl-mesa0", "libgbm1", "libgl1-mesa-dri", "libgles2")
 
 
 def _shellcheck() -> str:
@@ -253,7 +255,8 @@ def test_second_run_changes_nothing(tmp_path: Path) -> None:
            "TK_PREFIX": str(target / "opt"), "TK_STATE_DIR": str(target / "state"),
            "TK_UNIT_DIR": str(target / "units"), "TK_USER": "root",
            "TK_PYTHON": getattr(sys, "_base_executable", sys.executable),
-           "TK_BIN_DIR": str(target / "bin"), "TK_ADMIN": ""}
+           "TK_BIN_DIR": str(target / "bin"), "TK_ADMIN": "",
+           "TK_JOURNALD_DIR": str(target / "etc" / "systemd" / "journald.conf.d")}
     # the project's own code is what is under test, not PyPI's wheels (and the lock is the
     # Pi's, aarch64): --skip=deps
     argv = ["bash", str(src / "systemd" / "install.sh"), "--skip=apt,user,deps,systemd"]
@@ -289,6 +292,25 @@ def test_second_run_changes_nothing(tmp_path: Path) -> None:
     assert check.returncode == 0, check.stderr
     assert check.stdout.strip() == str(target / "state")
     assert not list((target / "state").glob(".config.toml.*"))  # no temp file left behind
+    _check_journal_dropin(target)
+
+
+def _check_journal_dropin(root: Path) -> None:
+    """The drop-in the installer wrote beats Pi OS's ``Storage=volatile`` in journald's own
+    reading order (systemd-analyze cat-config: the last ``Storage=`` read wins)."""
+    dropin = root / "etc" / "systemd" / "journald.conf.d" / "60-tablekeeper-persistent.conf"
+    assert "\nStorage=persistent\n" in dropin.read_text()
+    assert stat.S_IMODE(dropin.stat().st_mode) == 0o644
+    analyze = shutil.which("systemd-analyze")
+    if analyze is None:
+        pytest.skip("no systemd-analyze here to read the drop-ins in journald's order")
+    pi_os = root / "usr" / "lib" / "systemd" / "journald.conf.d"
+    pi_os.mkdir(parents=True)
+    (pi_os / "40-rpi-volatile-storage.conf").write_text("[Journal]\nStorage=volatile\n")
+    read = subprocess.run([analyze, "cat-config", f"--root={root}", "systemd/journald.conf"],
+                          capture_output=True, text=True, check=False, timeout=60)
+    storage = [line for line in read.stdout.splitlines() if line.startswith("Storage=")]
+    assert storage == ["Storage=volatile", "Storage=persistent"], read.stdout + read.stderr
 
 
 def _os_release(tmp_path: Path, codename: str, pretty: str) -> Path:
@@ -312,21 +334,52 @@ def test_the_dry_run_picks_the_lock_of_the_pi_os_release(
     dpkg.chmod(0o755)
     env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}",
            "TK_OS_RELEASE": str(_os_release(tmp_path, codename, pretty)),
-           "TK_PREFIX": str(tmp_path / "opt"), "TK_STATE_DIR": str(tmp_path / "state")}
+           "TK_PREFIX": str(tmp_path / "opt"), "TK_STATE_DIR": str(tmp_path / "state"),
+           "TK_JOURNALD_DIR": str(tmp_path / "journald")}
     proc = subprocess.run(["bash", str(SCRIPT), "--dry-run"], capture_output=True, text=True,
                           check=False, env=env, timeout=120)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert not (tmp_path / "journald").exists()
     assert f"Pi OS release {codename} ({pretty})" in proc.stdout
     steps = [line for line in proc.stdout.splitlines() if line.startswith("+ ")]
     assert any("--require-hashes" in s and f"requirements/pi-{codename}-aarch64.txt" in s
                for s in steps)
     (apt,) = [s for s in steps if "apt-get install" in s]
     assert apt.split()[-1] == alsa
+    named = apt.split()
+    assert all(name in named for name in MESA), apt
+    assert ("mesa-libgallium" in named) == (codename == "trixie")
+    assert "== 7. journal" in proc.stdout
+    assert (f"+ write {tmp_path}/journald/60-tablekeeper-persistent.conf (Storage=persistent)"
+            in steps)
+    assert "+ systemctl restart systemd-journald" in steps
     others = {"bookworm": "trixie", "trixie": "bookworm"}[codename]
     assert f"pi-{others}-aarch64.txt" not in proc.stdout
     changes = [c for c in (log.read_text().splitlines() if log.exists() else [])
                if not c.startswith(("systemctl is-enabled", "systemctl is-active"))]
     assert changes == []
+
+
+def test_the_packages_named_exist_in_this_debian_release() -> None:
+    """Debian's own package data for the release this runs on (apt-cache; CI's is Debian 12
+    bookworm): every EGL/Mesa/SDL/ALSA name the installer gives for it is a real package.
+    (Trixie's, mesa-libgallium among them, were read off packages.debian.org: Mesa 25.0.)"""
+    codename = _release_here()
+    if shutil.which("apt-cache") is None or codename not in ("bookworm", "trixie"):
+        pytest.skip(f"no apt-cache for a supported release here ({codename})")
+    text = SCRIPT.read_text()
+    names = [*MESA, "libsdl2-2.0-0", {"bookworm": "libasound2",
+                                      "trixie": "libasound2t64"}[codename]]
+    if codename == "trixie":
+        names.append("mesa-libgallium")
+    for name in names:
+        assert name in text, name
+        shown = subprocess.run(["apt-cache", "show", "--no-all-versions", name],
+                               capture_output=True, text=True, check=False, timeout=60)
+        if shown.returncode != 0 and "No packages found" in shown.stderr + shown.stdout and \
+                not list(Path("/var/lib/apt/lists").glob("*Packages*")):
+            pytest.skip("apt's package lists are empty here (apt-get update)")
+        assert shown.returncode == 0 and f"Package: {name}" in shown.stdout, (name, shown.stderr)
 
 
 @pytest.mark.parametrize(("codename", "pretty"), [

@@ -164,6 +164,29 @@ def test_auto_checks_what_needs_nobody(fw: Firmware) -> None:
     assert "without error" in items["sound"].detail
 
 
+def test_the_calibration_jumpers_are_checked_off(fw: Firmware, factory: Any) -> None:
+    items = by_item(SelfTest(firmware=fw, person=None).run(["buttons"]))
+    assert items["calibration jumpers"].outcome is Verdict.PASS
+    assert "no seat followed" in items["calibration jumpers"].detail
+
+
+def test_calibration_jumpers_left_on_fail_naming_the_seats(factory: Any) -> None:
+    from firmware.mock import JumperMockPin
+
+    box = build(FirmwareConfig.from_dict({"seats": 3}), pin_factory=factory)
+    factory.pin(7, pin_class=JumperMockPin, inputs=[factory.pin(4), factory.pin(17)])
+    try:
+        for person in (None, ScriptedPerson(box, factory)):
+            items = by_item(SelfTest(firmware=box, person=person, timeout_s=0.2).run(
+                ["buttons"]))
+            jumpers = items["calibration jumpers"]
+            assert jumpers.outcome is Verdict.FAIL
+            assert "GPIO 7 pulls seat 1, 2" in jumpers.detail and "remove" in jumpers.detail
+        assert box.buttons.pressed_seats() == frozenset()  # the output let go of
+    finally:
+        box.close()
+
+
 def test_auto_finds_a_stuck_button(factory: Any) -> None:
     factory.pin(17).held = True  # seat 2's input shorted to GND, already at start-up
     box = build(FirmwareConfig.from_dict({"seats": 3}), pin_factory=factory)
@@ -408,3 +431,23 @@ def test_command_reports_missing_gpio(capsys: pytest.CaptureFixture[str]) -> Non
     assert code == 1
     assert re.search(r"FAIL\s+firmware\s+could not start", out)
     assert "0 passed, 1 failed" in out
+
+
+def test_without_config_the_installed_box_s_config_is_checked(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 38: `selftest` alone tests the box as installed (its pins), not the defaults."""
+    monkeypatch.setenv("TK_STATE_DIR", str(tmp_path))
+    assert main(["selftest", "--auto", "--only", "config", "--json"]) == 0
+    out = {r["item"]: r for r in json.loads(capsys.readouterr().out)}
+    assert out["config"]["outcome"] == "WARN"
+    assert f"no {tmp_path}/config.toml" in out["config"]["detail"]
+    installed = tmp_path / "config.toml"
+    installed.write_text("[firmware]\nseats = 3\n")
+    assert main(["selftest", "--auto", "--only", "config", "--json"]) == 0
+    out = {r["item"]: r for r in json.loads(capsys.readouterr().out)}
+    assert out["config"] == {"item": "config", "outcome": "PASS", "detail": str(installed)}
+    installed.write_text("[firmware]\nseats = 12\n")  # refused: it is this file that is read
+    assert main(["selftest", "--auto", "--only", "config", "--json"]) == 1
+    out = {r["item"]: r for r in json.loads(capsys.readouterr().out)}
+    assert out["config"]["outcome"] == "FAIL" and "seats" in out["config"]["detail"]

@@ -156,7 +156,7 @@ def test_markers_and_buttons_with_the_host_buttons_only(
         elif want.kind == "confirm":
             bhost.take(want.action, t)
     assert bstep.done and "tie_window_us" in path.read_text("utf-8")
-    assert bhost.presses == 3  # every seat answered: done, measure, save
+    assert bhost.presses == 4  # every seat answered: done, measure, save, jumpers removed
 
 
 def test_back_leaves_each_step(tmp_path: Path) -> None:
