@@ -84,10 +84,24 @@ def _lang(screen: PygameScreen, loop: Loop, now_ns: int) -> None:
     screen.renderer.invalidate(layers=True)
 
 
+def _asks_waiting(screen: PygameScreen, loop: Loop) -> bool:
+    asks = loop.asks
+    return asks is not None and bool(asks.pending) and asks.deferred and _playing(screen, loop)
+
+
+def _ask(screen: PygameScreen, loop: Loop, now_ns: int) -> None:
+    screen.close_menu()
+    if loop.asks is not None:
+        loop.asks.reopen()
+
+
 #: The entries in the order they are drawn and walked (the risky ones last, so the focus
 #: walks them in the order the host sees them).
 ENTRIES: list[Entry] = [
     Entry("resume", "menu.resume", _resume),
+    # cards the camera could not name, put off by the host (issue 37): one *next* away
+    Entry("ask", "menu.ask", _ask, shown=_asks_waiting,
+          params=lambda s: {"n": s.asks_waiting}),
     Entry("rules", "menu.rules", _rules),
     Entry("volume_down", "menu.volume_down", _volume(-1),
           params=lambda s: {"n": 0 if s.muted else s.volume}),

@@ -319,6 +319,9 @@ def _run_locked(args: argparse.Namespace, config: Config, config_path: Path | No
             screen.show_problem(problem, key=key, game=owner)
     shown.append(screen.show_problem)
     loop = Loop(referee, clock, cards=cards_source, screen=screen)
+    from tablekeeper.ask import Asks
+
+    loop.asks = Asks()  # a card the camera cannot name is put to the host (issue 37)
 
     def on_pause(banner: str | None) -> None:
         show_pause(screen.problems, pause_banner, banner)
@@ -344,6 +347,8 @@ def _run_locked(args: argparse.Namespace, config: Config, config_path: Path | No
         if fresh is None:
             fresh = new_journaled_game(folder / CURRENT, kit.engine.name)
         watch_pauses(fresh, on_pause)
+        if loop.asks is not None:
+            loop.asks.clear()  # (the last game's cards)
         loop.referee = Referee(fresh, firmware, clock.now_ns(), kit=kit,
                                game_id=Path(fresh.journal.path).stem, **kit.table_options(deck))
 

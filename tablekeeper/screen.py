@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
+from display.ask import AskView
 from display.home import GameChoice, HomeMenu
 from display.hostmenu import MenuItem, MenuView
 from display.i18n import STRINGS
@@ -33,9 +34,11 @@ from display.setup import SetupForm
 from engine.core import Rejection
 from firmware.arbiter import ArbiterPhase
 from firmware.devices import HOST_KEYS, HostButton, HostPress, SeatEdge
+from tablekeeper import ask, hostmenu, table_players
 from tablekeeper import choices as host
-from tablekeeper import hostmenu, table_players
+from tablekeeper.ask import Question
 from tablekeeper.clock import Clock
+from tablekeeper.referee import CardSeen
 
 if TYPE_CHECKING:
     from tablekeeper.app import Loop
@@ -161,6 +164,9 @@ class PygameScreen:
         #: camera from the game's reader to the set-up's and back
         self.on_area: Callable[[bool], None] | None = None
         self._area_page: tuple[Any, ...] = ()
+        #: the question last shown (its serial): a new one starts with its best card focused
+        self._ask_serial = 0
+        self._asks_waiting = 0
 
     def show_home(self, games: tuple[GameChoice, ...], chosen: str | None = None) -> None:
         """Show the home screen: the host picks the game (``chosen``: the one focused)."""
@@ -551,6 +557,10 @@ class PygameScreen:
         if self.area is not None:
             self.area_action(action, now_ns)
             return
+        question = self.asking(loop)
+        if question is not None:
+            self._answer(loop, question, name, arg, now_ns)
+            return
         if name == "undo":
             if (not referee.engine.started(state) and self.home is None
                     and self.can_go_home()):
@@ -579,6 +589,77 @@ class PygameScreen:
                 self.open_menu()
                 return
         self.part(loop).host_action(self, loop, name, arg, now_ns)
+
+    # --- a card the camera could not name (issue 37) ----------------------------------------
+
+    def asking(self, loop: Loop) -> Question | None:
+        """The question on the screen now (modal: the host's buttons answer it), or None:
+        none pending, put off ("later"), or the menu, the home screen, the set-up area, a
+        game not under way."""
+        asks = loop.asks
+        if asks is None or not asks.open or self.menu_open or self.area is not None:
+            return None
+        referee = loop.referee
+        if self.home is not None or not referee.engine.started(referee.state) or referee.over:
+            return None
+        return asks.current
+
+    def _answer(self, loop: Loop, q: Question, name: str, arg: Any, now_ns: int) -> None:
+        """The host's answer to ``q``: a candidate (the card enters the game as the camera's
+        would), none of them (the game's entry by hand), or later (*back*: it stays)."""
+        asks = loop.asks
+        assert asks is not None
+        if name == "confirm":
+            choices = self._choices()
+            if choices:
+                chosen = choices[self.focus % len(choices)]
+                name, arg = chosen.name, chosen.arg
+        if name == "next":
+            self._focus_next(self._choices())
+            return
+        if name == "menu":
+            self.open_menu()
+            return
+        if name in (ask.LATER, "undo", "back"):
+            asks.defer()
+            self.focus = 0
+            self.renderer.invalidate()
+            return
+        if name == ask.PICK and arg in q.ids:
+            chosen_id: str | None = str(arg)
+        elif name == ask.NONE:
+            chosen_id = None
+        else:
+            return
+        referee = loop.referee
+        referee.note("asked", referee.at_ms(now_ns), card={
+            "zone": q.zone, "centre": [round(q.centre[0], 1), round(q.centre[1], 1)],
+            "first_seen_ms": referee.at_ms(q.t_ns), "gate": q.gate},
+            candidates=[[c, round(v, 4)] for c, v in q.candidates], chosen=chosen_id,
+            by="host")
+        asks.done(q)
+        self.focus = 0
+        self.renderer.invalidate()
+        if chosen_id is not None:
+            score = next((v for c, v in q.candidates if c == chosen_id), 0.0)
+            seen = CardSeen(chosen_id, q.t_ns, score, 0.0, zone=q.zone, centre=q.centre)
+            self.show_result(loop.card_seen(seen), now_ns)
+            return
+        hand = loop.referee.kit.hand_entry
+        if hand is not None:
+            self.part(loop).host_action(self, loop, hand, None, now_ns)
+
+    @property
+    def asks_waiting(self) -> int:
+        """Questions pending (for the host menu's entry; 0 before the loop first drew)."""
+        return self._asks_waiting
+
+    def ask_view(self, loop: Loop, q: Question) -> AskView:
+        kit = loop.referee.kit
+        asks = loop.asks
+        return AskView(serial=q.serial, candidates=tuple(self.card_view(c) for c in q.ids),
+                       crop=q.crop, waiting=len(asks.pending) if asks is not None else 1,
+                       titles=(kit.title_in("zh-TW"), kit.title_in("en")))
 
     def _home_action(self, action: HostAction) -> None:
         menu = self.home
@@ -735,8 +816,19 @@ class PygameScreen:
         extra: dict[str, Any] = {"sound": sound, "early": early, "focus": self.focus}
         camera_status = loop.cards.status if loop.cards is not None else None
         game = referee.kit.display()
+        self._asks_waiting = len(loop.asks.pending) if loop.asks is not None else 0
         if self.menu_open:
             extra["menu"] = self.menu_view(loop)
+        question = self.asking(loop)
+        if question is not None:
+            if question.serial != self._ask_serial:  # a new question: its best card focused
+                self._ask_serial, self.focus = question.serial, 0
+                extra["focus"] = 0
+            extra["ask"] = self.ask_view(loop, question)
+        elif (loop.asks is not None and loop.asks.pending and self.area is None
+              and self.home is None and referee.engine.started(state) and not referee.over):
+            # put off: it stays pending, and visibly so (the host menu opens it again)
+            notices.append(Notice("status.ask_waiting", text=str(len(loop.asks.pending))))
         if self.area is not None:
             return Snapshot(state=None, now_ms=now_ms, lang=self.lang,
                             camera_status=None, notices=tuple(notices),
