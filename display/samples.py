@@ -210,6 +210,44 @@ def game_shared(display: Any, lang: str) -> list[tuple[str, Snapshot]]:
     ]
 
 
+#: each game's demo deck (``vision.demo_decks``) and three of its cards, alike: the question
+#: about a card the camera could not name shows them (issue 37)
+ASK_CARDS: dict[str, tuple[str, tuple[str, str, str]]] = {
+    "the_game": ("the-game", ("n68", "n60", "n86")),
+    "wink": ("wink", ("w18", "w16", "w13")),
+    "something_missing": ("something-missing-items", ("i07", "i12", "i03")),
+    "eselsbruecke": ("eselsbruecke", ("k014", "k015", "k041")),
+}
+
+
+def ask_samples(display: Any, lang: str) -> list[tuple[str, Snapshot]]:
+    """The question about a card the camera could not name, with the game's own cards (its
+    demo deck's pictures and names): the best one focused."""
+    import numpy as np
+
+    from display.ask import AskView
+    from display.model import CardView
+    from vision.deck import load_deck
+    from vision.demo_decks import demo_deck
+
+    entry = ASK_CARDS.get(display.game)
+    if entry is None:
+        return []
+    deck = load_deck(demo_deck(entry[0]))
+    cards = {c.id: c for c in deck.cards}
+    ids = [c for c in entry[1] if c in cards] or [c.id for c in deck.cards[:3]]
+    views = tuple(CardView(c, cards[c].name_zh, cards[c].name_en,
+                           np.ascontiguousarray(deck.template(c)[..., ::-1])) for c in ids)
+    seen = np.asarray(views[0].image, dtype=np.float32)
+    # as a camera under warm lamp light sees it: dimmer, yellower, a little soft
+    seen = np.clip(seen * np.array([0.92, 0.82, 0.62]) + 12.0, 0, 255).astype(np.uint8)
+    titles = SETUPS.get(display.game, (("", ""), (), 4))[0]
+    s = Snapshot(state=None, now_ms=T0, lang=lang, game=display)
+    ask = AskView(serial=1, candidates=views, crop=seen, waiting=2, titles=titles)
+    tag = display.game + "-"
+    return [(tag + "ask", replace(s, ask=ask, focus=0))]
+
+
 def snapshots(lang: str = "zh-TW") -> list[tuple[str, Snapshot]]:
     """(name, snapshot) for each screen state: the shared screens, then each game's."""
     from display.tablesetup.step_samples import area_samples
@@ -217,6 +255,7 @@ def snapshots(lang: str = "zh-TW") -> list[tuple[str, Snapshot]]:
     out = shared(lang) + area_samples(lang)  # (+ the set-up steps' screens, issue 28)
     for display in displays():
         out.extend(game_shared(display, lang))
+        out.extend(ask_samples(display, lang))
         if display.samples is not None:
             out.extend(display.samples(lang))
     return out

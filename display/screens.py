@@ -649,25 +649,17 @@ def _need(f: Frame) -> Any:
 
 # --- the question about a card the camera could not name (issue 37) ----------------------
 
-_ASK_SURFACES: dict[tuple[str, int], pygame.Surface | None] = {}
-
-
-def _ask_surface(key: tuple[str, int], image: Any) -> pygame.Surface | None:
-    if key in _ASK_SURFACES:
-        return _ASK_SURFACES[key]
-    if len(_ASK_SURFACES) > 16:
-        _ASK_SURFACES.clear()
-    surface: pygame.Surface | None
+def _ask_surface(image: Any) -> pygame.Surface | None:
+    """A picture (RGB or grey array) as a surface (made when the question's layer is drawn:
+    once per question, not per frame)."""
     try:
         arr = np.asarray(image)
         if arr.ndim == 2:
             arr = np.stack([arr] * 3, axis=-1)
-        surface = pygame.surfarray.make_surface(
+        return pygame.surfarray.make_surface(
             np.ascontiguousarray(arr[:, :, :3].swapaxes(0, 1)).astype(np.uint8))
     except (ValueError, TypeError, IndexError):
-        surface = None
-    _ASK_SURFACES[key] = surface
-    return surface
+        return None
 
 
 def _ask_picture(p: Painter, surface: pygame.Surface | None, box: pygame.Rect, label: str) -> None:
@@ -697,7 +689,7 @@ def draw_ask(p: Painter, f: Any) -> None:
     seen = p.rect(0.02, body_top + 0.05, 0.25, body_bottom - body_top - 0.05)
     p.text(p.tr("ask.seen"), p.rect(0.02, body_top, 0.25, 0.05), size=0.035,
            colour=C.TEXT_DIM)
-    _ask_picture(p, _ask_surface(("crop", ask.serial), ask.crop) if ask.crop is not None else None,
+    _ask_picture(p, _ask_surface(ask.crop) if ask.crop is not None else None,
              seen, "?")
     n = max(1, len(ask.candidates))
     left, right, gap = 0.30, 0.98, 0.015
@@ -706,7 +698,7 @@ def draw_ask(p: Painter, f: Any) -> None:
     for i, card in enumerate(ask.candidates):
         x = left + i * (w + gap)
         pic = p.rect(x, body_top, w, body_bottom - body_top - name_h - 0.01)
-        _ask_picture(p, _ask_surface((card.card_id, id(card.image)), card.image)
+        _ask_picture(p, _ask_surface(card.image)
                  if card.image is not None else None, pic, card.name(p.lang))
         label = card.name(p.lang) or card.card_id
         p.button(p.rect(x, body_bottom - name_h, w, name_h), HostAction(ASK_PICK, card.card_id),
