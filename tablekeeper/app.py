@@ -111,6 +111,9 @@ class Loop:
     #: The questions about cards the camera found but could not name (issue 37; None: not
     #: asked, such cards are ignored as before): the screen puts them to the host.
     asks: Asks | None = None
+    #: The deck the camera watches, growing the cards the host names (issue 37:
+    #: ``vision.learnt.LearningDeck``; None: nothing is learnt).
+    learning: Any = None
     #: The referee's undo count last seen, and until when the camera is read after one.
     _undos: int = field(default=0, init=False)
     _reoffer_until: int | None = field(default=None, init=False)

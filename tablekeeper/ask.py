@@ -42,6 +42,8 @@ class Question:
     candidates: tuple[tuple[str, float], ...]
     crop: Any = field(default=None, compare=False, repr=False)
     gate: str | None = None
+    #: the card at the deck's size (BGR): learnt as the card the host names
+    template: Any = field(default=None, compare=False, repr=False)
 
     @property
     def ids(self) -> tuple[str, ...]:
@@ -59,7 +61,7 @@ def question_of(unsure: Any, serial: int) -> Question:
                     radius=0.5 * min(sides) if sides else 0.0,
                     candidates=tuple((str(c), float(s)) for c, s in unsure.candidates),
                     crop=crop[..., ::-1] if getattr(crop, "ndim", 0) == 3 else crop,
-                    gate=unsure.gate)
+                    gate=unsure.gate, template=getattr(unsure, "template", None))
 
 
 class Asks:

@@ -282,6 +282,13 @@ def _run_locked(args: argparse.Namespace, config: Config, config_path: Path | No
         except ValueError as exc:  # the enrolled deck is missing or damaged
             tell(f"deck {folder}: {exc}; the demo deck is used", "problem.deck", kit.name)
             deck = kit.deck(None)
+        # the cards the host names at the table are learnt (issue 37), kept apart until the
+        # evening's end (the deck folder's learnt/)
+        from vision.learnt import LearningDeck
+
+        deck = LearningDeck(deck)
+        for problem in deck.problems:
+            log.warning("learnt templates: %s", problem)
         try:
             return camera_pipeline(config, clock, simulate=args.simulate_camera,
                                    threaded=True, deck=deck, zones=zones, watcher=kit.watcher,
@@ -322,6 +329,7 @@ def _run_locked(args: argparse.Namespace, config: Config, config_path: Path | No
     from tablekeeper.ask import Asks
 
     loop.asks = Asks()  # a card the camera cannot name is put to the host (issue 37)
+    loop.learning = deck  # ... and what the host names it is learnt
 
     def on_pause(banner: str | None) -> None:
         show_pause(screen.problems, pause_banner, banner)
@@ -342,6 +350,7 @@ def _run_locked(args: argparse.Namespace, config: Config, config_path: Path | No
             if loop.cards is not None:
                 loop.cards.close()
             loop.cards, deck = camera_for(new_kit)
+            loop.learning = deck
             screen.cards = dict(new_kit.card_infos(deck))
             kit = new_kit
         if fresh is None:

@@ -310,6 +310,11 @@ class PygameScreen:
             rules = getattr(kit.display(), "rules", {}) or {}
             return MenuView(page="rules", titles=titles,
                             rules=(tuple(rules.get("zh-TW", ())), tuple(rules.get("en", ()))))
+        if self.menu_page == "learnt":
+            n = loop.learning.learnt if loop.learning is not None else 0
+            return MenuView(page="confirm", titles=titles, question="learnt.question",
+                            items=(MenuItem("no", "learnt.keep", (("n", n),)),
+                                   MenuItem("yes", "learnt.drop", (("n", n),), risky=True)))
         if self.menu_page == "confirm" and self.menu_asking is not None:
             asked = self.menu_asking
             return MenuView(page="confirm", titles=titles, question=asked.confirm,
@@ -330,6 +335,10 @@ class PygameScreen:
         if self.menu_page == "rules":
             self.menu_page = "main"
             self.focus = 0
+            return
+        if self.menu_page == "learnt":
+            if name == "confirm" or (name == "menu.pick" and arg == "yes"):
+                self.learnt_choice(loop, keep=name == "confirm")
             return
         if self.menu_page == "confirm":
             asked = self.menu_asking
@@ -641,6 +650,7 @@ class PygameScreen:
         self.focus = 0
         self.renderer.invalidate()
         if chosen_id is not None:
+            self._learn(loop, chosen_id, q)
             score = next((v for c, v in q.candidates if c == chosen_id), 0.0)
             seen = CardSeen(chosen_id, q.t_ns, score, 0.0, zone=q.zone, centre=q.centre)
             self.show_result(loop.card_seen(seen), now_ns)
@@ -648,6 +658,34 @@ class PygameScreen:
         hand = loop.referee.kit.hand_entry
         if hand is not None:
             self.part(loop).host_action(self, loop, hand, None, now_ns)
+
+    def _learn(self, loop: Loop, card_id: str, q: Question) -> None:
+        """The card the host named becomes a template of it under tonight's light
+        (``vision.learnt``): the camera uses it from its next search. A failure to save it
+        is logged; the answer stands."""
+        learning = loop.learning
+        if learning is None or q.template is None:
+            return
+        try:
+            learning.learn(card_id, q.template)
+        except (OSError, ValueError) as exc:
+            log.error("the template of %s learnt at the table was not saved: %s", card_id, exc)
+
+    def learnt_choice(self, loop: Loop, keep: bool) -> None:
+        """The end of the evening: the templates learnt at the table are kept (they join the
+        deck's enrolled ones) or dropped."""
+        learning = loop.learning
+        self.close_menu()
+        if learning is None:
+            return
+        try:
+            n = learning.keep() if keep else learning.drop()
+        except (OSError, ValueError) as exc:
+            log.error("the learnt templates were not kept: %s", exc)
+            self.notice = Notice("status.learnt_not_kept", text=str(exc))
+            self._notice_until = loop.clock.now_ns() + 6_000 * NS_PER_MS
+            return
+        log.info("%d templates learnt at the table %s", n, "kept" if keep else "dropped")
 
     @property
     def asks_waiting(self) -> int:
@@ -817,6 +855,12 @@ class PygameScreen:
         camera_status = loop.cards.status if loop.cards is not None else None
         game = referee.kit.display()
         self._asks_waiting = len(loop.asks.pending) if loop.asks is not None else 0
+        if (self.home is not None and not self.menu_open and loop.learning is not None
+                and loop.learning.learnt > 0):
+            # the evening's end (back home): keep what was learnt at the table, or drop it
+            self.open_menu()
+            self.menu_page = "learnt"
+            extra["focus"] = 0
         if self.menu_open:
             extra["menu"] = self.menu_view(loop)
         question = self.asking(loop)

@@ -488,6 +488,9 @@ class UnsureCard:
     #: why it is unknown (the gate that refused it: ``Match.gate``)
     gate: str | None
     key: int
+    #: the card straightened at the deck's size (BGR): what it would be learnt from
+    #: (``vision.learnt``) once the host names it
+    template: Image | None = None
 
     @property
     def centre(self) -> tuple[float, float]:
@@ -578,6 +581,11 @@ class CardWatcher:
         # The deck's keypoints now rather than at the first pile of the game, which would
         # then wait for them (half a second for 181 cards here, more on a Pi).
         index_for(self.matcher)
+        #: the deck (a ``vision.learnt.LearningDeck`` grows templates at the table: its
+        #: ``version`` changes, and the matcher is made again before the next search)
+        self.deck = deck
+        self._deck_id = did
+        self._deck_version = getattr(deck, "version", None)
         self._tracks: list[_Track] = []
         #: The observations of the last processed frame (for a screen or a debug view).
         self.last: list[Observation] = []
@@ -814,6 +822,7 @@ class CardWatcher:
         """Find and match the cards of one image (no tracking); only those wholly inside
         ``region`` (x0, y0, x1, y1) px, if given, where the cards at ``known`` lie already
         (:meth:`CardFinder.find`)."""
+        self._deck_changed()
         out = []
         found = recognise(self.finder, self.matcher, image, region, known, self.card_area)
         areas = [c.area for c, m in found if m.card_id is not None]
@@ -832,6 +841,8 @@ class CardWatcher:
         image = getattr(frame, "image", None)
         if image is None:
             raise FrameError(f"expected a camera Frame with an image, got {type(frame).__name__}")
+        if self._deck_changed():
+            self._still_ref = None  # (a template learnt: the whole table searched with it)
         change = self._change(check_image(image))
         part = None
         if change == "nothing":
@@ -927,6 +938,17 @@ class CardWatcher:
         self._tracks = kept
         return events
 
+    def _deck_changed(self) -> bool:
+        """Templates learnt at the table (the deck's ``version`` changed): the matcher is
+        made again with them. True if it was."""
+        version = getattr(self.deck, "version", None)
+        if version == self._deck_version:
+            return False
+        self._deck_version = version
+        self.matcher = DeckMatcher.from_deck(self.deck, self.config.match_params(self._deck_id))
+        index_for(self.matcher)
+        return True
+
     def take_unsure(self) -> list[UnsureCard]:
         """The cards found but not named that settled since the last call (each once)."""
         out, self.unsure = self.unsure, []
@@ -1004,7 +1026,8 @@ class CardWatcher:
         return UnsureCard(t_ns=t_ns, seq=seq, zone=o.zone,
                           corners=tuple((float(x), float(y)) for x, y in o.corners),
                           first_seen_ns=track.first_seen_ns, candidates=cands, crop=crop,
-                          gate=m.gate, key=track.key)
+                          gate=m.gate, key=track.key,
+                          template=warp_card(image, o.corners, self.matcher.size))
 
     def _held_at(self, centre: tuple[float, float], shape: tuple[int, ...]) -> bool:
         """Is the block at ``centre`` (frame px) left for later in this frame?"""
