@@ -275,6 +275,7 @@ def main(long_side: int = 1280) -> int:
                   f"{after.cards}), without learning (same process) {100 * r_base:.1f} % "
                   f"({base.named}): x{r_after / r_base if r_base else float('nan'):.2f}; "
                   f"presses per card {after.per_card():.2f} vs {base.per_card():.2f}; "
+                  f"asked and not among the candidates {after.by_hand} vs {base.by_hand}; "
                   f"wrong {after.wrong} vs {base.wrong}", flush=True)
     sys.stdout.flush()
     return 0

@@ -451,6 +451,8 @@ class PygameScreen:
         """A short press of *back*: in the menu, one page back (or closed); on the setup
         screen, home; in a game, undo the last host-entered event."""
         if self.menu_open:
+            if self.menu_page == "learnt":
+                return  # (keep or drop: the evening's learning is decided, not put off)
             if self.menu_page != "main":
                 self.menu_page, self.menu_asking = "main", None
                 self.focus = 0

@@ -45,7 +45,8 @@ def unsure(key: int, ids: tuple[str, ...], at: tuple[float, float] = (320.0, 240
     crop = np.full((360, 240, 3), 200, np.uint8)
     return UnsureCard(t_ns=5 * MS, seq=3, zone=zone, corners=corners, first_seen_ns=4 * MS,
                       candidates=tuple((c, 0.8 - 0.05 * i) for i, c in enumerate(ids)),
-                      crop=crop, gate="min_score", key=key)
+                      crop=crop, gate="min_score", key=key,
+                      template=np.full((300, 200, 3), 180, np.uint8))
 
 
 class Cards:
@@ -212,3 +213,29 @@ def test_touch_answers_too(box: Box) -> None:
     box.step()
     box.step()
     assert 12 in box.loop.referee.state.played
+
+
+def test_what_the_host_names_is_learnt_and_home_asks_keep_or_drop(box: Box,
+                                                                   tmp_path: Path) -> None:
+    from vision.learnt import LearningDeck
+
+    kit = box.loop.referee.kit
+    learning = LearningDeck(kit.deck(None), folder=tmp_path / "learnt")
+    box.loop.learning = learning
+    box.cards.unsure.append(unsure(1, ("n42", "n47")))
+    box.step()
+    box.press(HostButton.CONFIRM)
+    assert learning.learnt == 1 and learning.entries[0].card == "n42"
+    assert (tmp_path / "learnt" / "learnt.json").exists()
+    box.screen.go_home(box.loop)  # the evening's end: the host chooses, keep first
+    box.step()
+    assert box.screen.menu_open and box.screen.menu_page == "learnt"
+    assert box.focused == ("confirm", None)
+    box.press(HostButton.BACK)  # no way past it but an answer
+    box.step()
+    assert box.screen.menu_page == "learnt"
+    box.press(HostButton.NEXT)
+    assert box.focused == ("menu.pick", "yes")
+    box.press(HostButton.CONFIRM)  # drop
+    assert learning.learnt == 0 and not (tmp_path / "learnt").exists()
+    assert not box.screen.menu_open and box.screen.renderer.screen == "home"
