@@ -210,42 +210,53 @@ def game_shared(display: Any, lang: str) -> list[tuple[str, Snapshot]]:
     ]
 
 
-#: each game's demo deck (``vision.demo_decks``) and three of its cards, alike: the question
-#: about a card the camera could not name shows them (issue 37)
-ASK_CARDS: dict[str, tuple[str, tuple[str, str, str]]] = {
-    "the_game": ("the-game", ("n68", "n60", "n86")),
-    "wink": ("wink", ("w18", "w16", "w13")),
-    "something_missing": ("something-missing-items", ("i07", "i12", "i03")),
-    "eselsbruecke": ("eselsbruecke", ("k014", "k015", "k041")),
+#: three alike cards of each game (id, zh-TW, en, shape: square tiles or cards) for the
+#: question about a card the camera could not name (issue 37)
+ASK_CARDS: dict[str, tuple[tuple[str, str, str], ...]] = {
+    "the_game": (("n68", "68", "68"), ("n60", "60", "60"), ("n86", "86", "86")),
+    "wink": (("w18", "18", "18"), ("w16", "16", "16"), ("w13", "13", "13")),
+    "something_missing": (("i07", "乳酸飲料", "yogurt drink"), ("i12", "熱水瓶", "thermos flask"),
+                          ("i03", "轉盤電話", "rotary phone")),
+    "eselsbruecke": (("k014", "鯊魚", "shark"), ("k015", "章魚", "octopus"),
+                     ("k041", "麵包", "bread")),
 }
+_ASK_HUES = ((200, 60, 60), (60, 120, 200), (60, 160, 90))
+
+
+def _ask_picture(k: int, square: bool) -> Any:
+    """A stand-in card face (RGB): a framed card with a coloured disc, one colour a card."""
+    import numpy as np
+
+    h, w = (240, 240) if square else (300, 200)
+    y, x = np.mgrid[0:h, 0:w]
+    img = np.full((h, w, 3), 238, np.uint8)
+    disc = (y - h // 2) ** 2 + (x - w // 2) ** 2 < (min(h, w) // (3 + k)) ** 2
+    img[disc] = _ASK_HUES[k % len(_ASK_HUES)]
+    img[:8], img[-8:], img[:, :8], img[:, -8:] = 90, 90, 90, 90
+    return img
 
 
 def ask_samples(display: Any, lang: str) -> list[tuple[str, Snapshot]]:
-    """The question about a card the camera could not name, with the game's own cards (its
-    demo deck's pictures and names): the best one focused."""
+    """The question about a card the camera could not name, with the game's cards' names
+    (stand-in pictures: the kiosk shows the deck's): the best one focused."""
     import numpy as np
 
     from display.ask import AskView
     from display.model import CardView
-    from vision.deck import load_deck
-    from vision.demo_decks import demo_deck
 
-    entry = ASK_CARDS.get(display.game)
-    if entry is None:
+    cards = ASK_CARDS.get(display.game)
+    if cards is None:
         return []
-    deck = load_deck(demo_deck(entry[0]))
-    cards = {c.id: c for c in deck.cards}
-    ids = [c for c in entry[1] if c in cards] or [c.id for c in deck.cards[:3]]
-    views = tuple(CardView(c, cards[c].name_zh, cards[c].name_en,
-                           np.ascontiguousarray(deck.template(c)[..., ::-1])) for c in ids)
+    square = display.game == "eselsbruecke"
+    views = tuple(CardView(c, zh, en, _ask_picture(k, square))
+                  for k, (c, zh, en) in enumerate(cards))
     seen = np.asarray(views[0].image, dtype=np.float32)
-    # as a camera under warm lamp light sees it: dimmer, yellower, a little soft
+    # as a camera under warm lamp light sees it: dimmer, yellower
     seen = np.clip(seen * np.array([0.92, 0.82, 0.62]) + 12.0, 0, 255).astype(np.uint8)
     titles = SETUPS.get(display.game, (("", ""), (), 4))[0]
     s = Snapshot(state=None, now_ms=T0, lang=lang, game=display)
     ask = AskView(serial=1, candidates=views, crop=seen, waiting=2, titles=titles)
-    tag = display.game + "-"
-    return [(tag + "ask", replace(s, ask=ask, focus=0))]
+    return [(display.game + "-ask", replace(s, ask=ask, focus=0))]
 
 
 def snapshots(lang: str = "zh-TW") -> list[tuple[str, Snapshot]]:

@@ -50,6 +50,11 @@ class SetFigures:
     presses: list[int] = field(default_factory=list)  # per card asked and answered (1..4)
     skipped: list[str] = field(default_factory=list)
 
+    def settled(self) -> float:
+        """Cards named by the camera or answered within 4 presses, of the cards in view."""
+        ok = self.named + sum(1 for p in self.presses if p <= 4)
+        return ok / self.cards if self.cards else float("nan")
+
     def per_card(self) -> float:
         """Host presses per card in view, counting a card entered by hand (asked or not
         found) as nothing: those are reported apart."""
@@ -253,7 +258,8 @@ def main(long_side: int = 1280) -> int:
                   f"{f.wrong}, asked {f.asked}, not found {f.not_found}; host presses per "
                   f"card in view {f.per_card():.2f} [target <= 1.3], per card asked "
                   f"{statistics.mean(f.presses) if f.presses else 0:.2f}, most "
-                  f"{max(f.presses, default=0)}; asked and not among the 3 candidates "
+                  f"{max(f.presses, default=0)}; named by the camera or answered within 4 "
+                  f"presses {100 * f.settled():.1f} %; asked and not among the 3 candidates "
                   f"(none of these, then by hand) {above}, not found (by hand) "
                   f"{f.not_found}  [target: none above 4: "
                   f"{'met' if above + f.not_found == 0 else 'NOT met'}]", flush=True)
@@ -275,6 +281,8 @@ def main(long_side: int = 1280) -> int:
                   f"{after.cards}), without learning (same process) {100 * r_base:.1f} % "
                   f"({base.named}): x{r_after / r_base if r_base else float('nan'):.2f}; "
                   f"presses per card {after.per_card():.2f} vs {base.per_card():.2f}; "
+                  f"named or answered within 4 presses {100 * after.settled():.1f} % vs "
+                  f"{100 * base.settled():.1f} %; "
                   f"asked and not among the candidates {after.by_hand} vs {base.by_hand}; "
                   f"wrong {after.wrong} vs {base.wrong}", flush=True)
     sys.stdout.flush()

@@ -20,6 +20,7 @@ NOTE_WORDS = {
     "early_press": "pressed too early",
     "mismatch": "camera and host disagree",
     "host_decision": "the host decided",
+    "asked": "the host was asked which card the camera saw",
 }
 
 
