@@ -418,17 +418,30 @@ def _near(finder: CardFinder, matcher: DeckMatcher, image: Image, grey: Image,
     return best_card, best
 
 
-def candidates_of(matcher: DeckMatcher, image: Image,
-                  o: Observation) -> tuple[tuple[str, float], ...]:
+def candidates_of(matcher: DeckMatcher, image: Image, o: Observation,
+                  enrolled: DeckMatcher | None = None) -> tuple[tuple[str, float], ...]:
     """The best cards for observation ``o`` of ``image``, best first (card id, score): a
     named card's verdict carries them (``Match.candidates``); for a card not named they are
     computed once, every template scored (:meth:`DeckMatcher.ranked_in`), unless the fine
-    decision ranked them already."""
+    decision ranked them already.
+
+    ``enrolled``: the matcher of the enrolled templates alone, where templates were learnt
+    at the table (``vision.learnt``): the best card with them comes first, then the best by
+    the enrolled ones. A learnt template shares tonight's light with every card on the
+    table, so ranked with the rest it crowds the right card out of the three (``bench ask``:
+    on set-boards-9, 42 cards against 10 without it)."""
     m = o.match
     if o.card_id is not None or (not np.isnan(m.fine) and m.candidates):
         return m.candidates
     quad = np.roll(o.corners, m.rotation, axis=0)  # (as found: ``observe`` turned it)
-    return matcher.ranked_in(image, quad)
+    ranked = matcher.ranked_in(image, quad)
+    if enrolled is None or not ranked:
+        return ranked
+    out = [ranked[0]]
+    for c, v in enrolled.ranked_in(image, quad):
+        if len(out) < len(ranked) and all(c != k for k, _ in out):
+            out.append((c, v))
+    return tuple(out)
 
 
 class FrameLike(Protocol):
@@ -586,6 +599,11 @@ class CardWatcher:
         self.deck = deck
         self._deck_id = did
         self._deck_version = getattr(deck, "version", None)
+        #: the enrolled templates alone, where some were learnt (``candidates_of``)
+        self.enrolled: DeckMatcher | None = None
+        base = getattr(deck, "deck", None)
+        if base is not None and int(getattr(deck, "learnt", 0)) > 0:
+            self.enrolled = DeckMatcher.from_deck(base, self.config.match_params(did))
         self._tracks: list[_Track] = []
         #: The observations of the last processed frame (for a screen or a debug view).
         self.last: list[Observation] = []
@@ -945,8 +963,12 @@ class CardWatcher:
         if version == self._deck_version:
             return False
         self._deck_version = version
-        self.matcher = DeckMatcher.from_deck(self.deck, self.config.match_params(self._deck_id))
+        params = self.config.match_params(self._deck_id)
+        self.matcher = DeckMatcher.from_deck(self.deck, params)
         index_for(self.matcher)
+        base = getattr(self.deck, "deck", None)
+        self.enrolled = (DeckMatcher.from_deck(base, params)
+                         if base is not None and int(getattr(self.deck, "learnt", 0)) > 0 else None)
         return True
 
     def take_unsure(self) -> list[UnsureCard]:
@@ -1019,7 +1041,7 @@ class CardWatcher:
         (every template scored, :meth:`DeckMatcher.ranked_in`; the fine decision's ranking
         where the deck has it)."""
         m = o.match
-        cands = candidates_of(self.matcher, image, o)
+        cands = candidates_of(self.matcher, image, o, self.enrolled)
         w, h = self.matcher.size
         scale = CROP_LONG_SIDE / max(w, h)
         crop = warp_card(image, o.corners, (max(1, round(w * scale)), max(1, round(h * scale))))
