@@ -843,6 +843,8 @@ class CardWatcher:
         self._deck_changed()
         out = []
         found = recognise(self.finder, self.matcher, image, region, known, self.card_area)
+        if self.enrolled is not None:
+            found = [(c, self._learnt_check(image, c, m)) for c, m in found]
         areas = [c.area for c, m in found if m.card_id is not None]
         if areas:
             self.card_area = float(np.median(areas))
@@ -970,6 +972,22 @@ class CardWatcher:
         self.enrolled = (DeckMatcher.from_deck(base, params)
                          if base is not None and int(getattr(self.deck, "learnt", 0)) > 0 else None)
         return True
+
+    def _learnt_check(self, image: Image, card: FoundCard, m: Match) -> Match:
+        """A card named by a template learnt at the table must be the card its enrolled
+        templates rank first there: a learnt template may make the camera sure of a card,
+        never change which card (one cut from a wrong outline matched every card under
+        tonight's light: ``bench ask``, set-boards-9, 116 cards named wrong). Unknown
+        otherwise (gate ``learnt``)."""
+        base = getattr(self.deck, "deck", None)
+        if m.card_id is None or self.enrolled is None or base is None:
+            return m
+        many = getattr(base, "templates_of", None)
+        own = len(many(m.card_id)) if callable(many) else 1
+        if m.template < own:
+            return m
+        (e,) = self.enrolled.match_quads(image, [card.corners])
+        return m if e.best_id == m.card_id else replace(m, card_id=None, gate="learnt")
 
     def take_unsure(self) -> list[UnsureCard]:
         """The cards found but not named that settled since the last call (each once)."""
