@@ -126,3 +126,32 @@ def test_the_watcher_names_the_card_at_once_with_what_it_learnt(demo_decks: Demo
     events = [e for _ in range(6) for e in watcher.process(table.capture())]
     assert [e.card_id for e in events] == ["w17"]
     assert watcher.last[0].match.template == 1  # by what it learnt
+
+
+def test_a_learnt_template_never_changes_which_card(demo_decks: DemoDecks,
+                                                    tmp_path: Path) -> None:
+    """A template learnt under the wrong name (w17's picture named w05, where w17's enrolled
+    template fits it poorly) makes no w05 of a w17: the enrolled templates rank another card
+    first there, so it stays unknown (gate ``learnt``)."""
+    from vision.find import warp_card
+    from vision.realtables import MemDeck
+
+    wink = demo_decks("wink")
+    per = {c: wink.templates_of(c) for c in wink.ids}
+    poor = wink.template("w17").copy()
+    poor[poor.shape[0] // 3: 2 * poor.shape[0] // 3, :] = 128
+    per["w17"] = (poor,)
+    enrolled = MemDeck(wink.id, wink.ids, per, wink.size, wink.shape, wink.use_colour)
+    learning = LearningDeck(enrolled, folder=tmp_path / "learnt")
+    table = SimulatedTable(wink, seed=3, conditions=Conditions.clean("wood"))
+    watcher = CardWatcher(learning)
+    table.place("w17", Pose(320, 240, angle=20, width=120))
+    for _ in range(4):
+        watcher.process(table.capture())
+    (o,) = watcher.last
+    learning.learn("w05", warp_card(table.capture().image, o.corners, wink.size))
+    watcher.forget()
+    events = [e for _ in range(6) for e in watcher.process(table.capture())]
+    assert [e.card_id for e in events] == []
+    (o,) = watcher.last
+    assert o.card_id is None and o.match.gate == "learnt" and o.match.best_id == "w05"
