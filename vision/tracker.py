@@ -426,10 +426,10 @@ def candidates_of(matcher: DeckMatcher, image: Image, o: Observation,
     decision ranked them already.
 
     ``enrolled``: the matcher of the enrolled templates alone, where templates were learnt
-    at the table (``vision.learnt``): the best card with them comes first, then the best by
-    the enrolled ones. A learnt template shares tonight's light with every card on the
-    table, so ranked with the rest it crowds the right card out of the three (``bench ask``:
-    on set-boards-9, 42 cards against 10 without it)."""
+    at the table (``vision.learnt``): the candidates are the enrolled templates' best 3, the
+    best card with the learnt ones first where it is among them. A learnt template shares
+    tonight's light with every card on the table, so ranked with the rest it crowds the right
+    card out of the three (``bench ask``, set-boards-9: 42 and 75 cards against 10)."""
     m = o.match
     if o.card_id is not None or (not np.isnan(m.fine) and m.candidates):
         return m.candidates
@@ -437,11 +437,10 @@ def candidates_of(matcher: DeckMatcher, image: Image, o: Observation,
     ranked = matcher.ranked_in(image, quad)
     if enrolled is None or not ranked:
         return ranked
-    out = [ranked[0]]
-    for c, v in enrolled.ranked_in(image, quad):
-        if len(out) < len(ranked) and all(c != k for k, _ in out):
-            out.append((c, v))
-    return tuple(out)
+    own = enrolled.ranked_in(image, quad)
+    best = ranked[0][0]
+    # the enrolled templates' three, the best with the learnt ones first if it is among them
+    return tuple(sorted(own, key=lambda cv: cv[0] != best))
 
 
 class FrameLike(Protocol):
@@ -977,8 +976,9 @@ class CardWatcher:
         """A card named by a template learnt at the table must be the card its enrolled
         templates rank first there: a learnt template may make the camera sure of a card,
         never change which card (one cut from a wrong outline matched every card under
-        tonight's light: ``bench ask``, set-boards-9, 116 cards named wrong). Unknown
-        otherwise (gate ``learnt``)."""
+        tonight's light: ``bench ask``, set-boards-9, 116 cards named wrong). Otherwise the
+        enrolled templates' own verdict there counts (unknown: gate ``learnt`` if it names
+        none)."""
         base = getattr(self.deck, "deck", None)
         if m.card_id is None or self.enrolled is None or base is None:
             return m
@@ -987,7 +987,10 @@ class CardWatcher:
         if m.template < own:
             return m
         (e,) = self.enrolled.match_quads(image, [card.corners])
-        return m if e.best_id == m.card_id else replace(m, card_id=None, gate="learnt")
+        if e.best_id == m.card_id:
+            return m
+        # (the enrolled templates' own verdict there, as without learning)
+        return e if e.card_id is not None else replace(e, gate=e.gate or "learnt")
 
     def take_unsure(self) -> list[UnsureCard]:
         """The cards found but not named that settled since the last call (each once)."""

@@ -96,16 +96,16 @@ def test_a_damaged_list_is_reported_and_left_out(wink_dir: Path, damage: str) ->
 
 def test_the_watcher_names_the_card_at_once_with_what_it_learnt(demo_decks: DemoDecks,
                                                                 tmp_path: Path) -> None:
-    """A card whose enrolled template does not fit it tonight (a band of it lost, as a
-    glare on the photo it was enrolled from) is unknown; named by the host, it is learnt,
-    and the next time it is laid the camera names it."""
+    """A card whose enrolled template does not fit it tonight (its lower part lost, as a
+    glare on the photo it was enrolled from) is unknown, though ranked first; named by the
+    host, it is learnt, and the next time it is laid the camera names it."""
     from vision.realtables import MemDeck
 
     wink = demo_decks("wink")
     per = {c: wink.templates_of(c) for c in wink.ids}
     poor = wink.template("w17").copy()
     h = poor.shape[0]
-    poor[h // 3: 2 * h // 3, :] = 128
+    poor[6 * h // 10:, :] = 128  # (its enrolled template still ranks it first: unknown)
     per["w17"] = (poor,)
     enrolled = MemDeck(wink.id, wink.ids, per, wink.size, wink.shape, wink.use_colour)
     learning = LearningDeck(enrolled, folder=tmp_path / "learnt")
@@ -132,7 +132,7 @@ def test_a_learnt_template_never_changes_which_card(demo_decks: DemoDecks,
                                                     tmp_path: Path) -> None:
     """A template learnt under the wrong name (w17's picture named w05, where w17's enrolled
     template fits it poorly) makes no w05 of a w17: the enrolled templates rank another card
-    first there, so it stays unknown (gate ``learnt``)."""
+    first there, so their own verdict counts: unknown."""
     from vision.find import warp_card
     from vision.realtables import MemDeck
 
@@ -154,4 +154,4 @@ def test_a_learnt_template_never_changes_which_card(demo_decks: DemoDecks,
     events = [e for _ in range(6) for e in watcher.process(table.capture())]
     assert [e.card_id for e in events] == []
     (o,) = watcher.last
-    assert o.card_id is None and o.match.gate == "learnt" and o.match.best_id == "w05"
+    assert o.card_id is None and o.match.best_id != "w05"  # (the enrolled verdict there)
