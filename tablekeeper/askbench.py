@@ -217,8 +217,7 @@ def run_set(name: str, photos: Sequence[Any], deck: Any, host: ScreenHost,
             s = CROP_LONG_SIDE / max(w, h)
             u = UnsureCard(t_ns=0, seq=0, zone="row1",
                            corners=tuple((float(x), float(y)) for x, y in o.corners),
-                           first_seen_ns=0, candidates=candidates_of(watcher.matcher, img, o,
-                                                               watcher.enrolled),
+                           first_seen_ns=0, candidates=candidates_of(watcher.matcher, img, o),
                            crop=warp_card(img, o.corners, (round(w * s), round(h * s))),
                            gate=o.match.gate, key=out.asked + 1,
                            template=warp_card(img, o.corners, (w, h)))

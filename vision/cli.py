@@ -317,8 +317,7 @@ def _recognize(args: argparse.Namespace) -> int:
                 params = watcher.matcher.params
                 for card, o in zip(line["cards"], obs, strict=True):
                     card["candidates"] = [{"id": c, "score": round(float(v), 4)}
-                                          for c, v in candidates_of(watcher.matcher, image, o,
-                                                                   watcher.enrolled)]
+                                          for c, v in candidates_of(watcher.matcher, image, o)]
                     card["why"] = explain(o.match, params, straight=o.straight)
                 line["gates"] = histogram(gate_of(o.match) for o in obs)
         print(json.dumps(line, ensure_ascii=False), flush=True)

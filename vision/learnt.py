@@ -89,6 +89,11 @@ class LearningDeck:
             learnt = tuple(self._images.get(card_id, ()))
         return own + learnt
 
+    def learnt_templates(self) -> dict[str, tuple[Image, ...]]:
+        """The learnt templates by card (cards with none left out)."""
+        with self._lock:
+            return {c: tuple(v) for c, v in self._images.items() if v}
+
     @property
     def learnt(self) -> int:
         """Templates learnt and not yet kept or dropped."""

@@ -251,7 +251,7 @@ class Match:
 CANDIDATES = 3
 
 GATES = ("min_score", "margin", "twin", "colour", "aligned", "straight", "aligned_floor",
-         "fine", "fine_margin", "fit", "learnt")
+         "fine", "fine_margin", "fit")
 
 
 class DeckLike(Protocol):

@@ -418,29 +418,17 @@ def _near(finder: CardFinder, matcher: DeckMatcher, image: Image, grey: Image,
     return best_card, best
 
 
-def candidates_of(matcher: DeckMatcher, image: Image, o: Observation,
-                  enrolled: DeckMatcher | None = None) -> tuple[tuple[str, float], ...]:
+def candidates_of(matcher: DeckMatcher, image: Image,
+                  o: Observation) -> tuple[tuple[str, float], ...]:
     """The best cards for observation ``o`` of ``image``, best first (card id, score): a
     named card's verdict carries them (``Match.candidates``); for a card not named they are
     computed once, every template scored (:meth:`DeckMatcher.ranked_in`), unless the fine
-    decision ranked them already.
-
-    ``enrolled``: the matcher of the enrolled templates alone, where templates were learnt
-    at the table (``vision.learnt``): the candidates are the enrolled templates' best 3, the
-    best card with the learnt ones first where it is among them. A learnt template shares
-    tonight's light with every card on the table, so ranked with the rest it crowds the right
-    card out of the three (``bench ask``, set-boards-9: 42 and 75 cards against 10)."""
+    decision ranked them already."""
     m = o.match
     if o.card_id is not None or (not np.isnan(m.fine) and m.candidates):
         return m.candidates
     quad = np.roll(o.corners, m.rotation, axis=0)  # (as found: ``observe`` turned it)
-    ranked = matcher.ranked_in(image, quad)
-    if enrolled is None or not ranked:
-        return ranked
-    own = enrolled.ranked_in(image, quad)
-    best = ranked[0][0]
-    # the enrolled templates' three, the best with the learnt ones first if it is among them
-    return tuple(sorted(own, key=lambda cv: cv[0] != best))
+    return matcher.ranked_in(image, quad)
 
 
 class FrameLike(Protocol):
@@ -589,20 +577,20 @@ class CardWatcher:
         self.config = config or VisionConfig()
         did = deck_id if deck_id is not None else str(getattr(deck, "id", ""))
         self.finder = CardFinder(deck.size, self.config.find)
-        self.matcher = DeckMatcher.from_deck(deck, self.config.match_params(did))
+        #: the deck (a ``vision.learnt.LearningDeck`` grows templates at the table: its
+        #: ``version`` changes, and :attr:`learnt` is made again before the next search)
+        self.deck = deck
+        self._deck_id = did
+        enrolled = getattr(deck, "deck", None) or deck
+        self.matcher = DeckMatcher.from_deck(enrolled, self.config.match_params(did))
         # The deck's keypoints now rather than at the first pile of the game, which would
         # then wait for them (half a second for 181 cards here, more on a Pi).
         index_for(self.matcher)
-        #: the deck (a ``vision.learnt.LearningDeck`` grows templates at the table: its
-        #: ``version`` changes, and the matcher is made again before the next search)
-        self.deck = deck
-        self._deck_id = did
-        self._deck_version = getattr(deck, "version", None)
-        #: the enrolled templates alone, where some were learnt (``candidates_of``)
-        self.enrolled: DeckMatcher | None = None
-        base = getattr(deck, "deck", None)
-        if base is not None and int(getattr(deck, "learnt", 0)) > 0:
-            self.enrolled = DeckMatcher.from_deck(base, self.config.match_params(did))
+        #: the templates learnt at the table alone (None: none): a second opinion on a card
+        #: the enrolled ones leave unknown (:meth:`_learnt_opinion`)
+        self.learnt: DeckMatcher | None = None
+        self._deck_version: object = object()
+        self._deck_changed()
         self._tracks: list[_Track] = []
         #: The observations of the last processed frame (for a screen or a debug view).
         self.last: list[Observation] = []
@@ -842,8 +830,8 @@ class CardWatcher:
         self._deck_changed()
         out = []
         found = recognise(self.finder, self.matcher, image, region, known, self.card_area)
-        if self.enrolled is not None:
-            found = [(c, self._learnt_check(image, c, m)) for c, m in found]
+        if self.learnt is not None:
+            found = [(c, self._learnt_opinion(image, c, m)) for c, m in found]
         areas = [c.area for c, m in found if m.card_id is not None]
         if areas:
             self.card_area = float(np.median(areas))
@@ -958,39 +946,36 @@ class CardWatcher:
         return events
 
     def _deck_changed(self) -> bool:
-        """Templates learnt at the table (the deck's ``version`` changed): the matcher is
-        made again with them. True if it was."""
+        """Templates learnt at the table (the deck's ``version`` changed): :attr:`learnt` is
+        made again. True if it was."""
         version = getattr(self.deck, "version", None)
         if version == self._deck_version:
             return False
         self._deck_version = version
-        params = self.config.match_params(self._deck_id)
-        self.matcher = DeckMatcher.from_deck(self.deck, params)
-        index_for(self.matcher)
-        base = getattr(self.deck, "deck", None)
-        self.enrolled = (DeckMatcher.from_deck(base, params)
-                         if base is not None and int(getattr(self.deck, "learnt", 0)) > 0 else None)
+        per = getattr(self.deck, "learnt_templates", None)
+        cards = per() if callable(per) else {}
+        self.learnt = None if not cards else DeckMatcher(
+            list(cards), [list(v) for v in cards.values()], self.matcher.size,
+            square=self.matcher.square, use_colour=bool(getattr(self.deck, "use_colour", False)),
+            params=self.config.match_params(self._deck_id))
         return True
 
-    def _learnt_check(self, image: Image, card: FoundCard, m: Match) -> Match:
-        """A card named by a template learnt at the table must be the card its enrolled
-        templates rank first there: a learnt template may make the camera sure of a card,
-        never change which card (one cut from a wrong outline matched every card under
-        tonight's light: ``bench ask``, set-boards-9, 116 cards named wrong). Otherwise the
-        enrolled templates' own verdict there counts (unknown: gate ``learnt`` if it names
-        none)."""
-        base = getattr(self.deck, "deck", None)
-        if m.card_id is None or self.enrolled is None or base is None:
+    def _learnt_opinion(self, image: Image, card: FoundCard, m: Match) -> Match:
+        """A card the enrolled templates leave unknown, whose best card by them has templates
+        learnt at the table: named that card if its learnt templates fit it (the deck's
+        ``min_score``) better than any other card's learnt ones. The enrolled templates'
+        verdicts are never changed otherwise: learnt among them, tonight's light made a
+        learnt template fit other cards better than their own (``bench ask``,
+        set-boards-9: named 49 % -> 35 %, or 116 cards wrong), so a learnt template only
+        makes the camera sure of the card the enrolled ones already rank first."""
+        learnt = self.learnt
+        if m.card_id is not None or learnt is None or m.best_id not in learnt.ids:
             return m
-        many = getattr(base, "templates_of", None)
-        own = len(many(m.card_id)) if callable(many) else 1
-        if m.template < own:
+        (e,) = learnt.match_quads(image, [card.corners])
+        p = learnt.params
+        if e.best_id != m.best_id or e.score < p.min_score or e.margin < p.min_margin:
             return m
-        (e,) = self.enrolled.match_quads(image, [card.corners])
-        if e.best_id == m.card_id:
-            return m
-        # (the enrolled templates' own verdict there, as without learning)
-        return e if e.card_id is not None else replace(e, gate=e.gate or "learnt")
+        return replace(m, card_id=m.best_id, gate=None)
 
     def take_unsure(self) -> list[UnsureCard]:
         """The cards found but not named that settled since the last call (each once)."""
@@ -1062,7 +1047,7 @@ class CardWatcher:
         (every template scored, :meth:`DeckMatcher.ranked_in`; the fine decision's ranking
         where the deck has it)."""
         m = o.match
-        cands = candidates_of(self.matcher, image, o, self.enrolled)
+        cands = candidates_of(self.matcher, image, o)
         w, h = self.matcher.size
         scale = CROP_LONG_SIDE / max(w, h)
         crop = warp_card(image, o.corners, (max(1, round(w * scale)), max(1, round(h * scale))))
