@@ -96,6 +96,9 @@ STRINGS: dict[str, Mapping[str, str]] = {
     "setup.roster_remove": {"zh-TW": "移除這位", "en": "Remove"},
     "status.roster_not_saved": {"zh-TW": "常來的人沒有存起來（詳見記錄）",
                                 "en": "The regulars were not saved (see the log)"},
+    "status.roster_merged": {"zh-TW": "設定檔裡也改過常來的人：兩邊的名字都留下了",
+                             "en": "The regulars were also edited in the config file: "
+                                   "both kept"},
     "key.space": {"zh-TW": "空格", "en": "Space"},
     "key.done": {"zh-TW": "完成", "en": "Done"},
     "key.erase": {"zh-TW": "刪除", "en": "Delete"},
@@ -351,6 +354,9 @@ STRINGS: dict[str, Mapping[str, str]] = {
                             "en": "The config file has an error: not saved (see the log)"},
     "setup.config.unwritable": {"zh-TW": "無法寫入檔案，沒有儲存（詳見記錄）",
                                 "en": "The file cannot be written: not saved (see the log)"},
+    "setup.config.clash": {"zh-TW": "設定檔同一項剛被手動改過：已存這裡的值，原值記在記錄裡",
+                           "en": "That setting was also edited in the config file: the value "
+                                 "set here is saved, the file's is in the log"},
     "setup.config.none": {"zh-TW": "這台機器沒有設定檔，無法儲存",
                           "en": "This box runs without a config file: cannot save"},
     "setup.zones.lay.pile": {"zh-TW": "把一張牌放在牌堆的位置",

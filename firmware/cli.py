@@ -7,6 +7,7 @@ import sys
 from typing import Any
 
 from firmware.config import ArbiterConfig
+from ground.files import read_text
 
 Subcommands = Any  # argparse._SubParsersAction[argparse.ArgumentParser]
 
@@ -81,8 +82,7 @@ def _load_config(path: str | None) -> Any:
 
     if path is None:
         return FirmwareConfig()
-    with open(path, "rb") as f:
-        data = tomllib.load(f)
+    data = tomllib.loads(read_text(path))
     return FirmwareConfig.from_dict(data.get("firmware", {}))
 
 

@@ -128,7 +128,13 @@ def lgpio_work_dir(environ: Any = None) -> str | None:
     except OSError:  # the current folder is gone, or cannot be looked up
         pass
     runtime = env.get("RUNTIME_DIRECTORY", "").split(":")[0]
-    folder = runtime if runtime and os.access(runtime, os.W_OK) else tempfile.gettempdir()
+    if runtime and os.access(runtime, os.W_OK):
+        folder = runtime
+    else:
+        try:
+            folder = tempfile.gettempdir()
+        except OSError:  # a full card (tempfile writes a file to choose): lgpio's own default
+            folder = env.get("TMPDIR") or "/tmp"
     env["LG_WD"] = folder
     log.info("LG_WD was unset and the current folder is not writable: lgpio uses %s", folder)
     return folder

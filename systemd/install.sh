@@ -208,7 +208,7 @@ else
 fi
 # What is installed is identified by a hash of the source files, so re-running with the same
 # checkout does not reinstall (pip would rebuild and rewrite every file).
-source_hash="$(cd "$src" && find pyproject.toml README.md requirements tablekeeper engine firmware vision display \
+source_hash="$(cd "$src" && find pyproject.toml README.md requirements tablekeeper engine firmware vision display ground \
   -type f ! -path '*/__pycache__/*' ! -name '*.pyc' -print0 2>/dev/null \
   | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -d' ' -f1)"
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$source_hash" ]; then

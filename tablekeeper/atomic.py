@@ -46,9 +46,12 @@ def write_atomic(path: str | os.PathLike[str], data: bytes | str, *,
     when that is not root's (``vision.deck.kiosk_owner``: a config written with sudo into the
     service's folder stays the service's). Missing parent directories are an error
     (``FileNotFoundError``), not created silently: a wrong path should be noticed, not grow a
-    new tree.
+    new tree. A symbolic link is followed: its target is replaced (atomically, in the target's
+    folder) and the link stays a link.
     """
     target = Path(path)
+    if target.is_symlink():  # a config kept elsewhere and linked here: write the real file
+        target = Path(os.path.realpath(target))
     if isinstance(data, str):
         payload = data.encode(encoding)
     elif isinstance(data, bytes | bytearray | memoryview):

@@ -67,7 +67,12 @@ def private_runtime_dir(base: str | None = None) -> str | None:
     """``<temp>/tablekeeper-runtime-<uid>``, made mode 0700 if missing; None where it cannot be
     made, or exists but is not this user's private folder."""
     uid = os.getuid()
-    path = os.path.join(base or tempfile.gettempdir(), f"tablekeeper-runtime-{uid}")
+    if base is None:
+        try:
+            base = tempfile.gettempdir()
+        except OSError:  # a full card: tempfile finds no folder where it can write a file
+            base = os.environ.get("TMPDIR") or "/tmp"
+    path = os.path.join(base, f"tablekeeper-runtime-{uid}")
     try:
         os.mkdir(path, 0o700)
     except FileExistsError:

@@ -41,8 +41,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Self
 
+from ground.files import NotAFile, printable, read_regular, read_text
 from tablekeeper.atomic import write_atomic
-from tablekeeper.paths import NotAFile, printable, read_regular
 
 #: the longest config file read (a real one is a few kB)
 MAX_CONFIG_BYTES = 1024 * 1024
@@ -321,24 +321,63 @@ def save_config(config: Config, path: Path) -> None:
     write_atomic(path, dumps(config))
 
 
-def save_roster(path: Path, roster: tuple[str, ...]) -> None:
+def _strings(value: Any) -> list[str]:
+    """The non-empty names of a list as a config holds it (anything else: none)."""
+    if not isinstance(value, list):
+        return []
+    return [str(n).strip() for n in value if isinstance(n, str) and str(n).strip()]
+
+
+def merge_roster(now: tuple[str, ...], base: tuple[str, ...],
+                 mine: tuple[str, ...]) -> tuple[str, ...]:
+    """The roster in the file (``now``) with the screen's own changes applied: the names the
+    screen added since ``base`` (what it started from) are added, the names it removed are
+    removed, a name the screen renamed is renamed in place; names typed into the file
+    meanwhile stay."""
+    removed = [n for n in base if n not in mine]
+    added = [n for n in mine if n not in base]
+    out = list(now)
+    # a rename on the screen is one name out and one in at the same place: keep its place
+    for old in removed:
+        if old in out:
+            i = out.index(old)
+            new = next((n for n in added if mine.index(n) == base.index(old)), None)
+            if new is not None and new not in out:
+                out[i] = new
+                added.remove(new)
+            else:
+                del out[i]
+    out.extend(n for n in added if n not in out)
+    return tuple(out)
+
+
+def save_roster(path: Path, roster: tuple[str, ...],
+                base: tuple[str, ...] | None = None) -> tuple[tuple[str, ...], bool]:
     """Write ``[table] roster`` into the config file at ``path``, keeping everything else as
     the host wrote it (comments, order, other keys: tomlkit edits the document, it does not
-    re-dump it), atomically. A missing file is created with just the roster. Raises
-    ``OSError`` (cannot read or write) or ``ValueError`` (the file is not valid TOML, or
-    ``table`` is not a table: then nothing is written)."""
+    re-dump it), atomically; through a symbolic link, its target. A missing file is created
+    with just the roster.
+
+    ``base``: the roster the screen started from. The file is read again now and only the
+    screen's changes since ``base`` are applied to the roster it holds (:func:`merge_roster`):
+    a name typed into the file meanwhile is kept. Returns the roster saved and whether the
+    file's roster had been changed by hand meanwhile (the screen says so). Without ``base``
+    the roster is written as given. Raises ``OSError`` (cannot read or write) or
+    ``ValueError`` (the file is not valid TOML, or ``table`` is not a table: then nothing is
+    written)."""
     import tomlkit
     from tomlkit.exceptions import TOMLKitError
 
-    names = [name.strip() for name in roster]
+    names = tuple(name.strip() for name in roster)
     if any(not n for n in names) or len(set(names)) != len(names):
         raise ValueError("table.roster: a name is empty or there twice")
     if any(len(n) > MAX_NAME for n in names):
         raise ValueError(f"table.roster: a name is longer than {MAX_NAME} characters")
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path)
     except FileNotFoundError:
         text = ""
+    edited = False
     try:
         doc = tomlkit.parse(text)
         table = doc.get("table")
@@ -347,6 +386,11 @@ def save_roster(path: Path, roster: tuple[str, ...]) -> None:
             doc["table"] = table
         if not isinstance(table, dict):
             raise ValueError(f"{path}: 'table' is not a table; the roster is not saved")
+        if base is not None:  # the file's names now, as the kiosk reads them (Table.names)
+            held = [*_strings(table.get("roster")), *_strings(table.get("players"))]
+            now = tuple(dict.fromkeys(n for n in held if len(n) <= MAX_NAME))
+            edited = now != tuple(base)
+            names = merge_roster(now, tuple(base), names)
         array = tomlkit.array()
         array.extend(names)
         table["roster"] = array
@@ -354,6 +398,7 @@ def save_roster(path: Path, roster: tuple[str, ...]) -> None:
     except TOMLKitError as exc:
         raise ValueError(f"{path}: {exc}; the roster is not saved") from exc
     write_atomic(path, out)
+    return names, edited
 
 
 # --- the kiosk's reading: every problem at once, a bad key falls back alone ----------------

@@ -16,16 +16,53 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
+    from display.renderer import Renderer
     from tablekeeper.app import Loop
-    from tablekeeper.screen import PygameScreen
+
+
+class MenuScreen(Protocol):
+    """What the entries use of the screen (:class:`tablekeeper.screen.PygameScreen`, which
+    holds the entries: the menu is below it and names only this, so the two do not import
+    each other). An entry that needs more of the screen adds it here."""
+
+    lang: str
+    volume: int
+    muted: bool
+    menu_page: str
+    focus: int
+
+    @property
+    def renderer(self) -> Renderer: ...
+
+    @property
+    def home(self) -> object: ...
+
+    @property
+    def area(self) -> object: ...
+
+    @property
+    def area_factory(self) -> object: ...
+
+    def close_menu(self) -> None: ...
+
+    def end_game(self, loop: Loop, now_ns: int) -> Any: ...
+
+    def go_home(self, loop: Loop) -> None: ...
+
+    def can_go_home(self) -> bool: ...
+
+    def set_volume(self, loop: Loop, volume: int, *, muted: bool) -> None: ...
+
+    def show_area(self, game: str | None = None, step: str | None = None) -> bool: ...
+
 
 #: ``run(screen, loop, now_ns)``: what the entry does when the host takes it
-Run = Callable[["PygameScreen", "Loop", int], None]
+Run = Callable[["MenuScreen", "Loop", int], None]
 #: ``shown(screen, loop)``: whether the entry is offered now
-Shown = Callable[["PygameScreen", "Loop"], bool]
+Shown = Callable[["MenuScreen", "Loop"], bool]
 
 
 @dataclass(frozen=True)
@@ -40,29 +77,29 @@ class Entry:
     shown: Shown = lambda screen, loop: True
     confirm: str = ""
     risky: bool = False
-    params: Callable[[PygameScreen], dict[str, Any]] = lambda screen: {}
+    params: Callable[[MenuScreen], dict[str, Any]] = lambda screen: {}
 
 
-def _playing(screen: PygameScreen, loop: Loop) -> bool:
+def _playing(screen: MenuScreen, loop: Loop) -> bool:
     referee = loop.referee
     return bool(referee.engine.started(referee.state)) and not referee.over
 
 
-def _resume(screen: PygameScreen, loop: Loop, now_ns: int) -> None:
+def _resume(screen: MenuScreen, loop: Loop, now_ns: int) -> None:
     screen.close_menu()
 
 
-def _rules(screen: PygameScreen, loop: Loop, now_ns: int) -> None:
+def _rules(screen: MenuScreen, loop: Loop, now_ns: int) -> None:
     screen.menu_page = "rules"
     screen.focus = 0
 
 
-def _end(screen: PygameScreen, loop: Loop, now_ns: int) -> None:
+def _end(screen: MenuScreen, loop: Loop, now_ns: int) -> None:
     screen.close_menu()
     screen.end_game(loop, now_ns)
 
 
-def _home(screen: PygameScreen, loop: Loop, now_ns: int) -> None:
+def _home(screen: MenuScreen, loop: Loop, now_ns: int) -> None:
     screen.close_menu()
     if _playing(screen, loop):
         screen.end_game(loop, now_ns)
@@ -70,16 +107,16 @@ def _home(screen: PygameScreen, loop: Loop, now_ns: int) -> None:
 
 
 def _volume(step: int) -> Run:
-    def run(screen: PygameScreen, loop: Loop, now_ns: int) -> None:
+    def run(screen: MenuScreen, loop: Loop, now_ns: int) -> None:
         screen.set_volume(loop, screen.volume + step, muted=False)
     return run
 
 
-def _mute(screen: PygameScreen, loop: Loop, now_ns: int) -> None:
+def _mute(screen: MenuScreen, loop: Loop, now_ns: int) -> None:
     screen.set_volume(loop, screen.volume, muted=not screen.muted)
 
 
-def _lang(screen: PygameScreen, loop: Loop, now_ns: int) -> None:
+def _lang(screen: MenuScreen, loop: Loop, now_ns: int) -> None:
     screen.lang = "en" if screen.lang == "zh-TW" else "zh-TW"
     screen.renderer.invalidate(layers=True)
 
@@ -115,7 +152,7 @@ ENTRIES: list[Entry] = [
 ]
 
 
-def _set_up(screen: PygameScreen, loop: Loop, now_ns: int) -> None:
+def _set_up(screen: MenuScreen, loop: Loop, now_ns: int) -> None:
     screen.close_menu()
     screen.show_area(loop.referee.kit.name)
 

@@ -47,17 +47,20 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import errno
+import functools
 import json
+import math
 import os
+import re
 import zlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from engine.core import Engine, Event, EventRegistry, Rejection, Source
-from tablekeeper.paths import NotAFile, read_regular
+from ground.files import NotAFile, read_regular
 
 SCHEMA = "tablekeeper.journal"
 #: 2: every line carries its ``crc``. 1: no checksums (still read, and continued as 1).
@@ -68,6 +71,8 @@ NOTES_SINCE = 3
 #: the longest journal read (a game's journal is a few hundred kB; anything far larger is not
 #: one, and reading it whole would exhaust a Pi's memory)
 MAX_JOURNAL_BYTES = 64 * 1024 * 1024
+
+_T = TypeVar("_T")
 
 
 class JournalError(ValueError):
@@ -240,8 +245,30 @@ def last_host_seq(active: list[Record],
 
 
 def read(path: str | os.PathLike[str]) -> Contents:
-    """Read and check a journal (see the module docstring for what is an error)."""
+    """Read and check a journal (see the module docstring for what is an error). Raises
+    :class:`JournalError` and nothing else: whatever else a damaged line trips on (a parser, a
+    checksum, an engine's check) is that line's damage."""
     p = str(path)
+    try:
+        return _read(p, path)
+    except JournalError:
+        raise
+    except Exception as exc:  # (RecursionError, MemoryError, UnicodeError ...: still damage)
+        raise JournalError(p, 0, f"cannot be read: {type(exc).__name__}: {exc}") from exc
+
+
+def _guarded(path: str, line: int, parse: Callable[[], _T]) -> _T:
+    """``parse()``; anything but a JournalError it raises is line ``line``'s damage."""
+    try:
+        return parse()
+    except JournalError:
+        raise
+    except Exception as exc:
+        raise JournalError(path, line, f"cannot be read: {type(exc).__name__}: "
+                                       f"{_short(str(exc))}") from exc
+
+
+def _read(p: str, path: str | os.PathLike[str]) -> Contents:
     try:
         data = read_regular(path, MAX_JOURNAL_BYTES)
     except NotAFile as exc:
@@ -260,7 +287,7 @@ def read(path: str | os.PathLike[str]) -> Contents:
     good_bytes = sum(len(line) + 1 for line in lines)
     if not lines:
         raise JournalError(p, 1, "empty journal: no complete header line")
-    header = _parse_header(p, lines[0])
+    header = _guarded(p, 1, functools.partial(_parse_header, p, lines[0]))
     spec = game_spec(header.game)
     if spec is None:
         raise JournalError(p, 1, f"unknown game {header.game!r} (known: {_known()})")
@@ -270,7 +297,8 @@ def read(path: str | os.PathLike[str]) -> Contents:
         raise JournalError(p, 1, f"bad rules: {exc}") from exc
     records: list[Record] = []
     for i, raw in enumerate(lines[1:], start=2):
-        rec = _parse_record(p, i, raw, spec.events, header.version)
+        rec = _guarded(p, i, functools.partial(_parse_record, p, i, raw, spec.events,
+                                               header.version))
         expected = records[-1].seq + 1 if records else 1
         if rec.seq != expected:
             raise JournalError(p, i, f"seq {rec.seq} where {expected} was expected")
@@ -300,15 +328,83 @@ def _loads(path: str, line: int, raw: bytes) -> Any:
     except UnicodeDecodeError as exc:
         raise JournalError(path, line, f"not UTF-8 text ({exc.reason} at byte {exc.start})"
                            ) from exc
+    if _too_deep(text):  # before parsing: the parser itself recurses
+        raise JournalError(path, line, f"nested more than {MAX_DEPTH} deep (a journal line "
+                                       "is a few levels deep)")
     try:
-        return json.loads(text, object_pairs_hook=_no_duplicates,
-                          parse_constant=_no_constant)
+        value = json.loads(text, object_pairs_hook=_no_duplicates,
+                           parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
         raise JournalError(path, line, f"not valid JSON ({exc})") from exc
     except RecursionError as exc:
         raise JournalError(path, line, "not valid JSON (nested too deeply to read)") from exc
     except (ValueError, OverflowError, MemoryError) as exc:  # 5,000-digit numbers, ...
         raise JournalError(path, line, f"not valid JSON ({exc})") from exc
+    problem = _unfit(value)
+    if problem is not None:
+        raise JournalError(path, line, problem)
+    return value
+
+
+#: how deep a line may nest (arrays and objects): an event with a refused event inside a note
+#: is five levels deep; 990 levels make the encoder of the checksum recurse past Python's limit
+MAX_DEPTH = 32
+#: the largest integer a line may hold: what every reader (the café board's JavaScript too)
+#: holds exactly (2**53 - 1); a clock of 285,000 years in ms
+MAX_INT = 2 ** 53 - 1
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _too_deep(text: str) -> bool:
+    """Does ``text`` open more than :data:`MAX_DEPTH` brackets at once (outside strings)?
+    A cheap scan before the parser, which would recurse that deep."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return False
+    depth = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return True
+        elif ch in "]}":
+            depth -= 1
+    return False
+
+
+def _unfit(value: Any) -> str | None:
+    """What in a parsed line no reader can hold, or None: a lone surrogate (``"\\ud800"``:
+    not text, it cannot be written as UTF-8), an integer past :data:`MAX_INT`, a float that is
+    not finite (``1e999``). Walked without recursion."""
+    stack: list[Any] = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            if _SURROGATE.search(v):
+                return f"a lone surrogate escape in the text {_short(v, 60)} (not Unicode text)"
+        elif isinstance(v, bool) or v is None:
+            continue
+        elif isinstance(v, int):
+            if not -MAX_INT <= v <= MAX_INT:
+                return f"the number {_short(v, 40)} does not fit (at most {MAX_INT})"
+        elif isinstance(v, float):
+            if not math.isfinite(v):
+                return f"the number {v} does not fit"
+        elif isinstance(v, dict):
+            stack.extend(v.keys())
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+    return None
 
 
 def _check_crc(path: str, line: int, d: dict[str, Any], version: int) -> None:
@@ -319,7 +415,7 @@ def _check_crc(path: str, line: int, d: dict[str, Any], version: int) -> None:
         return
     crc = d.get("crc")
     if not isinstance(crc, str):
-        raise JournalError(path, line, f"no checksum (crc) on this line: {d!r}")
+        raise JournalError(path, line, f"no checksum (crc) on this line: {_short(d)}")
     if crc != crc_of(d):
         raise JournalError(path, line, f"checksum mismatch (crc {crc}, the line's content "
                                        f"gives {crc_of(d)}): the line was changed after it "
@@ -552,7 +648,10 @@ class Journal:
             return None
         note = Note(kind=kind, at_ms=at_ms, fields=fields)
         record = {"seq": len(self._records) + 1, "note": note.to_dict()}
-        json.dumps(record, allow_nan=False)  # a TypeError/ValueError here writes nothing
+        text = json.dumps(record, allow_nan=False)  # a TypeError/ValueError writes nothing
+        problem = "too deeply nested" if _too_deep(text) else _unfit(record)
+        if problem is not None:  # what a reader would refuse is never written
+            raise ValueError(f"a note no reader could read: {problem}")
         self._write(record)
         seq = len(self._records) + 1
         self._records.append(Record(seq=seq, line=self._next_line, note=note))

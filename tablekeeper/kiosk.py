@@ -34,7 +34,7 @@ Interpretations:
   pause is written when writing works again, at its deadline. A card the camera saw or a buzz
   the arbiter decided during the pause is refused (the screen says why); the buzzers are armed
   again when the game resumes in the buzz phase, and a card can be turned by hand.
-- every path is just a path (:mod:`tablekeeper.paths`): a FIFO, a socket, a device, a
+- every path is just a path (:mod:`ground.files`): a FIFO, a socket, a device, a
   directory, a link to one or a dangling link where ``current.jsonl`` should be is renamed
   aside as ``damaged-<n>-<date>.jsonl`` (never opened, never followed, never deleted) with one
   line saying what it was; something that is not a folder where the games folder should be
@@ -60,14 +60,17 @@ import os
 import random
 import re
 import secrets
+import signal
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from engine.core import Rejection
+from ground.files import kind_of, printable
 from tablekeeper.app import Loop
 from tablekeeper.atomic import fsync_directory
 from tablekeeper.clock import MonotonicClock
@@ -82,7 +85,6 @@ from tablekeeper.journal import (
     game_spec,
     read,
 )
-from tablekeeper.paths import kind_of, printable
 from tablekeeper.referee import Referee
 
 log = logging.getLogger("tablekeeper.kiosk")
@@ -176,9 +178,44 @@ def archive(folder: Path, game: JournaledGame) -> Path:
     return target
 
 
+class Terminated(SystemExit):
+    """SIGTERM (systemd stopping the unit): raised in the main thread wherever it is -- the
+    start-up, the loop -- so every ``finally`` runs (the camera, the screen, the buttons and
+    the folder's lock are let go) and the kiosk exits 0 well within ``TimeoutStopSec``."""
+
+
+def _on_sigterm(signum: int, frame: Any) -> None:
+    log.warning("SIGTERM: the kiosk stops")
+    raise Terminated(0)
+
+
+def handle_sigterm() -> None:
+    """Make SIGTERM end the kiosk (:class:`Terminated`). Called before pygame starts and
+    again once the screen is up: SDL installs its own handler for SIGTERM at its start, which
+    only queues a quit event that nothing reads until the loop runs (``SDL_NO_SIGNAL_HANDLERS``
+    asks it not to; the second call makes sure)."""
+    os.environ["SDL_NO_SIGNAL_HANDLERS"] = "1"
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _on_sigterm)
+
+
 def run_kiosk(args: argparse.Namespace) -> int:
     from tablekeeper.logs import setup_logging
     from tablekeeper.sdnotify import Notifier
+
+    main_thread = threading.current_thread() is threading.main_thread()
+    before = signal.getsignal(signal.SIGTERM) if main_thread else None
+    handle_sigterm()
+    try:
+        return _run_kiosk_main(args, setup_logging, Notifier)
+    except Terminated:
+        return 0
+    finally:
+        if main_thread:  # (a kiosk run inside another program, a test: its handler again)
+            signal.signal(signal.SIGTERM, before if before is not None else signal.SIG_DFL)
+
+
+def _run_kiosk_main(args: argparse.Namespace, setup_logging: Any, Notifier: Any) -> int:
 
     setup_logging(args.log_level)
     notifier = Notifier.from_environ(os.environ, os.getpid())
@@ -202,13 +239,13 @@ def run_kiosk(args: argparse.Namespace) -> int:
         notifier.status(text[:200])
         return EXIT_CONFIG
     try:
-        return _run_kiosk(args, config, config_path, config_problem, notifier, folder)
+        return _run_kiosk(args, config, config_path, config_problem, notifier, lock)
     finally:
         lock.release()
 
 
 def _run_kiosk(args: argparse.Namespace, config: Config, config_path: Path | None,
-               config_problem: str | None, notifier: Any, folder: Path) -> int:
+               config_problem: str | None, notifier: Any, lock: FolderLock) -> int:
     from firmware.box import build
     from firmware.config import FirmwareConfig
 
@@ -230,7 +267,7 @@ def _run_kiosk(args: argparse.Namespace, config: Config, config_path: Path | Non
 
     clock = MonotonicClock()
     return _run_locked(args, config, config_path, config_problem, firmware, notifier, clock,
-                       folder)
+                       lock)
 
 
 def lock_folder(folder: Path) -> FolderLock:
@@ -246,8 +283,10 @@ def lock_folder(folder: Path) -> FolderLock:
 
 def _run_locked(args: argparse.Namespace, config: Config, config_path: Path | None,
                 config_problem: str | None, firmware: Any, notifier: Any, clock: MonotonicClock,
-                folder: Path) -> int:
+                lock: FolderLock) -> int:
     from tablekeeper import games
+
+    folder = lock.folder
     from tablekeeper.vision_link import camera_pipeline
 
     game, journal_problem = open_game(folder, games.load(config.table.game).engine.name)
@@ -316,6 +355,7 @@ def _run_locked(args: argparse.Namespace, config: Config, config_path: Path | No
                           roster=config.table.names,
                           table_file=folder / table_players.FILE_NAME,
                           config_path=config_path)
+    handle_sigterm()  # (SDL has started: its handler must not be the one that answers)
     if config.table.variant:
         screen.variants[config.table.game] = config.table.variant
     if config_problem:  # the lines are in the log and in ``tablekeeper selftest``
@@ -337,7 +377,7 @@ def _run_locked(args: argparse.Namespace, config: Config, config_path: Path | No
         if banner is None:
             loop.referee.table.resync(clock.now_ns())
 
-    watch_pauses(game, on_pause)  # (the loop's referee plays ``game`` until a new game)
+    watch_pauses(game, on_pause, lock)  # (the loop's referee plays ``game`` until a new game)
     referee_log = logging.getLogger("tablekeeper.referee")
     if not any(isinstance(f, PauseLogFilter) for f in referee_log.filters):
         referee_log.addFilter(PauseLogFilter())
@@ -355,7 +395,7 @@ def _run_locked(args: argparse.Namespace, config: Config, config_path: Path | No
             kit = new_kit
         if fresh is None:
             fresh = new_journaled_game(folder / CURRENT, kit.engine.name)
-        watch_pauses(fresh, on_pause)
+        watch_pauses(fresh, on_pause, lock)
         if loop.asks is not None:
             loop.asks.clear()  # (the last game's cards)
         loop.referee = Referee(fresh, firmware, clock.now_ns(), kit=kit,
@@ -417,6 +457,7 @@ def _run_locked(args: argparse.Namespace, config: Config, config_path: Path | No
         notifier.tick(time.monotonic())
         current = loop.referee.game
         if isinstance(current, GuardedGame):
+            current.watch_lock()
             current.probe()
 
     loop.watchdog = watchdog
@@ -681,10 +722,20 @@ def remove_stale_temporaries(folder: Path) -> list[Path]:
     return removed
 
 
+class LockLost(OSError):
+    """The games folder is not this kiosk's to write (another holds its lock); the message
+    says who."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(errno.EBUSY, reason)
+
+
 def what_failed(exc: OSError) -> str:
     """What an ``OSError`` of the journal means at the table, in a few words."""
     if exc.errno == errno.ENOSPC:
         return "the disk is full / 儲存空間已滿"
+    if isinstance(exc, LockLost):
+        return "another tablekeeper uses the games folder / 遊戲資料夾被另一個 tablekeeper 使用"
     return "the games folder cannot be written / 無法寫入遊戲資料夾"
 
 
@@ -776,6 +827,9 @@ class GuardedGame(JournaledGame):
         self.banner: str | None = None
         self.on_pause: Callable[[str | None], None] | None = None
         self._tried = -float("inf")
+        #: the games folder's lock (the kiosk's): held before anything is written
+        self.lock: FolderLock | None = None
+        self._lock_checked = -float("inf")
 
     def submit(self, event: Any) -> Any:
         return self._guarded(lambda: super(GuardedGame, self).submit(event))
@@ -816,14 +870,32 @@ class GuardedGame(JournaledGame):
         if self.on_pause is not None:
             self.on_pause(None)
 
+    def watch_lock(self) -> None:
+        """Once a second while the game runs: is the games folder still this kiosk's
+        (:meth:`FolderLock.ensure`)? If not -- another kiosk took a folder put in its place --
+        the game pauses, saying who holds it, until :meth:`probe` takes the lock back."""
+        now = time.monotonic()
+        if self.lock is None or self.paused is not None or now - self._lock_checked < 1.0:
+            return
+        self._lock_checked = now
+        problem = self.lock.ensure()
+        if problem is not None:
+            self.pause(LockLost(problem))
+
     def probe(self) -> None:
-        """While paused, once a second: can the journal be written again?"""
+        """While paused, once a second: can the journal be written again (the games folder
+        made, its lock taken, a block written)?"""
         now = time.monotonic()
         if self.paused is None or now - self._tried < self.RETRY_S:
             return
         self._tried = now
         journal = self.journal
         try:
+            if self.lock is not None:  # (a kiosk that started without one takes it now)
+                Path(journal.path).parent.mkdir(parents=True, exist_ok=True)
+                held = self.lock.ensure()
+                if held is not None:
+                    raise LockLost(held)
             if isinstance(journal, DeferredJournal):
                 journal.ensure()
             problem = folder_writable(Path(journal.path).parent)
@@ -852,10 +924,15 @@ def paused_game(path: Path, exc: OSError, game: str | None = None) -> GuardedGam
     return paused
 
 
-def watch_pauses(game: JournaledGame, on_pause: Callable[[str | None], None]) -> None:
-    """Tell ``on_pause`` when ``game`` pauses and resumes (now too, if it is paused)."""
+def watch_pauses(game: JournaledGame, on_pause: Callable[[str | None], None],
+                 lock: FolderLock | None = None) -> None:
+    """Tell ``on_pause`` when ``game`` pauses and resumes (now too, if it is paused); ``lock``:
+    the games folder's, which the game holds before it writes (:meth:`GuardedGame.watch_lock`)."""
     if isinstance(game, GuardedGame):
         game.on_pause = on_pause
+        game.lock = lock
+        if lock is not None and not lock.held and game.paused is None:
+            game.watch_lock()
         if game.banner is not None:
             on_pause(game.banner)
 

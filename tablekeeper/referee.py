@@ -31,6 +31,7 @@ from engine.core import Event, Rejection
 from firmware.arbiter import Decision
 from firmware.box import Firmware
 from tablekeeper.journal import JournaledGame
+from tablekeeper.seen import CardSeen as CardSeen  # (its home is tablekeeper.seen)
 
 if TYPE_CHECKING:
     from tablekeeper.games import Kit, TableAdapter
@@ -38,24 +39,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("tablekeeper.referee")
 
 NS_PER_MS = 1_000_000
-
-
-@dataclass(frozen=True)
-class CardSeen:
-    """A card the camera saw settle in a zone (from the vision tracker)."""
-
-    card_id: str  # the deck's id, e.g. "i07"
-    t_ns: int  # the frame's timestamp: when the card was first seen
-    score: float = 1.0
-    margin: float = 1.0
-    #: First seen in the first frames after the camera started or came back: it may have lain
-    #: there already (the camera cannot tell), e.g. the card the host turned over by hand
-    #: while the camera was missing.
-    lying: bool = False
-    #: the calibrated zone it lies in ("centre", "row1", "r3c4" ...; None: uncalibrated)
-    zone: str | None = None
-    #: where it lies in the frame (px; None: not told)
-    centre: tuple[float, float] | None = None
 
 
 @dataclass(frozen=True)

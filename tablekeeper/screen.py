@@ -103,6 +103,9 @@ class PygameScreen:
         self.on_choose_game = on_choose_game
         #: the table's known names, offered on the setup screen (the config's roster)
         self.roster = tuple(roster)
+        #: the roster as the config file held it when last read or saved (what the screen's
+        #: edits are applied against: names typed into the file meanwhile are kept)
+        self._roster_base = tuple(roster)
         #: who sits at the table (the last game's players): the next setup starts from them;
         #: kept in ``table_file`` (None: only while the kiosk runs) across restarts
         self.table: tuple[PlayerInfo, ...] = ()
@@ -762,8 +765,11 @@ class PygameScreen:
 
     def save_roster(self, roster: tuple[str, ...], now_ns: int) -> None:
         """The host edited the regulars: every next form offers them, and they are saved to
-        the config file (keeping its comments and other keys); a failure is said on the
-        screen for a while, and why in the log."""
+        the config file (keeping its comments and other keys). The file is read again and only
+        the screen's own edits since the roster it last read or saved are applied to the
+        roster the file holds now, so names typed into the file meanwhile are kept (and
+        offered from now on; the screen says both were kept). A failure is said on the screen
+        for a while, and why in the log."""
         from tablekeeper.config import save_roster
 
         self.roster = tuple(roster)
@@ -773,12 +779,23 @@ class PygameScreen:
             problem = "no config file"
         else:
             try:
-                save_roster(self.config_path, self.roster)
-                log.info("roster: %d regulars saved to %s", len(roster), self.config_path)
-                return
+                saved, edited = save_roster(self.config_path, self.roster, self._roster_base)
             except (OSError, ValueError) as exc:
                 log.error("roster: cannot save to %s: %s", self.config_path, exc)
                 problem = str(exc)
+            else:
+                log.info("roster: %d regulars saved to %s", len(saved), self.config_path)
+                self._roster_base = saved
+                if saved != self.roster:
+                    self.roster = saved
+                    if self.setup is not None:
+                        self.setup = dataclasses.replace(self.setup, roster=saved)
+                if edited:
+                    log.warning("roster: %s was edited by hand meanwhile; both kept: %s",
+                                self.config_path, ", ".join(saved))
+                    self.notice = Notice("status.roster_merged")
+                    self._notice_until = now_ns + 6_000 * NS_PER_MS
+                return
         self.notice = Notice("status.roster_not_saved", text=problem)
         self._notice_until = now_ns + 6_000 * NS_PER_MS
 

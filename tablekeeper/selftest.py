@@ -40,6 +40,8 @@ from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from ground.files import SETTINGS_BYTES, read_regular
+
 if TYPE_CHECKING:
     import numpy as np
 
@@ -726,7 +728,7 @@ def boot_config_result(config: Any, path: Any) -> Result:
 
     file = Path(path)
     try:
-        text = file.read_text(encoding="utf-8", errors="replace")
+        text = read_regular(file, SETTINGS_BYTES).decode("utf-8", "replace")
     except FileNotFoundError:
         return Result("pins vs config.txt", Verdict.SKIP, f"no {file} (not a Pi?)")
     except OSError as exc:

@@ -14,6 +14,7 @@ import logging
 from pathlib import Path
 
 from display.model import PlayerInfo
+from ground.files import read_json
 from tablekeeper.atomic import write_atomic
 
 log = logging.getLogger("tablekeeper.table")
@@ -24,13 +25,14 @@ FILE_NAME = "table.json"
 def load(path: Path) -> tuple[tuple[PlayerInfo, ...], str | None]:
     """The players kept in ``path`` and a problem to report (None: fine, or no file yet)."""
     try:
-        raw = path.read_text(encoding="utf-8")
+        data = read_json(path)
     except FileNotFoundError:
         return (), None
     except OSError as exc:
         return (), f"{path}: cannot be read ({exc.strerror or exc}); the table starts empty"
+    except ValueError as exc:
+        return (), f"{path}: not a table of players ({exc}); the table starts empty"
     try:
-        data = json.loads(raw)
         players = tuple(PlayerInfo(str(p["name"]), str(p["colour"]))
                         for p in data["players"])
     except (ValueError, KeyError, TypeError) as exc:

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import system_needs
 from hypothesis import settings
 
 from firmware.box import Firmware, build
@@ -187,6 +188,7 @@ def _faults(report: pytest.TestReport) -> int:
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    _note_skip(report)
     if "/test_faults_" not in "/" + report.nodeid.replace("::", "/"):
         return
     if report.when == "call" or (report.when == "setup" and not report.passed):
@@ -215,3 +217,37 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         terminalreporter.write_line(f"  failed: {name}")
     for name in t.skipped:
         terminalreporter.write_line(f"  skipped: {name}")
+
+
+# --- what this machine lacks ----------------------------------------------------------------
+#
+# The tests that skip for a missing Debian package or for want of root say so with a tagged
+# reason (tests/system_needs.py); the run ends with one line naming them and the one command
+# that installs the packages (tools/system-deps.sh, what .ci/run runs). With xdist the
+# controller sees every worker's reports, so the line is the whole run's.
+
+_NEEDS: list[tuple[str, str]] = []
+_SEEN = [0]
+
+
+def _note_skip(report: pytest.TestReport | pytest.CollectReport) -> None:
+    _SEEN[0] += 1
+    if report.skipped and isinstance(report.longrepr, tuple):
+        need = system_needs.parse(str(report.longrepr[2]))
+        if need is not None:
+            _NEEDS.append(need)
+
+
+def pytest_collectreport(report: pytest.CollectReport) -> None:
+    if report.skipped:  # a whole module skipped at collection
+        _note_skip(report)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """After pytest's own summary line (pytest_terminal_summary comes before it): the last
+    line of the run, on the controller only."""
+    if hasattr(config, "workerinput") or not _SEEN[0]:
+        return
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.write_line(system_needs.summary(_NEEDS))

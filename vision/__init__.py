@@ -117,14 +117,19 @@ Finding, matching, events, enrolment (``vision.find``, ``vision.match``, ``visio
   decoding and raise ``ImageFileError`` above ``MAX_IMAGE_PIXELS``; every image file the
   package decodes goes through them.
   ``LiveEnroller(cards, size, *, min_sharpness=60, steady_frames=3, progress=callback)`` with
-  ``step(image) -> EnrolProgress`` / ``run(frames)`` / ``save(deck)``; ``EnrolProgress(index,
+  ``step(image) -> EnrolProgress`` / ``run(frames)`` / ``save(deck)`` (the deck's
+  foreign-card gate measured and kept in its manifest: ``measure_fit(deck) -> FitMeasure``,
+  ``store_fit(root)``); ``EnrolProgress(index,
   total, card_id, name_zh, name_en, state, sharpness)`` with ``message_en`` / ``message_zh``;
   ``sharpness(image)`` (variance of the Laplacian).
 - ``vision.align.Aligner(templates, size, params=AlignParams()).align(grey, corners, index,
   rotation=0) -> corners | None``: the card moved onto template ``index`` by what is printed
   on it (``cv2.findTransformECC``, homography); None when it does not fit.
-- ``vision.tracker.recognise(finder, matcher, image, region=None, known=()) ->
-  list[(FoundCard, Match)]``: what ``CardWatcher.observe`` runs on a frame — find, match,
+- ``vision.tracker.recognise(finder, matcher, image, region=None, known=(),
+  regions=False) -> list[(FoundCard, Match)]``: what ``CardWatcher.observe`` runs on a
+  frame (with ``regions=True``: after the cards, "something is there" -- paper no card
+  found explains, from a third of a card, as a box with ``Match.gate == "region"``, no id)
+  — find, match,
   re-match a weak card with its outline grown outward (the finder often gets only a card's
   printed frame), align a card left unknown to its best candidates and match again
   (recognised that way only from ``ALIGNED_MIN_SCORE``; the next candidate only while the

@@ -1035,6 +1035,7 @@ def tables_main(long_side: int = 1280, limit: int | None = None) -> int:
     ``set-crops``' tuning half (photos of another session). Skips, saying so, where a set is
     absent. The test split's figures are the headline; no threshold is tuned on it."""
     from vision import realsets, realtables
+    from vision.enroll import measure_fit
     from vision.explain import format_histogram, histogram
     from vision.tracker import CardWatcher
 
@@ -1077,6 +1078,13 @@ def tables_main(long_side: int = 1280, limit: int | None = None) -> int:
     mixed_tune = [p for p in photos.get(realtables.MIXED, []) if p.split == "tune"]
     for dname, deck in decks:
         runs.append((dname, deck, VisionConfig()))
+        # The foreign-card gate enrolment measures (issue 37: every deck, SET-like too),
+        # from the deck's templates alone: the same decision with it.
+        gate = measure_fit(deck, MatchParams())
+        print(f"deck '{dname}': enrolment's {gate.text()}", flush=True)
+        if gate.max_fit is not None:
+            runs.append((f"{dname}+fit", deck, VisionConfig(
+                match=replace(MatchParams(), max_fit=gate.max_fit), deck_thresholds={})))
         # The fine decision (MatchParams.fine), its thresholds from the tuning split only:
         # the layout deck, cut from the boards' tuning photos, by two folds of them (cut
         # from each board's first photo, observed on its second, and the other way round)
@@ -1108,6 +1116,9 @@ def tables_main(long_side: int = 1280, limit: int | None = None) -> int:
                   f"{right} of {len(seen)} named right, {wrong} wrong)", flush=True)
             fine = replace(base, min_fine=lo, min_fine_margin=lead)
             runs.append((f"{dname}+{tag}", deck, VisionConfig(match=fine, deck_thresholds={})))
+            if tag == "fine" and gate.max_fit is not None:
+                runs.append((f"{dname}+{tag}+fit", deck, VisionConfig(
+                    match=replace(fine, max_fit=gate.max_fit), deck_thresholds={})))
     named_test: dict[tuple[str, str], float] = {}
     for dname, deck, config in runs:
         watcher = CardWatcher(deck, config, deck.id)
@@ -1116,11 +1127,16 @@ def tables_main(long_side: int = 1280, limit: int | None = None) -> int:
                 sel = [p for p in ph if p.split == split][:limit]
                 s = realtables.measure_tables(watcher, sel, long_side)
                 print(f"  {dname} deck, {sname} {split} ({s.photos} photos, {s.cards} cards): "
-                      f"found {100 * s.rate(s.found):.1f} %, named {100 * s.rate(s.named):.1f} "
-                      f"%, wrong {s.wrong} ({100 * s.rate(s.wrong):.1f} %), outlines where no "
+                      f"found {100 * s.rate(s.found):.1f} % ({s.regions} of them only as "
+                      f"'something is there': {100 * s.rate(s.found - s.regions):.1f} % "
+                      f"without), named {100 * s.rate(s.named):.1f} "
+                      f"%, wrong {s.wrong} ({100 * s.rate(s.wrong):.1f} %), one_press "
+                      f"{100 * s.rate(s.one_press):.1f} %, three_press "
+                      f"{100 * s.rate(s.three_press):.1f} %, outlines where no "
                       f"card lies {s.extra} ({s.extra_named} named); CPU per photo median "
-                      f"{median(s.cpu_ms):.0f} ms  [targets on test: >= 90 % named, <= 1 % "
-                      "wrong]", flush=True)
+                      f"{median(s.cpu_ms) / 1000 if s.cpu_ms else float('nan'):.2f} s  "
+                      "[targets on test: >= 85 % named, <= 1 % wrong, one_press >= 95 %]",
+                      flush=True)
                 print(f"    gates: {format_histogram(histogram(s.gate_list()))}")
                 if split == "test":
                     named_test[(dname, sname)] = s.rate(s.named)
@@ -1135,6 +1151,11 @@ def tables_main(long_side: int = 1280, limit: int | None = None) -> int:
         # Foreign cards (issue 30 item 5 on real tables): a deck of every other card of the
         # family; the test photos' other cards must come back unknown.
         half = realtables.half_deck(deck)
+        if config.match.max_fit > 0:
+            # (a deck of half the cards, enrolled: its own gate, as enrolment measures it)
+            got = measure_fit(half, replace(config.match, max_fit=0.0))
+            config = replace(config, match=replace(config.match, max_fit=got.max_fit or 0.0))
+            print(f"  {dname} deck of {len(half.ids)} cards: {got.text()}")
         watcher = CardWatcher(half, config, half.id)
         f = realtables.TableScore()
         for ph in photos.values():
@@ -1193,36 +1214,43 @@ def foreign_numbers_main(frames: int = 120, seed: int = 7, tune_seed: int = 1000
     card enrolled, frames of the whole deck (and the simulated table's own cards from no
     deck); the enrolled cards' top-1 and wrong ids, and how many cards not enrolled are
     accepted as one that is (target <= 1 %). The tuning seed and the held-out seed, each
-    with the matcher's decision before (``max_fit`` off) and now (its deck's ``max_fit``,
-    ``vision.config``; corner-number has none)."""
+    with three decisions in the same run: ``off`` (no ``max_fit``), ``old`` (the value
+    ``vision.config`` sets by hand for two decks; corner-number has none) and ``enrolled``
+    (the gate enrolment measures for the enrolled deck, ``vision.enroll.measure_fit``, as
+    for any deck a user enrols)."""
     from vision.config import STYLE_THRESHOLDS
+    from vision.enroll import measure_fit
 
     config = VisionConfig()
     config = replace(config, deck_thresholds={**config.deck_thresholds, **STYLE_THRESHOLDS})
     per = max(1, frames // len(NUMBER_DECKS))
     print(f"bench vision --foreign-numbers: {per} frames per deck, every other card enrolled, "
           f"tuning seed {tune_seed}, held-out seed {seed}; 640x480, opencv {cv2.__version__}")
-    print(f"{'deck':<16}{'decision':<10}{'seed':>6}{'enrolled seen':>15}{'top-1':>8}"
-          f"{'wrong':>7}{'not enrolled seen':>19}{'accepted':>10}")
+    print(f"{'deck':<16}{'decision':<10}{'max_fit':>8}{'seed':>6}{'enrolled seen':>15}"
+          f"{'top-1':>8}{'wrong':>7}{'not enrolled seen':>19}{'accepted':>10}")
     totals: dict[tuple[str, str], list[int]] = {}
     for name in NUMBER_DECKS:
         deck = number_deck(name)
         half = enrolled_half(deck)
         params = config.match_params(deck.id)
+        off = replace(params, max_fit=0.0)
+        gate = measure_fit(half, off)
+        print(f"{name}: enrolment's {gate.text()}", flush=True)
+        choices = (("off", off), ("old", params),
+                   ("enrolled", replace(params, max_fit=gate.max_fit or 0.0)))
         for sd, part in ((tune_seed, "tune"), (seed, "test")):
             got = list(foreign_frames(deck, half, per, sd))
-            for label, p in (("before", replace(params, max_fit=0.0)), ("now", params)):
+            for label, p in choices:
                 sc = evaluate(half, got, config.find, p)
-                if params.max_fit > 0:  # (the totals: the decks that ask for the check)
-                    t = totals.setdefault((part, label), [0, 0, 0, 0, 0])
-                    for k, v in enumerate((sc.in_deck, sc.correct, sc.wrong, sc.foreign,
-                                           sc.foreign_accepted)):
-                        t[k] += v
-                print(f"{name:<16}{label:<10}{sd:>6}{sc.in_deck:>15}{100 * sc.accuracy:>7.1f}%"
-                      f"{sc.wrong:>7}{sc.foreign:>19}{sc.foreign_accepted:>6} "
+                t = totals.setdefault((part, label), [0, 0, 0, 0, 0])
+                for k, v in enumerate((sc.in_deck, sc.correct, sc.wrong, sc.foreign,
+                                       sc.foreign_accepted)):
+                    t[k] += v
+                print(f"{name:<16}{label:<10}{p.max_fit:>8.3f}{sd:>6}{sc.in_deck:>15}"
+                      f"{100 * sc.accuracy:>7.1f}%{sc.wrong:>7}{sc.foreign:>19}"
+                      f"{sc.foreign_accepted:>6} "
                       f"({100 * sc.foreign_accepted / max(sc.foreign, 1):.1f} %)", flush=True)
-    fitted = [n for n in NUMBER_DECKS if config.match_params(number_deck(n).id).max_fit > 0]
-    print(f"decks with max_fit ({', '.join(fitted)}), together:")
+    print(f"every deck ({', '.join(NUMBER_DECKS)}), together:")
     for (part, label), (n, right, wrong, fo, fa) in totals.items():
         print(f"{part} seed, {label}: enrolled cards top-1 {100 * right / max(n, 1):.2f} % of {n},"
               f" wrong {wrong}; cards not enrolled accepted {fa} of {fo} "

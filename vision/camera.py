@@ -40,49 +40,21 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import cv2
 import numpy as np
-import numpy.typing as npt
 
+from vision.frame import DEFAULT_SIZE as DEFAULT_SIZE
+from vision.frame import Camera as Camera
+from vision.frame import CameraError as CameraError
+from vision.frame import Clock as Clock
+from vision.frame import EndOfFrames as EndOfFrames
+from vision.frame import Frame as Frame
+from vision.frame import Image as Image
 from vision.imagefile import ImageFileError, read_image_file
 
-Image = npt.NDArray[np.uint8]
-Clock = Callable[[], int]  # -> ns
-
-DEFAULT_SIZE = (640, 480)
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
-
-
-@dataclass(frozen=True, eq=False)
-class Frame:
-    """One captured frame."""
-
-    image: Image  # BGR uint8 (h, w, 3)
-    grey: Image | None  # uint8 (h', w') greyscale for finding, maybe smaller; None if absent
-    t_ns: int  # CLOCK_MONOTONIC ns when the frame was exposed (sensor timestamp if known)
-    seq: int  # 0, 1, 2 ... per source
-
-
-class Camera(Protocol):
-    """What every camera source provides."""
-
-    def configure(self, size: tuple[int, int] | None = None) -> None: ...
-
-    def start(self) -> None: ...
-
-    def capture(self) -> Frame: ...
-
-    def close(self) -> None: ...
-
-
-class CameraError(RuntimeError):
-    """A camera could not be opened or a frame could not be captured."""
-
-
-class EndOfFrames(CameraError):
-    """A finite source (a folder without looping, a video file) has no more frames."""
 
 
 def _u8(a: object) -> Image:

@@ -13,6 +13,8 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from ground.files import read_text
+
 Subcommands = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
@@ -273,7 +275,7 @@ def _vision_config(path: Path | None) -> Any:
     if path is None:
         return VisionConfig()
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        raw = tomllib.loads(read_text(path))
     except OSError as e:
         raise ValueError(f"{path}: cannot read ({e.strerror or e})") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
@@ -309,7 +311,10 @@ def _recognize(args: argparse.Namespace) -> int:
             print(f"tablekeeper vision recognize: {path}: {e}", file=sys.stderr)
             line["error"] = str(e)
         else:
-            line["cards"] = [{"id": o.card_id, "score": round(o.match.score, 4),
+            # (A "region": something is there that is no card found: its box, no id.)
+            line["cards"] = [{"id": o.card_id, **({"region": True} if o.match.gate == "region"
+                                                  else {}),
+                              "score": round(o.match.score, 4),
                               "margin": round(o.match.margin, 4),
                               "corners": [[round(float(x), 1), round(float(y), 1)]
                                           for x, y in o.corners]} for o in obs]
@@ -395,7 +400,8 @@ def _enroll(args: argparse.Namespace) -> int:
     if not _may_write(Path(args.deck), "enroll"):
         return 2
     if getattr(args, "from_layout", None) is not None:
-        from vision.layout import LayoutError, enroll_from_layout, parse_layout
+        from vision.enroll import enroll_from_layout
+        from vision.layout import LayoutError, parse_layout
 
         if not args.layout or not args.ids:
             print("tablekeeper vision enroll: --from-layout needs --layout (grid:RxC or "
@@ -433,7 +439,7 @@ def _enroll(args: argparse.Namespace) -> int:
         print(f"{p.message_zh}  {p.message_en}", flush=True)
 
     from vision.deck import replace_deck
-    from vision.enroll import EnrolStore
+    from vision.enroll import EnrolStore, with_measured_fit
 
     # the same enrolment as the set-up screen's "Teach the box the cards" step
     # (tablekeeper.tablesetup.cards): shots kept as taken, the deck written whole at the end
@@ -459,7 +465,8 @@ def _enroll(args: argparse.Namespace) -> int:
               file=sys.stderr)
     if enroller.done and not enroller.skipped:
         try:
-            replace_deck(enroller.deck_with_shots(deck), args.deck)
+            # (with its foreign-card gate measured, as every enrolment saves a deck)
+            replace_deck(with_measured_fit(enroller.deck_with_shots(deck))[0], args.deck)
         except (OSError, DeckError) as e:
             print(f"tablekeeper vision enroll: the deck is not written ({e}); the old one "
                   f"is kept, the shots are in {progress}", file=sys.stderr)
@@ -819,7 +826,7 @@ def _marker_configs(path: Path | None) -> tuple[dict[str, Any], Any, Any]:
     if path is None:
         return {}, VisionConfig(), CameraConfig.from_dict({})
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        raw = tomllib.loads(read_text(path))
     except FileNotFoundError:
         raise _Refused(f"{path}: no such config file") from None
     except OSError as exc:

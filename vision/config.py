@@ -40,39 +40,10 @@ import numpy as np
 
 from vision.find import FindParams
 from vision.match import MatchParams
+from vision.zone import Point as Point
+from vision.zone import Zone as Zone
 
-Point = tuple[float, float]
 P = TypeVar("P", FindParams, MatchParams)
-
-
-@dataclass(frozen=True)
-class Zone:
-    """A named region of the table in frame pixels (a polygon, clockwise or not)."""
-
-    name: str
-    polygon: tuple[Point, ...]
-
-    def __post_init__(self) -> None:
-        if not self.name or not isinstance(self.name, str):
-            raise ValueError("zone name must be a non-empty string")
-        if len(self.polygon) < 3:
-            raise ValueError(f"zone {self.name!r}: a polygon needs at least 3 points")
-
-    def contains(self, x: float, y: float) -> bool:
-        """Is (x, y) inside the polygon (ray casting; points on an edge may go either way)?"""
-        inside = False
-        pts = self.polygon
-        j = len(pts) - 1
-        for i in range(len(pts)):
-            xi, yi = pts[i]
-            xj, yj = pts[j]
-            if (yi > y) != (yj > y) and x < (xj - xi) * (y - yi) / (yj - yi) + xi:
-                inside = not inside
-            j = i
-        return inside
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "polygon": [[round(x, 2), round(y, 2)] for x, y in self.polygon]}
 
 
 @dataclass(frozen=True)
@@ -169,7 +140,10 @@ class VisionConfig:
         return t or Thresholds(self.match.min_score, self.match.min_margin,
                                self.match.min_rel_margin)
 
-    def match_params(self, deck_id: str) -> MatchParams:
+    def match_params(self, deck_id: str, measured_fit: float | None = None) -> MatchParams:
+        """The matching parameters for ``deck_id``: ``[vision.match]`` with the deck's own
+        thresholds. ``measured_fit``: the deck's foreign-card gate as measured when it was
+        enrolled (``Deck.max_fit``), used unless the config sets ``max_fit`` for the deck."""
         t = self.thresholds(deck_id)
         p = dataclasses.replace(self.match, min_score=t.min_score, min_margin=t.min_margin,
                                 min_rel_margin=t.min_rel_margin)
@@ -183,6 +157,8 @@ class VisionConfig:
             p = dataclasses.replace(p, twin_side=t.twin_side)
         if t.max_fit is not None:
             p = dataclasses.replace(p, max_fit=t.max_fit)
+        elif measured_fit is not None:
+            p = dataclasses.replace(p, max_fit=measured_fit)
         return p
 
     # -- (de)serialisation ----------------------------------------------------------------

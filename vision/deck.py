@@ -15,7 +15,15 @@ either enrolled from the table's own cards or generated (the demo decks). The ma
                 "value": 68,             # optional: the card's number
                 "contains": ["i01"],     # optional: ids this card shows (scene cards)
                 "copies": 2,             # optional: physical cards with this face (default 1)
-                "alternates": ["n68@2.png"]}]}  # version 2 only: the card's further templates
+                "alternates": ["n68@2.png"]}],  # version 2 only: the card's further templates
+     "max_fit": 0.15}               # optional: the foreign-card gate measured at enrolment
+
+**The foreign-card gate** (``max_fit``, optional in either version): how badly an accepted
+card may fit its card where that card differs from its nearest cards of the deck
+(``vision.match.MatchParams.max_fit``). Enrolment measures it for the deck it saves
+(:func:`vision.enroll.measure_fit`: the deck's own cards against cards left out of it), so a
+deck a user enrols refuses a card from outside it as the demo decks do; a config's
+``[vision.match.decks."id"] max_fit`` still wins over it.
 
 **Several templates per card** (version 2): a card enrolled from several photos keeps up to
 :data:`MAX_TEMPLATES` templates, ``file`` first and then ``alternates`` (named
@@ -48,6 +56,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from ground.files import read_json
 from vision.imagefile import ImageFileError, decode_image
 
 SCHEMA = "tablekeeper.deck"
@@ -136,6 +145,8 @@ class Deck:
     #: card id -> its further templates (cards with one template have no entry)
     alternates: Mapping[str, tuple[Image, ...]] = field(default_factory=dict, compare=False,
                                                         repr=False)
+    #: the foreign-card gate measured when the deck was enrolled (None: not measured)
+    max_fit: float | None = None
 
     @property
     def ids(self) -> tuple[str, ...]:
@@ -187,7 +198,7 @@ class Deck:
 
     def manifest(self) -> dict[str, Any]:
         # Version 1 while every card has one template: readable by an older tablekeeper.
-        return {
+        out: dict[str, Any] = {
             "schema": SCHEMA,
             "version": 2 if any(c.alternates for c in self.cards) else 1,
             "id": self.id,
@@ -199,6 +210,9 @@ class Deck:
             "use_colour": self.use_colour,
             "cards": [c.to_dict() for c in self.cards],
         }
+        if self.max_fit is not None:
+            out["max_fit"] = self.max_fit
+        return out
 
 
 # --------------------------------------------------------------------------- loading
@@ -219,8 +233,10 @@ def load_deck(path: str | os.PathLike[str]) -> Deck:
             raise DeckError(f"deck folder {root} is empty (expected {MANIFEST} and card images)")
         raise DeckError(f"deck folder {root} has no {MANIFEST}")
     try:
-        raw = json.loads(manifest_path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raw = read_json(manifest_path)
+    except OSError as e:  # a FIFO, a device, a file too long, unreadable ...
+        raise DeckError(f"{manifest_path}: cannot be read ({e.strerror or e})") from e
+    except ValueError as e:
         raise DeckError(f"{manifest_path}: not valid JSON ({e})") from e
     deck = deck_from_manifest(raw, root, where=str(manifest_path))
     encoded: dict[str, npt.NDArray[np.uint8]] = {}
@@ -348,9 +364,14 @@ def deck_from_manifest(raw: Any, root: Path, where: str = MANIFEST) -> Deck:
         raise DeckError(f"{where}: cards must be a non-empty list")
     cards = [_card(c, f"{where}: cards[{i}]", version) for i, c in enumerate(cards_raw)]
     _check_cards(cards, where)
+    max_fit = raw.get("max_fit")
+    if max_fit is not None and (isinstance(max_fit, bool) or not isinstance(max_fit, int | float)
+                                or not 0 < max_fit <= 10):
+        raise DeckError(f"{where}: max_fit must be a number above 0 and at most 10, found "
+                        f"{max_fit!r}")
     return Deck(root=root, id=deck_id, game=game, title_zh=title_zh, title_en=title_en,
                 demo=demo, shape=shape, size=(size[0], size[1]), use_colour=use_colour,
-                cards=tuple(cards))
+                cards=tuple(cards), max_fit=None if max_fit is None else float(max_fit))
 
 
 def _card(raw: Any, where: str, version: int = VERSION) -> CardSpec:

@@ -40,6 +40,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from ground.files import read_text
 from vision.deck import CardSpec, Deck, Image, atomic_write, save_deck
 
 #: Bump when any drawing changes: cached decks of an older version are regenerated.
@@ -571,8 +572,8 @@ def _stamp(name: str) -> str:
 
 def _is_current(path: Path, name: str) -> bool:
     try:
-        return (path / STAMP).read_text() == _stamp(name)
-    except OSError:
+        return read_text(path / STAMP, 4096) == _stamp(name)
+    except (OSError, ValueError):
         return False
 
 

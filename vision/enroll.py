@@ -41,6 +41,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from ground.files import read_json, read_text
 from vision.deck import (
     GAMES,
     MANIFEST,
@@ -50,6 +51,7 @@ from vision.deck import (
     DeckError,
     atomic_write,
     deck_from_manifest,
+    load_deck,
     save_deck,
     write_templates,
 )
@@ -70,6 +72,8 @@ from vision.imagefile import MAX_IMAGE_SIDE as MAX_IMAGE_SIDE
 from vision.imagefile import ImageFileError, read_image_file
 from vision.imagefile import check_image_size as _check_size
 from vision.imagefile import image_size as image_size
+from vision.layout import LayoutError, border_problem, cards_in_layout, recut
+from vision.match import DeckLike, MatchParams
 
 IMAGE_EXTS = (".png", ".jpg", ".jpeg", ".bmp", ".webp")
 
@@ -110,6 +114,8 @@ class EnrolReport:
     items: list[EnrolItem] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)  # deck cards still without a template
     written: bool = False
+    #: the foreign-card gate measured for the saved deck (None: not measured)
+    fit: FitMeasure | None = None
 
     @property
     def enrolled(self) -> list[EnrolItem]:
@@ -146,6 +152,8 @@ class EnrolReport:
         cards = len({i.card_id for i in self.enrolled})
         photos = (f" from {len(self.enrolled)} photos" if len(self.enrolled) != cards
                   else "")
+        if self.fit is not None:
+            lines.append(f"  {self.fit.text()}")
         if not self.written:
             lines.append("  nothing was written")
         elif self.complete:
@@ -255,8 +263,6 @@ def checked_template(template: Image, size: tuple[int, int], how: str) -> tuple[
     EnrolError saying why where more than a sliver does (:mod:`vision.layout`; issue 30:
     three cut-outs holding table and the edges of neighbouring cards, enrolled without a
     word, then took 123 cards outlined a little too large)."""
-    from vision.layout import border_problem, recut
-
     problem = border_problem(template)
     if problem is None:
         return template, how
@@ -401,8 +407,8 @@ def enroll_from_images(deck_dir: str | Path, src_dir: str | Path, *,
     manifest = root / MANIFEST
     if manifest.exists():
         try:
-            raw = json.loads(manifest.read_text(encoding="utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as e:
+            raw = read_json(manifest)
+        except ValueError as e:
             raise DeckError(f"{manifest}: not valid JSON ({e})") from e
         deck = deck_from_manifest(raw, root, where=str(manifest))
     elif new is not None:
@@ -468,8 +474,178 @@ def enroll_from_images(deck_dir: str | Path, src_dir: str | Path, *,
             atomic_write(root / MANIFEST, text.encode("utf-8"))
     else:
         save_deck(deck, root, only=enrolled)
+        report.fit = store_fit(root)
     report.written = True
     return report
+
+
+# ------------------------------------------------------------------ the foreign-card gate
+
+#: :func:`measure_fit`: at most this many cards are looked at (spread over the deck), each
+#: in :data:`FIT_VIEWS` simulated views as one of the deck's cards and as a card left out.
+FIT_CARDS = 24
+FIT_VIEWS = 3
+#: Where the gate goes between the deck's own cards (their 98th percentile) and the cards
+#: left out (the least of them): this share of the way up from the own cards'.
+FIT_BETWEEN = 0.4
+#: ... and where they overlap (cards printed too small to tell at the compared size), this
+#: share of the least a card left out scored: foreign cards refused first, the deck's own
+#: cards that misfit as much become unknown (and are asked for). Tuned on ``bench vision
+#: --foreign-numbers``' tuning seed (1000), corner numbers over shared artwork: 0.9 of it
+#: accepted 3 of 37 cards not enrolled, 0.75 1 of 37, 0.55 none.
+FIT_OVERLAP = 0.5
+FIT_FLOOR = 0.02  # (the gate never below this: a deck's own cards would all be unknown)
+
+
+@dataclass(frozen=True)
+class FitMeasure:
+    """The foreign-card gate of a deck (:func:`measure_fit`): the misfit
+    (``DeckMatcher.fit``) of its own cards, of cards left out of it taken for their nearest,
+    and the ``max_fit`` chosen between them (None: a deck of fewer than 3 cards)."""
+
+    own: tuple[float, ...]
+    foreign: tuple[float, ...]
+    max_fit: float | None
+
+    def text(self) -> str:
+        if self.max_fit is None:
+            return "foreign-card gate: not measured (fewer than 3 cards)"
+        own = float(np.quantile(self.own, 0.98)) if self.own else float("nan")
+        low = min(self.foreign) if self.foreign else float("nan")
+        return (f"foreign-card gate: max_fit {self.max_fit:.3f} (the deck's own cards up to "
+                f"{own:.3f}, cards left out from {low:.3f}"
+                + ("; they overlap: some own cards will be asked for" if low <= own else "")
+                + ")")
+
+
+def _fit_view(template: Image, rng: np.random.Generator) -> tuple[Image, FloatArray]:
+    """A simulated camera's view of ``template`` (a card 60-130 px wide, a little
+    perspective, light and colour cast, blur, noise, JPEG) and its corners as a finder
+    would give them (off by a pixel or so)."""
+    th, tw = template.shape[:2]
+    w = float(rng.uniform(60, 130))
+    h = w * th / tw
+    fw, fh = int(w * 1.6), int(h * 1.6)
+    x0, y0 = (fw - w) / 2, (fh - h) / 2
+    quad = np.array([[x0, y0], [x0 + w, y0], [x0 + w, y0 + h], [x0, y0 + h]], np.float32)
+    quad += rng.normal(0, 0.03 * w, (4, 2)).astype(np.float32)
+    small = cv2.resize(template, (max(8, int(2 * w)), max(8, int(2 * h))),
+                       interpolation=cv2.INTER_AREA)
+    sh, sw = small.shape[:2]
+    src = np.array([[0, 0], [sw, 0], [sw, sh], [0, sh]], np.float32)
+    frame = np.full((fh, fw, 3), int(rng.uniform(30, 200)), np.uint8)
+    cv2.warpPerspective(small, cv2.getPerspectiveTransform(src, quad), (fw, fh), dst=frame,
+                        flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_TRANSPARENT)
+    f = frame.astype(np.float32)
+    ramp = np.linspace(1 - rng.uniform(0, 0.25), 1.0, fw, dtype=np.float32)[None, :, None]
+    f *= ramp * float(rng.uniform(0.7, 1.1)) * (1 + rng.uniform(-0.08, 0.08, 3)).astype(
+        np.float32)
+    f = np.asarray(cv2.GaussianBlur(f, (0, 0), float(rng.uniform(0.4, 1.2))), np.float32)
+    f += rng.normal(0, float(rng.uniform(1, 4)), f.shape).astype(np.float32)
+    img = np.clip(f, 0, 255).astype(np.uint8)
+    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(70, 92))])
+    if ok:
+        img = np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR), np.uint8)
+    seen = quad + rng.normal(0, 0.7, (4, 2)).astype(np.float32)
+    return img, seen
+
+
+@dataclass(frozen=True)
+class _Part:
+    """Some of a deck's cards (``vision.match.DeckLike``; :func:`measure_fit`)."""
+
+    ids: tuple[str, ...]
+    whole: DeckLike
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.whole.size
+
+    @property
+    def shape(self) -> str:
+        return self.whole.shape
+
+    @property
+    def use_colour(self) -> bool:
+        return self.whole.use_colour
+
+    def template(self, card_id: str) -> Image:
+        return self.whole.template(card_id)
+
+    def templates_of(self, card_id: str) -> tuple[Image, ...]:
+        many = getattr(self.whole, "templates_of", None)
+        return tuple(many(card_id)) if callable(many) else (self.whole.template(card_id),)
+
+
+def measure_fit(deck: DeckLike, params: MatchParams | None = None,
+                seed: int = 0) -> FitMeasure:
+    """The foreign-card gate of ``deck`` (``MatchParams.max_fit``), measured as enrolment
+    saves it: up to :data:`FIT_CARDS` of its cards, each seen :data:`FIT_VIEWS` times by
+    a simulated camera (:func:`_fit_view`), (1) matched against the whole deck, the misfit
+    to itself where it is named best (the deck's own cards), and (2) matched against the
+    deck without it and a quarter of the others (every 4th card: 12 is left out, 11 and 13
+    stay), the misfit to the card it is taken for (a card from outside the deck that looks
+    like one of it). ``max_fit`` lies :data:`FIT_BETWEEN` of the way from the first up to
+    the second; where they overlap, just under the second's least (:data:`FIT_OVERLAP`):
+    a card from outside the deck is refused first, and the deck's cards that misfit as
+    much become unknown, to be asked for, never named wrong."""
+    from vision.match import DeckMatcher
+
+    ids = tuple(deck.ids)
+    if len(ids) < 3:
+        return FitMeasure((), (), None)
+    base = params if params is not None else MatchParams()
+    rng = np.random.default_rng(seed)
+    step = max(1, len(ids) // FIT_CARDS)
+    picked = list(range(0, len(ids), step))[:FIT_CARDS]
+    whole = DeckMatcher.from_deck(deck, base)
+    own: list[float] = []
+    foreign: list[float] = []
+    groups = min(4, len(ids))
+    for g in range(groups):
+        out = [i for i in picked if i % groups == g]
+        if not out:
+            continue
+        part = DeckMatcher.from_deck(
+            _Part(tuple(c for i, c in enumerate(ids) if i % groups != g), deck), base)
+        for i in out:
+            template = deck.template(ids[i])
+            for _ in range(FIT_VIEWS):
+                img, quad = _fit_view(template, rng)
+                m = whole.match_quads(img, [quad])[0]
+                if m.best_id == ids[i]:
+                    v = whole.fit(img, quad, replace(m, card_id=ids[i]))
+                    if np.isfinite(v):
+                        own.append(v)
+                img, quad = _fit_view(template, rng)
+                m = part.match_quads(img, [quad])[0]
+                v = part.fit(img, quad, replace(m, card_id=m.best_id))
+                if np.isfinite(v):
+                    foreign.append(v)
+    if not own or not foreign:
+        return FitMeasure(tuple(sorted(own)), tuple(sorted(foreign)), None)
+    o = float(np.quantile(own, 0.98))
+    low = min(foreign)
+    gate = o + FIT_BETWEEN * (low - o) if low > o else FIT_OVERLAP * low
+    return FitMeasure(tuple(sorted(own)), tuple(sorted(foreign)),
+                      round(min(10.0, max(FIT_FLOOR, gate)), 4))
+
+
+def with_measured_fit(deck: Deck, params: MatchParams | None = None) -> tuple[Deck, FitMeasure]:
+    """``deck`` with its foreign-card gate measured (:func:`measure_fit`; every card's
+    templates must be at hand), and the measure."""
+    got = measure_fit(deck, params)
+    return replace(deck, max_fit=got.max_fit), got
+
+
+def store_fit(root: str | Path) -> FitMeasure:
+    """Measure the foreign-card gate of the deck saved at ``root`` and write it into its
+    manifest (atomically; the templates are not touched)."""
+    deck = load_deck(root)
+    deck, got = with_measured_fit(deck)
+    text = json.dumps(deck.manifest(), ensure_ascii=False, indent=1) + "\n"
+    atomic_write(Path(root) / MANIFEST, text.encode("utf-8"))
+    return got
 
 
 # ---------------------------------------------------------------------------- live
@@ -793,8 +969,11 @@ class LiveEnroller:
         return deck
 
     def save(self, deck: Deck) -> Deck:
-        """Write the captured templates into ``deck`` (atomically, manifest last)."""
-        return save_deck(self.deck_with_shots(deck), only=self.taught)
+        """Write the captured templates into ``deck`` (atomically, manifest last), then its
+        foreign-card gate measured (:func:`store_fit`)."""
+        saved = save_deck(self.deck_with_shots(deck), only=self.taught)
+        store_fit(saved.root)
+        return load_deck(saved.root)
 
 
 def _replace(path: Path, data: bytes) -> None:
@@ -827,7 +1006,7 @@ class EnrolStore:
         read or are not the deck's size are left out: taken again)."""
         path = self.folder / self.PROGRESS
         try:
-            raw = json.loads(path.read_text(encoding="utf-8"))
+            raw = json.loads(read_text(path))
             counts = {str(k): int(v) for k, v in dict(raw.get("shots", {})).items()}
             skipped = [str(x) for x in raw.get("skipped", []) if str(x) in ids]
         except (OSError, ValueError, TypeError, AttributeError):
@@ -838,8 +1017,11 @@ class EnrolStore:
                 continue
             images: list[Image] = []
             for k in range(n):
-                img = cv2.imread(str(self.folder / f"{cid}@{k + 1}.png"), cv2.IMREAD_COLOR)
-                if img is None or (img.shape[1], img.shape[0]) != tuple(size):
+                try:
+                    img = read_image_file(self.folder / f"{cid}@{k + 1}.png")
+                except ImageFileError:
+                    break
+                if (img.shape[1], img.shape[0]) != tuple(size):
                     break
                 images.append(np.asarray(img, dtype=np.uint8))
             if images:
@@ -885,3 +1067,54 @@ class EnrolStore:
 
         shutil.rmtree(self.folder, ignore_errors=True)
         self._counts = {}
+
+
+def enroll_from_layout(deck_dir: str | Path, photo: str | Path, rows: int, columns: int,
+                       ids: Sequence[str], *, new: NewDeck | None = None,
+                       add_new: bool = False, find: FindParams | None = None) -> EnrolReport:
+    """Enrol the cards of one photo of ``rows`` x ``columns`` cards laid in a known order:
+    ``ids`` names them in reading order (row by row from the top left; ``-`` or an empty
+    id leaves a place out). Each card's template is checked as any photo's is
+    (:func:`checked_template`: a border holding table is cut again or
+    refused) and enrolled as by :func:`enroll_from_images` (the deck at
+    ``deck_dir``, or ``new``). LayoutError where the photo does not show the layout (what
+    it shows is in the message); the report says per card what was done."""
+    import tempfile
+
+    root = Path(deck_dir)
+    if len(ids) != rows * columns:
+        raise LayoutError(f"{len(ids)} card id(s) for a layout of {rows}x{columns} = "
+                          f"{rows * columns} places (use - for a place left out)")
+    manifest = root / MANIFEST
+    if manifest.exists():
+        try:
+            raw = read_json(manifest)
+        except ValueError as e:
+            raise DeckError(f"{manifest}: not valid JSON ({e})") from e
+        size = deck_from_manifest(raw, root, where=str(manifest)).size
+    elif new is not None:
+        size = new.size
+    else:
+        raise DeckError(f"{root} has no {MANIFEST}: to make a new deck there, give its game")
+    try:
+        image = read_image(Path(photo))
+    except EnrolError as e:
+        raise LayoutError(str(e)) from None
+    laid = cards_in_layout(image, size, rows, columns, find)
+    where: dict[str, str] = {}
+    with tempfile.TemporaryDirectory(prefix="tk-layout-") as tmp:
+        for card, cid in zip(laid, ids, strict=True):
+            if cid in ("", "-"):
+                continue
+            ok, buf = cv2.imencode(".png", card.template)
+            if not ok:
+                raise LayoutError(f"card {cid!r}: could not encode its template")
+            (Path(tmp) / f"{cid}.png").write_bytes(buf.tobytes())
+            where[cid] = f"row {card.row + 1}, place {card.column + 1} of the photo"
+        report = enroll_from_images(root, tmp, new=new, add_new=add_new, find=find)
+    report.items = [replace(i, source=Path(photo),
+                            how=f"{where[i.card_id]}; {i.how}" if i.how else i.how,
+                            reason=(f"{where[i.card_id]}: {i.reason}" if i.reason
+                                    and i.card_id in where else i.reason))
+                    for i in report.items]
+    return report

@@ -49,6 +49,9 @@ Image = npt.NDArray[np.uint8]
 
 #: Cards found in one frame smaller than this fraction of the median card's area are dropped.
 SAME_SIZE = 0.4
+#: Paper outside every card found, from this share of a card's area, is "something is there"
+#: (``CardFinder.regions``; issue 37: a card half under another is silence no more).
+REGION_SHARE = 0.35
 
 #: An outline inside a bigger one, from this fraction of its area, may be the top card of a
 #: pile (FoundCard.others); smaller, it is a picture on the card.
@@ -270,6 +273,10 @@ class CardFinder:
         #: covers, a card's area or more (the top card of a pile whose outline runs into the
         #: card below, light on light). ``vision.tracker.recognise`` searches them again.
         self.unexplained: list[FloatArray] = []
+        #: ... and around paper no card found covers from :data:`REGION_SHARE` of a card's
+        #: area (a card half under another, a fanned hand): "something is there", reported
+        #: by ``vision.tracker.recognise`` where nothing there is named.
+        self.regions: list[FloatArray] = []
 
     # -- public ---------------------------------------------------------------------------
     def find(self, frame: object, region: tuple[int, int, int, int] | None = None,
@@ -322,6 +329,7 @@ class CardFinder:
             merged = [q for q, a in zip(merged, areas, strict=True)
                       if a >= SAME_SIZE * typical]
         self.unexplained = self._uncovered(merged, scale, origin)
+        self.regions = self._uncovered(merged, scale, origin, REGION_SHARE)
         # An outline from the paper mask may be a printed frame just inside the edge; one
         # from an edge band may be a pixel or two outside (dilation, shadow).
         # Twice: the first pass may stop at the frame when the rough outline is far inside.
@@ -516,15 +524,15 @@ class CardFinder:
                                     p.canny_high), dtype=np.uint8)
 
     def _uncovered(self, cards: list[FloatArray], scale: float,
-                   origin: FloatArray) -> list[FloatArray]:
+                   origin: FloatArray, share: float = 1.0) -> list[FloatArray]:
         """Boxes (frame px) around the paper of the last frame searched that none of
-        ``cards`` (in its px) covers, where that is at least half the smallest card's area.
-        ``origin``: where the part of the frame searched begins (its px)."""
+        ``cards`` (in its px) covers, where that is at least half the smallest card's area
+        (times ``share``). ``origin``: where the part of the frame searched begins (its px)."""
         paper = self._last_paper
         if paper is None or not self.params.line_quads:
             return []
         return [(box + origin) / scale for box in self._leftover(
-            paper, [q - origin for q in cards], self._area_min, step=2)]
+            paper, [q - origin for q in cards], self._area_min, step=2, share=share)]
 
     def _unexplained_paper(self, paper: Image, found: list[tuple[FloatArray, float]],
                            area_min: float) -> bool:
@@ -534,12 +542,13 @@ class CardFinder:
         return bool(self._leftover(paper, self._merge(found), area_min, step=4))
 
     def _leftover(self, paper: Image, cards: list[FloatArray], area_min: float,
-                  step: int) -> list[FloatArray]:
+                  step: int, share: float = 1.0) -> list[FloatArray]:
         """Boxes (``paper``'s px) around the blobs of ``paper`` outside ``cards`` and the
         known ones at least half the smallest card's area (``area_min`` if none is bigger):
         blobs, not a count, for a card's rim, a highlight on the table or a sliver between
         two cards is paper outside every card too. (:func:`_paper_blobs`, at 1/``step``.)"""
-        least = max(area_min, min((abs(_signed_area(q)) for q in cards), default=0.0))
+        least = share * max(area_min, min((abs(_signed_area(q)) for q in cards),
+                                          default=0.0))
         if float(np.count_nonzero(paper)) < 0.5 * least:
             return []  # (cheap: too little paper for a card at all; the found cards' areas
             # say little, for they are paper only in part)

@@ -11,15 +11,14 @@ JPEG 2000, ...) is refused too: its size would go unchecked.
 
 from __future__ import annotations
 
-import errno
-import os
-import stat
 from pathlib import Path
 from typing import Literal
 
 import cv2
 import numpy as np
 import numpy.typing as npt
+
+from ground.files import NotAFile, TooLarge, read_regular
 
 Image = npt.NDArray[np.uint8]
 
@@ -171,38 +170,15 @@ def read_image_file(path: str | Path, what: str | None = None,
 
 
 def read_file_bytes(p: Path, name: str, limit: int = MAX_FILE_BYTES) -> bytes:
-    """The bytes of the regular file ``p`` (at most ``limit``), never blocking: opened with
-    ``O_NONBLOCK`` (a FIFO does not hold the open) and checked with ``fstat`` on what was
-    opened; a FIFO, a socket, a device or a directory is an ImageFileError saying so."""
+    """The bytes of the regular file ``p`` (at most ``limit``), never blocking
+    (:func:`ground.files.read_regular`); a FIFO, a socket, a device, a directory or a file
+    too large is an ImageFileError saying so."""
     try:
-        fd = os.open(p, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
-    except OSError as e:
-        what = "a socket, not a file" if e.errno == errno.ENXIO else e.strerror or str(e)
-        raise ImageFileError(f"cannot read {p}: {what}") from None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            kind = ("a directory" if stat.S_ISDIR(st.st_mode) else
-                    "a FIFO (named pipe)" if stat.S_ISFIFO(st.st_mode) else
-                    "a device" if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode) else
-                    "not a regular file")
-            raise ImageFileError(f"cannot read {p}: it is {kind}, not an image file")
-        if st.st_size > limit:
-            raise ImageFileError(f"{name}: the file is {st.st_size // 1_000_000} MB, more than "
-                                 f"this box reads ({limit // 1_000_000} MB)")
-        chunks: list[bytes] = []
-        size = 0
-        while size <= limit:
-            chunk = os.read(fd, min(1 << 22, limit + 1 - size))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-        if size > limit:
-            raise ImageFileError(f"{name}: the file grew past {limit // 1_000_000} MB as it "
-                                 "was read")
-        return b"".join(chunks)
+        return read_regular(p, limit)
+    except NotAFile as e:
+        raise ImageFileError(f"cannot read {p}: it is {e.kind}, not an image file") from None
+    except TooLarge:
+        raise ImageFileError(f"{name}: the file is more than this box reads "
+                             f"({limit // 1_000_000} MB)") from None
     except OSError as e:
         raise ImageFileError(f"cannot read {p}: {e.strerror or e}") from None
-    finally:
-        os.close(fd)

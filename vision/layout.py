@@ -25,17 +25,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from pathlib import Path
-from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
 from vision.find import CardFinder, FindParams, Image, check_image, warp_card
-
-if TYPE_CHECKING:
-    from vision.enroll import EnrolReport, NewDeck
 
 FloatArray = npt.NDArray[np.float32]
 
@@ -193,59 +188,3 @@ def parse_layout(text: str) -> tuple[int, int]:
     except ValueError:
         pass
     raise ValueError(f"layout {text!r}: expected grid:RxC (rows x columns) or row:N")
-
-
-def enroll_from_layout(deck_dir: str | Path, photo: str | Path, rows: int, columns: int,
-                       ids: Sequence[str], *, new: NewDeck | None = None,
-                       add_new: bool = False, find: FindParams | None = None) -> EnrolReport:
-    """Enrol the cards of one photo of ``rows`` x ``columns`` cards laid in a known order:
-    ``ids`` names them in reading order (row by row from the top left; ``-`` or an empty
-    id leaves a place out). Each card's template is checked as any photo's is
-    (:func:`vision.enroll.checked_template`: a border holding table is cut again or
-    refused) and enrolled as by :func:`vision.enroll.enroll_from_images` (the deck at
-    ``deck_dir``, or ``new``). LayoutError where the photo does not show the layout (what
-    it shows is in the message); the report says per card what was done."""
-    import tempfile
-
-    from vision.deck import MANIFEST, DeckError, deck_from_manifest
-    from vision.enroll import EnrolError, enroll_from_images, read_image
-
-    root = Path(deck_dir)
-    if len(ids) != rows * columns:
-        raise LayoutError(f"{len(ids)} card id(s) for a layout of {rows}x{columns} = "
-                          f"{rows * columns} places (use - for a place left out)")
-    manifest = root / MANIFEST
-    if manifest.exists():
-        import json
-
-        try:
-            raw = json.loads(manifest.read_text(encoding="utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as e:
-            raise DeckError(f"{manifest}: not valid JSON ({e})") from e
-        size = deck_from_manifest(raw, root, where=str(manifest)).size
-    elif new is not None:
-        size = new.size
-    else:
-        raise DeckError(f"{root} has no {MANIFEST}: to make a new deck there, give its game")
-    try:
-        image = read_image(Path(photo))
-    except EnrolError as e:
-        raise LayoutError(str(e)) from None
-    laid = cards_in_layout(image, size, rows, columns, find)
-    where: dict[str, str] = {}
-    with tempfile.TemporaryDirectory(prefix="tk-layout-") as tmp:
-        for card, cid in zip(laid, ids, strict=True):
-            if cid in ("", "-"):
-                continue
-            ok, buf = cv2.imencode(".png", card.template)
-            if not ok:
-                raise LayoutError(f"card {cid!r}: could not encode its template")
-            (Path(tmp) / f"{cid}.png").write_bytes(buf.tobytes())
-            where[cid] = f"row {card.row + 1}, place {card.column + 1} of the photo"
-        report = enroll_from_images(root, tmp, new=new, add_new=add_new, find=find)
-    report.items = [replace(i, source=Path(photo),
-                            how=f"{where[i.card_id]}; {i.how}" if i.how else i.how,
-                            reason=(f"{where[i.card_id]}: {i.reason}" if i.reason
-                                    and i.card_id in where else i.reason))
-                    for i in report.items]
-    return report

@@ -42,7 +42,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.config import Zone
+from ground.files import SETTINGS_BYTES, read_regular
+from vision.zone import Zone
 
 FloatArray = npt.NDArray[np.float32]
 Image = npt.NDArray[np.uint8]
@@ -822,7 +823,7 @@ def load_markers(path: Path, size: tuple[int, int] | None = None) -> MarkerPalet
     import json
 
     try:
-        raw = path.read_bytes()
+        raw = read_regular(path, SETTINGS_BYTES)
     except FileNotFoundError:
         raise MarkerFileError(f"{path}: no marker calibration yet (tablekeeper vision "
                               "calibrate-markers writes it)") from None

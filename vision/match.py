@@ -246,12 +246,14 @@ class Match:
 #: too weak to count, ``aligned_floor`` a card recognised only once aligned to a candidate
 #: but below the floor such a card needs; ``fine`` / ``fine_margin`` the fine decision
 #: (``DeckMatcher.decide``): its best candidate's aligned fine score, and its lead; ``fit``
-#: its residual where its card differs from the nearest (``DeckMatcher.fit``).
+#: its residual where its card differs from the nearest (``DeckMatcher.fit``); ``region``:
+#: no card at all, "something is there" (paper no card outline explains, a card half under
+#: another or fanned, which no search named: ``vision.tracker.recognise``).
 #: How many candidates a verdict carries (``Match.candidates``).
 CANDIDATES = 3
 
 GATES = ("min_score", "margin", "twin", "colour", "aligned", "straight", "aligned_floor",
-         "fine", "fine_margin", "fit")
+         "fine", "fine_margin", "fit", "region")
 
 
 class DeckLike(Protocol):

@@ -23,6 +23,7 @@ family: a deck enrolled for part of it, photos of its other cards must come back
 from __future__ import annotations
 
 import csv
+import io
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -31,6 +32,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from ground.files import read_text
 from vision.find import Image
 from vision.imagefile import read_image_file
 from vision.match import DeckMatcher, Match, MatchParams
@@ -92,7 +94,7 @@ class RealSet:
 def load_set(root: Path, name: str | None = None) -> RealSet:
     """The set at ``root`` (``labels.csv`` there)."""
     per: dict[str, list[Shot]] = {}
-    with open(root / "labels.csv", newline="", encoding="utf-8") as f:
+    with io.StringIO(read_text(root / "labels.csv", 16 << 20), newline="") as f:
         for row in csv.DictReader(f):
             per.setdefault(row["card"], []).append(Shot(row["card"], root / row["file"]))
     cards = tuple(sorted(per))

@@ -31,6 +31,7 @@ that does not give exactly its labelled number of cards is reported and left out
 from __future__ import annotations
 
 import csv
+import io
 import os
 import subprocess
 from collections.abc import Mapping, Sequence
@@ -42,6 +43,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from ground.files import read_text
 from vision.find import Image
 from vision.imagefile import decode_image
 from vision.match import MatchParams
@@ -170,7 +172,7 @@ def table_set(name: str, cache: Path | None = None,
 
 
 def load_tables(root: Path) -> list[TablePhoto]:
-    with open(root / "tables.csv", newline="", encoding="utf-8") as f:
+    with io.StringIO(read_text(root / "tables.csv", 16 << 20), newline="") as f:
         return [TablePhoto(root / r["file"], r["split"], tuple(r["cards"].split(";")))
                 for r in csv.DictReader(f)]
 
@@ -298,6 +300,13 @@ class TableScore:
     extra_named: int = 0  # ... and named
     foreign: int = 0  # labelled cards not in the deck (found)
     foreign_named: int = 0  # ... taken for a card of the deck
+    #: What the host's presses would be (issue 37): named right, or unknown with the right
+    #: card its best candidate (one press: confirm); or the right card among its best 3
+    #: (the best candidate, then the matcher's next two: at most three presses).
+    one_press: int = 0
+    three_press: int = 0
+    #: cards found only as "something is there" (``vision.tracker``'s regions; in ``found``)
+    regions: int = 0
     gates: dict[str, int] = field(default_factory=dict)
     wrong_examples: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
@@ -357,14 +366,25 @@ def measure_tables(watcher: CardWatcher, photos: Sequence[TablePhoto],
                 if any(o.card_id == label for o in named):
                     g = ACCEPTED
                     out.named += 1
+                    out.one_press += 1
+                    out.three_press += 1
                 elif named:
                     g = "wrong"
                     out.wrong += 1
                     out.wrong_examples.append(f"{p.path.name}: {label}->{named[0].card_id} "
                                               f"({named[0].match.score:.2f})")
+                elif all(obs[k].match.gate == "region" for k in here):
+                    g = "region"
+                    out.regions += 1
                 else:
-                    g = gate_of(max((obs[k] for k in here), key=lambda o: o.match.score)
-                                .match)
+                    best = max((obs[k] for k in here if obs[k].match.gate != "region"),
+                               key=lambda o: o.match.score)
+                    g = gate_of(best.match)
+                    top = [best.match.best_id] + [
+                        watcher.matcher.ids[i] for i, _ in watcher.matcher.candidates_in(
+                            img, best.corners, within=2.0, limit=3, full=True)]
+                    out.one_press += top[0] == label
+                    out.three_press += label in list(dict.fromkeys(top))[:3]
             out.gates[g] = out.gates.get(g, 0) + 1
         for k, o in enumerate(obs):
             if k not in used:

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from vision.config import Point, Zone
+from vision.zone import Point, Zone
 
 #: The seven player colours of 什麼不見啦 (the square tokens), in the order of the box.
 TOKEN_COLOURS: tuple[str, ...] = ("red", "yellow", "blue", "green", "orange", "brown",

@@ -33,9 +33,9 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.camera import DEFAULT_SIZE, CameraError, Frame, Image
 from vision.deck import Deck
 from vision.demo_decks import card_back, random_card
+from vision.frame import DEFAULT_SIZE, CameraError, Frame, Image
 
 FloatArray = npt.NDArray[np.float32]
 HalfArray = npt.NDArray[np.float16]

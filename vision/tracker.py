@@ -181,10 +181,11 @@ def expand_quad(corners: FloatArray, by: float) -> FloatArray:
 def recognise(finder: CardFinder, matcher: DeckMatcher, image: Image,
               region: tuple[int, int, int, int] | None = None,
               known: Sequence[FloatArray] = (),
-              card_area: float = 0.0) -> list[tuple[FoundCard, Match]]:
+              card_area: float = 0.0, regions: bool = False) -> list[tuple[FoundCard, Match]]:
     """Find and match every card of ``image`` (only those wholly inside ``region`` = (x0,
     y0, x1, y1) px, if given, where the cards at ``known`` lie already:
-    :meth:`CardFinder.find`).
+    :meth:`CardFinder.find`). ``regions``: also "something is there" (gate ``region``, no
+    card: paper no card found explains, see :func:`_regions`), after the cards.
 
     A card that matches only loosely is matched again with its outline grown by a printed
     frame's width: on a pile (white card on white cards) the finder may only find the top
@@ -274,7 +275,38 @@ def recognise(finder: CardFinder, matcher: DeckMatcher, image: Image,
         # A deck of numbers: an accepted card must fit its card where it differs from its
         # nearest (a number from outside the deck wins among its neighbours, fits none).
         out = [(c, _fitted(matcher, image, c, m)) for c, m in out]
-    return _one_per_place(out)
+    if not regions:
+        return _one_per_place(out)
+    h, w = grey.shape
+    paper = [b for b in finder.regions  # (not those at the border: cards cut by it)
+             if b.min() > 1 and b[:, 0].max() < w - 2 and b[:, 1].max() < h - 2]
+    return _one_per_place(out) + _regions(paper, out)
+
+
+#: A region of paper (:func:`_regions`) this much covered by a card found is that card's.
+_REGION_COVERED = 0.5
+
+
+def _regions(paper: Sequence[FloatArray],
+             out: Sequence[tuple[FoundCard, Match]]) -> list[tuple[FoundCard, Match]]:
+    """Paper no card explains, that no search named and no card found covers: "something is
+    there" (gate ``region``; a card half under another, a fanned hand, a card whose outline
+    the finder missed), reported with its box rather than left out. Not a card: its
+    ``best_id`` is empty, it makes no event, and it is not searched again by itself."""
+    got = []
+    for box in paper:
+        area = abs(float(cv2.contourArea(box.reshape(-1, 1, 2))))
+        # (Mostly a card found already -- one found by keypoints or around a pile there --
+        # or holding one: not "something else".)
+        if area <= 0 or any(
+                contains(box, k.corners) or float(cv2.intersectConvexConvex(
+                    np.asarray(box, np.float32), np.asarray(k.corners, np.float32))[0])
+                >= _REGION_COVERED * area for k, _ in out):
+            continue
+        got.append((FoundCard(np.asarray(box, np.float32), straight=True),
+                    Match(card_id=None, score=-1.0, margin=0.0, best_id="", rotation=0,
+                          gate="region")))
+    return got
 
 
 def _fitted(matcher: DeckMatcher, image: Image, card: FoundCard,
@@ -582,7 +614,9 @@ class CardWatcher:
         self.deck = deck
         self._deck_id = did
         enrolled = getattr(deck, "deck", None) or deck
-        self.matcher = DeckMatcher.from_deck(enrolled, self.config.match_params(did))
+        # (A deck enrolled by ``vision enroll`` carries its measured foreign-card gate.)
+        self.matcher = DeckMatcher.from_deck(
+            enrolled, self.config.match_params(did, getattr(enrolled, "max_fit", None)))
         # The deck's keypoints now rather than at the first pile of the game, which would
         # then wait for them (half a second for 181 cards here, more on a Pi).
         index_for(self.matcher)
@@ -829,7 +863,8 @@ class CardWatcher:
         (:meth:`CardFinder.find`)."""
         self._deck_changed()
         out = []
-        found = recognise(self.finder, self.matcher, image, region, known, self.card_area)
+        found = recognise(self.finder, self.matcher, image, region, known, self.card_area,
+                          regions=True)
         if self.learnt is not None:
             found = [(c, self._learnt_opinion(image, c, m)) for c, m in found]
         areas = [c.area for c, m in found if m.card_id is not None]
@@ -865,7 +900,8 @@ class CardWatcher:
             obs = part
             self.searched_part += 1
         if isinstance(change, tuple):
-            unknown = any(o.card_id is None and _overlaps(o.corners, change) for o in obs)
+            unknown = any(o.card_id is None and o.match.gate != "region"
+                          and _overlaps(o.corners, change) for o in obs)
             if not unknown:
                 self._retries = 0
             elif not self._retrying:
@@ -993,8 +1029,8 @@ class CardWatcher:
         seen: set[int] = set()
         kept_on: set[int] = set()
         for o in obs:
-            if o.card_id is not None:
-                continue
+            if o.card_id is not None or o.match.gate == "region":
+                continue  # (a region, "something is there", is no card to name)
             cx, cy = o.centre
             e = np.linalg.norm(np.roll(o.corners, -1, axis=0) - o.corners, axis=1)
             near = 0.25 * float(e.min())

@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ground.files import read_head
+
 SCHEMA = "tablekeeper.cafe"
 VERSION = 1
 ROOT = "tablekeeper/tables"
@@ -105,19 +107,36 @@ def _who(value: Any, players: list[dict[str, Any]]) -> str | None:
     return None
 
 
+#: the most read of a journal's header line (one is about 1 kB)
+HEADER_BYTES = 64 * 1024
+
+
 def _first_line(path: str | os.PathLike[str]) -> bytes:
     from tablekeeper.journal import JournalError
 
-    try:
-        with open(path, "rb") as f:
-            return f.readline()
+    try:  # (bounded and never blocking: a FIFO in the journals folder is not a journal)
+        head = read_head(path, HEADER_BYTES)
     except OSError as exc:
         raise JournalError(str(path), 0, f"cannot read: {exc.strerror or exc}") from exc
+    return head[:head.index(b"\n") + 1] if b"\n" in head else head
 
 
 def read_view(table: str, path: str | os.PathLike[str], timeline: bool = False) -> GameView:
     """The game in journal ``path`` (read with :func:`tablekeeper.journal.read`; its
-    ``JournalError`` passes through). ``timeline``: also fold the score after every event."""
+    ``JournalError`` passes through, and whatever else a damaged journal trips on while it is
+    folded is one too). ``timeline``: also fold the score after every event."""
+    from tablekeeper.journal import JournalError
+
+    try:
+        return _read_view(table, path, timeline)
+    except JournalError:
+        raise
+    except Exception as exc:  # a damaged journal never stops the publisher
+        raise JournalError(str(path), 0, f"cannot be read: {type(exc).__name__}: "
+                                         f"{str(exc)[:200]}") from exc
+
+
+def _read_view(table: str, path: str | os.PathLike[str], timeline: bool) -> GameView:
     from engine.core import Rejection
     from tablekeeper.journal import JournalError, read
 

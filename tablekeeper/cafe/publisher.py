@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ground.files import read_json
 from tablekeeper.atomic import write_atomic
 from tablekeeper.cafe import messages
 from tablekeeper.cafe.settings import PublisherSettings, make_client
@@ -38,8 +39,12 @@ class PublisherState:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.games: dict[str, dict[str, Any]] = {}
+        #: acknowledged but not yet written (the state file could not be written)
+        self.unsaved = False
+        #: why the state file cannot be written (None: it can)
+        self.paused: str | None = None
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = read_json(path)
             games = data.get("games", {}) if isinstance(data, dict) else {}
             if isinstance(games, dict):
                 self.games = {k: v for k, v in games.items() if isinstance(v, dict)}
@@ -57,9 +62,33 @@ class PublisherState:
 
     def mark(self, game_id: str, **values: Any) -> None:
         self.games.setdefault(game_id, {}).update(values)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(self.path, json.dumps({"version": 1, "games": self.games},
-                                           sort_keys=True).encode("utf-8"))
+        self.unsaved = True
+        self.save()
+
+    def save(self) -> bool:
+        """Write what is acknowledged, if anything is not yet written. A full card (or a
+        folder that cannot be written) pauses the recording, not the publisher: it is kept in
+        memory, said once in the log, and written at the next try that works (killed
+        meanwhile, it publishes again and the board deduplicates)."""
+        if not self.unsaved:
+            return True
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            write_atomic(self.path, json.dumps({"version": 1, "games": self.games},
+                                               sort_keys=True).encode("utf-8"))
+        except OSError as exc:
+            if self.paused is None:
+                self.paused = exc.strerror or str(exc)
+                log.error("paused: the state file %s cannot be written (%s); what the broker "
+                          "acknowledged is kept and written when space is back", self.path,
+                          self.paused)
+            return False
+        self.unsaved = False
+        if self.paused is not None:
+            log.warning("the state file %s can be written again: recording goes on",
+                        self.path)
+            self.paused = None
+        return True
 
 
 class Publisher:
@@ -122,6 +151,7 @@ class Publisher:
             return self._step()
 
     def _step(self) -> bool:
+        self.state.save()  # a state file that could not be written is tried again
         folder = self.settings.journals
         journals = messages.newest_journals(folder) if folder.is_dir() else []
         all_done = True
@@ -176,7 +206,7 @@ class Publisher:
             if done:
                 self._seen[path] = stamp
             all_done = all_done and done
-        return all_done
+        return all_done and not self.state.unsaved
 
     def run(self, stop: threading.Event) -> None:
         self.start()

@@ -24,6 +24,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ground.files import read_head
+
 #: games whose --text demo writes a journal, in the order the demo hands them to tables
 DEMO_GAMES = ("something-missing", "eselsbruecke", "the-game")
 
@@ -126,8 +128,8 @@ def _game_ids(args: argparse.Namespace) -> list[str]:
 
     out = []
     for path in sorted(args.journals.glob("game-*.jsonl")):
-        with open(path, "rb") as f:
-            out.append(game_id_of(args.table, f.readline()))
+        out.append(game_id_of(args.table, read_head(path, 64 * 1024).split(b"\n")[0]
+                              + b"\n"))
     return out
 
 

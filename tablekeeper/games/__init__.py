@@ -34,7 +34,7 @@ from engine.core import Engine, Event, Rejection
 
 if TYPE_CHECKING:
     from firmware.arbiter import Decision
-    from tablekeeper.referee import CardSeen
+    from tablekeeper.seen import CardSeen
 
 
 def lazy(target: str) -> Callable[..., Any]:

@@ -1,10 +1,13 @@
 """The set-up area: per game, the steps it needs and whether each is done; the step shown.
 
-:data:`STEPS` names every step's module by key (imported when used, the way
-:data:`tablekeeper.games.KITS` names kits): a key whose module is not installed in this box
-is listed as "not available yet" (:attr:`StepStatus.UNAVAILABLE`). Which steps a game needs is
-its kit's (``Kit.setup_steps``; by default: the cards and the zones for a game that uses the
-camera, the buttons for one that uses seat buttons or buzzers).
+:data:`tablekeeper.tablesetup.readiness.STEPS` names every step's module by key (imported
+when used, the way :data:`tablekeeper.games.KITS` names kits; it lives there, below this
+module, with :func:`~tablekeeper.tablesetup.readiness.steps_for` and
+:func:`~tablekeeper.tablesetup.readiness.step_status`, which stay importable from here): a
+key whose module is not installed in this box is listed as "not available yet"
+(:attr:`StepStatus.UNAVAILABLE`). Which steps a game needs is its kit's
+(``Kit.setup_steps``; by default: the cards and the zones for a game that uses the camera,
+the buttons for one that uses seat buttons or buzzers).
 
 :class:`SetupArea` is what the screen shows while the host is in the set-up area: the hub
 (the games, the chosen game's steps) or one step (its controller, :mod:`.step`). It is fed
@@ -14,72 +17,26 @@ table (:meth:`SetupArea.wants`) for the simulated host.
 
 from __future__ import annotations
 
-import importlib
 import logging
 from collections.abc import Callable, Sequence
-from types import ModuleType
 
 from display.input import HostAction
 from display.tablesetup.hub import AreaView, GameSteps
 from tablekeeper.games import Kit
+from tablekeeper.tablesetup.readiness import STEPS as STEPS
+from tablekeeper.tablesetup.readiness import readiness
+from tablekeeper.tablesetup.readiness import step_module as step_module
+from tablekeeper.tablesetup.readiness import step_status as step_status
+from tablekeeper.tablesetup.readiness import steps_for as steps_for
 from tablekeeper.tablesetup.step import (
     NOTHING,
-    STEP_KEYS,
     Image,
     Step,
     StepContext,
-    StepStatus,
     Want,
 )
 
 log = logging.getLogger("tablekeeper.tablesetup")
-
-#: step key -> its module (``make(ctx)``, ``status(ctx)``)
-STEPS: dict[str, str] = {key: f"tablekeeper.tablesetup.{key}" for key in STEP_KEYS}
-
-_modules: dict[str, ModuleType | None] = {}
-
-
-def step_module(key: str) -> ModuleType | None:
-    """The module of step ``key``; None: not installed in this box (or no such step)."""
-    if key in _modules:
-        return _modules[key]
-    name = STEPS.get(key)
-    module: ModuleType | None = None
-    if name is not None:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != name:
-                raise
-            log.info("set-up: no step %r in this box (%s)", key, name)
-    _modules[key] = module
-    return module
-
-
-def steps_for(kit: Kit) -> tuple[str, ...]:
-    """The steps ``kit``'s game needs, in the area's order."""
-    wanted = getattr(kit, "setup_steps", None)
-    if wanted is None:
-        wanted = []
-        if "camera" in kit.uses:
-            wanted += ["cards", "zones"]
-        if {"seat buttons", "buzzers"} & set(kit.uses):
-            wanted.append("buttons")
-    return tuple(k for k in STEP_KEYS if k in wanted)
-
-
-def step_status(key: str, ctx: StepContext) -> StepStatus:
-    module = step_module(key)
-    if module is None:
-        return StepStatus.UNAVAILABLE
-    try:
-        status = module.status(ctx)
-    except Exception:  # a step's check must never take the kiosk down
-        log.exception("set-up: the status of %s for %s failed", key, ctx.game)
-        return StepStatus.MISSING
-    assert isinstance(status, StepStatus)
-    return status
 
 
 class SetupArea:
@@ -107,8 +64,6 @@ class SetupArea:
         return self.kits[self.chosen]
 
     def _steps_of(self, kit: Kit) -> GameSteps:
-        from tablekeeper.tablesetup.readiness import readiness  # (it imports this module)
-
         ctx = self.context_for(kit)
         return GameSteps(kit.name, kit.title_in("zh-TW"), kit.title_in("en"),
                          tuple((key, step_status(key, ctx).value) for key in steps_for(kit)),

@@ -63,7 +63,7 @@ class ButtonsStep:
     def __init__(self, seats: int, config_path: Path, *, start_ns: int = 0,
                  light: Callable[[frozenset[int] | None], None] = lambda seats: None,
                  toggle: Callable[[bool], None] | None = None, current_us: float = 100.0,
-                 save: Callable[[Path, float], None] = save_tie_window) -> None:
+                 save: Callable[[Path, float], object] = save_tie_window) -> None:
         self.seats = seats
         self.config_path = config_path
         self._light = light
@@ -311,7 +311,21 @@ def make(ctx: StepContext) -> ButtonsStep:
 
 def _saver(ctx: StepContext) -> Callable[[Path, float], None]:
     if ctx.config_path is not None:
-        return save_tie_window
+        from firmware.config import FirmwareConfig
+
+        fw = ctx.firmware
+        base = [fw.config.arbiter.tie_window_us if fw is not None else FirmwareConfig.from_dict(
+            fresh_section(ctx.config_path, ctx.config, "firmware")).arbiter.tie_window_us]
+
+        def save(path: Path, us: float) -> None:
+            clashes = save_tie_window(path, us, base[0])
+            for clash in clashes:
+                _log.warning("set-up buttons: %s: %s", path, clash)
+            if clashes:
+                ctx.tell("setup.config.clash")
+            base[0] = us
+
+        return save
 
     def nowhere(path: Path, us: float) -> None:
         raise ConfigEditError("none", "the box runs without a config file")

@@ -96,6 +96,8 @@ class CardsStep:
         from vision.find import FindParams
 
         self.ctx = ctx
+        #: the deck folder the config named when the box read it (then: as last saved)
+        self._deck_base: str | None = None
         self.cards = cards if cards is not None else game_cards(ctx)
         deck = self.cards
         self.store = EnrolStore(ctx.progress_dir(KEY))
@@ -274,12 +276,16 @@ class CardsStep:
     def _save(self) -> None:
         """Write the deck whole, name it in the config, then the check round."""
         from vision.deck import Deck, DeckError, replace_deck
+        from vision.enroll import with_measured_fit
 
         src = self.cards
         new = Deck(root=self.ctx.deck_dir, id=f"{self.ctx.game}-table", game=src.game,
                    title_zh=src.title_zh, title_en=src.title_en, demo=False, shape=src.shape,
                    size=src.size, use_colour=src.use_colour, cards=())
         new = self.enroller.deck_with_shots(new)
+        # The deck's foreign-card gate, measured as any enrolment does (issue 37): a card
+        # from outside the deck is then refused, not named as its nearest.
+        new, _ = with_measured_fit(new)
         try:
             saved = replace_deck(new, self.ctx.deck_dir)
         except (OSError, DeckError) as exc:
@@ -296,7 +302,17 @@ class CardsStep:
                  self.ctx.deck_dir)
         if self.ctx.config_path is not None:
             try:
-                save_deck_path(self.ctx.config_path, self.ctx.game, self.ctx.deck_dir)
+                if self._deck_base is None:  # what the box read: a hand edit since is a clash
+                    config = self.ctx.config
+                    self._deck_base = (config.table.deck_for(self.ctx.game) or ""
+                                       if config is not None else "")
+                clashes = save_deck_path(self.ctx.config_path, self.ctx.game,
+                                         self.ctx.deck_dir, self._deck_base)
+                self._deck_base = str(self.ctx.deck_dir)
+                for clash in clashes:
+                    log.warning("cards: %s: %s", self.ctx.config_path, clash)
+                if clashes:
+                    self.ctx.tell("setup.config.clash")
             except ConfigEditError as exc:
                 self.problem = "tablesetup.cards.config_not_saved"
                 self.ctx.tell(self.problem)

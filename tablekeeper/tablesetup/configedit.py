@@ -5,7 +5,11 @@ tie_window_us``) are written into the config file the kiosk reads, the way issue
 the roster (:func:`tablekeeper.config.save_roster`): tomlkit edits the document -- the host's
 comments, the order of the keys and every other key stay as they were -- and the new text
 replaces the old atomically (:func:`tablekeeper.atomic.write_atomic`: a power cut leaves the
-old file or the new one, never half).
+old file or the new one, never half; a config that is a symbolic link has its target
+replaced, the link stays). Each save reads the file again and changes only the keys the
+screen changed, so a hand edit made meanwhile is kept; where the file's value of that very key
+changed since the box read it, the save says so (:func:`put`: the screen's value is saved, the
+file's is logged, and the screen shows ``setup.config.clash``).
 
 Nothing is written when the file cannot be used: not valid TOML, a section that is not a
 table, or the edit would make the ``[vision]`` section unreadable (:class:`ConfigEditError`,
@@ -21,6 +25,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from ground.files import read_text
 from tablekeeper.atomic import write_atomic
 from vision.config import VisionConfig, Zone
 
@@ -48,7 +53,7 @@ def edit_config(path: Path, change: Callable[[Any], None]) -> None:
     from tomlkit.exceptions import TOMLKitError
 
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path)
     except FileNotFoundError:
         text = ""
     except UnicodeDecodeError as exc:
@@ -140,33 +145,61 @@ def save_zones(path: Path, zones: Sequence[Zone],
                                             lambda n: n in names or replaces(n)))
 
 
-def save_tie_window(path: Path, tie_window_us: float) -> None:
+def put(table: Any, key: str, value: Any, base: Any, where: str,
+        clashes: list[str]) -> None:
+    """``table[key] = value``; where the file's value is neither ``base`` (what the screen
+    started from) nor ``value`` -- the file was edited by hand on this key since the box read
+    it -- the clash is added to ``clashes`` (``where.key``: the file's value, replaced), for
+    the screen and the log. ``base`` None: nothing is compared."""
+    if base is not None and key in table:
+        held = table[key]
+        held = held.unwrap() if hasattr(held, "unwrap") else held
+        if held != base and held != value:
+            clashes.append(f"{where}.{key}: the file had {held!r} (edited since the box read "
+                           f"{base!r}); {value!r} set here is saved")
+    table[key] = value
+
+
+def save_tie_window(path: Path, tie_window_us: float,
+                    base: float | None = None) -> list[str]:
     """Write ``[firmware.arbiter] tie_window_us`` into the config at ``path``, atomically,
-    keeping the rest."""
+    keeping the rest (the file is read again now: keys edited by hand meanwhile stay).
+    ``base``: the tie window the screen started from; returns the clashes (:func:`put`)."""
     if not 0 <= tie_window_us <= 100_000:
         raise ValueError(f"tie_window_us: {tie_window_us} is not in 0..100000")
+    clashes: list[str] = []
 
     def change(doc: Any) -> None:
+        clashes.clear()
         firmware = section(doc, "firmware", "firmware", super_table=True)
         arbiter = section(firmware, "arbiter", "firmware.arbiter")
-        arbiter["tie_window_us"] = float(tie_window_us)
+        put(arbiter, "tie_window_us", float(tie_window_us),
+            None if base is None else float(base), "firmware.arbiter", clashes)
 
     edit_config(path, change)
+    return clashes
 
 
-def save_deck_path(path: Path, game: str, folder: Path) -> None:
+def save_deck_path(path: Path, game: str, folder: Path,
+                   base: str | None = None) -> list[str]:
     """Name ``folder`` as ``game``'s deck (``[table.decks]``; 什麼不見啦's ``[table]
-    items_deck`` where the config uses that older key)."""
+    items_deck`` where the config uses that older key). ``base``: the deck folder the screen
+    started from; returns the clashes (:func:`put`)."""
     from tablekeeper.config import ITEMS_GAME
 
+    clashes: list[str] = []
+
     def change(doc: Any) -> None:
+        clashes.clear()
         table = section(doc, "table", "table")
         if game == ITEMS_GAME and str(table.get("items_deck", "")):
-            table["items_deck"] = str(folder)
+            put(table, "items_deck", str(folder), base, "table", clashes)
         else:
-            section(table, "decks", "table.decks")[game] = str(folder)
+            put(section(table, "decks", "table.decks"), game, str(folder), base,
+                "table.decks", clashes)
 
     edit_config(path, change)
+    return clashes
 
 
 def fresh_section(config_path: Path | None, parsed: Any, section: str) -> dict[str, Any]:
@@ -175,7 +208,7 @@ def fresh_section(config_path: Path | None, parsed: Any, section: str) -> dict[s
     the parsed config's (``parsed``: a :class:`tablekeeper.config.Config`)."""
     if config_path is not None:
         try:
-            data = tomllib.loads(config_path.read_text(encoding="utf-8"))
+            data = tomllib.loads(read_text(config_path))
         except FileNotFoundError:
             data = {}
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):

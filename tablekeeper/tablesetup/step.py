@@ -21,7 +21,7 @@ data (:class:`Want`), so the simulated host and table of ``tablekeeper demo --fr
 the tests, can do it without knowing the step.
 
 A step module (``tablekeeper.tablesetup.<key>``, registered by name in
-:data:`tablekeeper.tablesetup.area.STEPS`) provides::
+:data:`tablekeeper.tablesetup.readiness.STEPS`) provides::
 
     def make(ctx: StepContext) -> Step: ...          # the controller, resuming saved progress
     def status(ctx: StepContext) -> StepStatus: ...  # done already? needed to play?

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from system_needs import requires_system
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -24,10 +25,9 @@ from tablekeeper.clock import FakeClock
 from tablekeeper.referee import Referee
 from tablekeeper.screen import PygameScreen
 
-needs_chewing = pytest.mark.skipif(
-    not zhuyin.available(),
-    reason=f"libchewing is not installed ({zhuyin.why_unavailable()}): "
-           "apt-get install libchewing3 libchewing3-data")
+needs_chewing = requires_system(
+    "libchewing3-data" if "dictionary" in zhuyin.why_unavailable() else "libchewing3",
+    zhuyin.available(), f"the 注音 name input ({zhuyin.why_unavailable()})")
 
 
 @pytest.fixture

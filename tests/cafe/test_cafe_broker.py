@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from system_needs import requires_system
 
 from tablekeeper.cafe import messages
 from tablekeeper.cafe.board import Subscriber
@@ -30,10 +31,7 @@ from tablekeeper.cafe.store import Store
 from tablekeeper.journal import line_of
 
 pytest.importorskip("paho.mqtt.client", reason="paho-mqtt is not installed (the cafe extra)")
-pytestmark = pytest.mark.skipif(
-    mosquitto_path() is None,
-    reason="mosquitto is not installed (Debian: apt-get install mosquitto; .ci/run installs "
-           "it): the real-broker tests are skipped")
+pytestmark = requires_system("mosquitto", mosquitto_path(), "the café's real-broker tests")
 
 ROOT = Path(__file__).resolve().parents[2]
 SM = ROOT / "tests" / "data" / "something_missing_3p_easy.jsonl"

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from system_needs import requires_system
 
 from tablekeeper.cafe.broker import mosquitto_path
 
@@ -27,12 +28,8 @@ FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
 
 pytestmark = [
     pytest.mark.slow,
-    pytest.mark.skipif(mosquitto_path() is None,
-                       reason="mosquitto is not installed (apt-get install mosquitto; "
-                              ".ci/run installs it)"),
-    pytest.mark.skipif(CHROMIUM is None,
-                       reason="Debian's chromium is not installed (apt-get install chromium; "
-                              ".ci/run installs it)"),
+    requires_system("mosquitto", mosquitto_path(), "the café board's broker"),
+    requires_system("chromium", CHROMIUM, "the café board in a real browser"),
 ]
 
 

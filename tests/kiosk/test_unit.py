@@ -21,6 +21,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from system_needs import requires_system
 
 ROOT = Path(__file__).resolve().parents[2]
 UNIT = ROOT / "systemd" / "tablekeeper-kiosk.service"
@@ -29,9 +30,8 @@ MAX_EXPOSURE = 3.0
 
 SYSTEMD_ANALYZE = shutil.which("systemd-analyze") or (
     "/usr/bin/systemd-analyze" if os.access("/usr/bin/systemd-analyze", os.X_OK) else None)
-needs_analyze = pytest.mark.skipif(
-    SYSTEMD_ANALYZE is None,
-    reason="systemd-analyze is not installed on this machine (apt-get install systemd)")
+needs_analyze = requires_system("systemd", SYSTEMD_ANALYZE,
+                                "systemd-analyze verify and security of the units")
 
 
 def parse_unit(text: str) -> list[tuple[str, str, str]]:

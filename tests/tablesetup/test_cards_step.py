@@ -136,6 +136,8 @@ def test_the_camera_unplugged_and_a_restart_resume_where_it_stopped(tmp_path: Pa
     deck = load_deck(tmp_path / "deck")
     assert deck.ids == IDS and not deck.demo
     assert all(len(deck.templates_of(c)) == 3 for c in IDS)
+    # (the foreign-card gate measured as the deck was saved, as every enrolment does)
+    assert IDS[2:] and deck.max_fit is not None and deck.max_fit > 0
     text = (tmp_path / "config.toml").read_text(encoding="utf-8")
     assert "# the host's own comment" in text and 'language = "en"' in text
     assert load_config(tmp_path / "config.toml").table.deck_for("the-game") == str(

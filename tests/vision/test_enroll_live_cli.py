@@ -16,7 +16,7 @@ from tablekeeper.cli import main
 from vision.deck import Deck, load_deck, save_deck
 from vision.simtable import Conditions, Pose, SimulatedTable
 
-IDS = ("n10", "n11")
+IDS = ("n10", "n11", "n12")
 
 
 def _frames(folder: Path, cards: Deck, ids: tuple[str, ...], shots: int) -> None:
@@ -61,4 +61,5 @@ def test_live_enrolment_resumes_and_writes_the_deck_whole(
     assert "resuming: 1 cards taught already" in err
     written = load_deck(tmp_path / "deck")
     assert all(len(written.templates_of(c)) == 2 for c in IDS)
+    assert written.max_fit is not None  # (its foreign-card gate, measured as it was written)
     assert not progress.exists()  # the shots are the deck now

@@ -86,3 +86,31 @@ def test_the_tables_bench_skips_saying_why_where_the_photos_are_absent(
     out = capsys.readouterr().out
     assert "set-boards-9 skipped" in out and "set-tables-mixed skipped" in out
     assert "not shipped" in out
+
+
+def test_the_presses_count_the_best_candidates_of_unknown_cards(tmp_path: Path) -> None:
+    # Three demo cards on a dark table, labelled row by row; a watcher whose score floor no
+    # card reaches names none of them, yet each card's best candidate is the right one:
+    # none named, all one press away; with the deck's own thresholds all three are named.
+    from dataclasses import replace as dc_replace
+
+    from vision.config import VisionConfig
+    from vision.demo_decks import build_demo_deck
+    from vision.simtable import Conditions, Pose, SimulatedTable
+    from vision.tracker import CardWatcher
+
+    deck = build_demo_deck("wink")
+    ids = deck.ids[3:6]
+    table = SimulatedTable(deck, seed=3, conditions=Conditions.clean("dark"))
+    for k, cid in enumerate(ids):
+        table.place(cid, Pose(130 + 190 * k, 240, angle=4, width=130))
+    path = tmp_path / "table.png"
+    assert cv2.imwrite(str(path), table.capture().image)
+    photo = realtables.TablePhoto(path, "test", tuple(ids))
+    strict = VisionConfig(match=dc_replace(VisionConfig().match, min_score=0.999),
+                          deck_thresholds={})
+    s = realtables.measure_tables(CardWatcher(deck, strict, deck.id), [photo])
+    assert (s.cards, s.found, s.named, s.wrong) == (3, 3, 0, 0)
+    assert s.one_press == 3 and s.three_press == 3
+    s = realtables.measure_tables(CardWatcher(deck, VisionConfig(), deck.id), [photo])
+    assert s.named == 3 and s.one_press == 3 and s.three_press == 3

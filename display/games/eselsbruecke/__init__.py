@@ -32,7 +32,7 @@ def screen_of(view: GameView) -> str:
 def _samples(lang: str) -> list[tuple[str, Any]]:
     from display.games.eselsbruecke.samples import snapshots
 
-    return snapshots(lang)
+    return snapshots(lang, DISPLAY)
 
 
 DISPLAY = GameDisplay(

@@ -10,6 +10,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from display.games import GameDisplay
 from display.games.eselsbruecke.view import (
     GameView,
     PenaltyView,
@@ -81,11 +82,10 @@ BASE = GameView(phase=ViewPhase.STORY, scores=(4, 6, 3, 5), round_no=2, rounds=6
                 history=((1, 1, 1, 1),))
 
 
-def snapshots(lang: str = "zh-TW") -> list[tuple[str, Snapshot]]:
-    """(name, snapshot) for each screen state, in game order."""
-    from display.games.eselsbruecke import DISPLAY
-
-    s = Snapshot(state=None, now_ms=T0, lang=lang, players=PLAYERS, game=DISPLAY)
+def snapshots(lang: str, game: GameDisplay) -> list[tuple[str, Snapshot]]:
+    """(name, snapshot) for each screen state, in game order; ``game``: the game's display
+    part (its package passes it: the samples do not import their package back)."""
+    s = Snapshot(state=None, now_ms=T0, lang=lang, players=PLAYERS, game=game)
     out: list[tuple[str, Snapshot]] = []
 
     def add(name: str, snap: Snapshot) -> None:

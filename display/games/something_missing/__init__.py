@@ -33,7 +33,7 @@ def screen_of(view: GameView) -> str:
 def _samples(lang: str) -> list[tuple[str, Any]]:
     from display.games.something_missing.samples import snapshots
 
-    return snapshots(lang)
+    return snapshots(lang, DISPLAY)
 
 
 DISPLAY = GameDisplay(

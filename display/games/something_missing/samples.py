@@ -11,6 +11,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from display.games import GameDisplay
 from display.games.something_missing.view import GameView, RingLine, ViewPhase
 from display.model import BuzzView, CardView, Notice, PlayerInfo, Snapshot
 
@@ -54,11 +55,10 @@ BASE = GameView(
 )
 
 
-def snapshots(lang: str = "zh-TW") -> list[tuple[str, Snapshot]]:
-    """(name, snapshot) for each screen state, in game order."""
-    from display.games.something_missing import DISPLAY
-
-    s = Snapshot(state=None, now_ms=T0, lang=lang, players=PLAYERS, game=DISPLAY)
+def snapshots(lang: str, game: GameDisplay) -> list[tuple[str, Snapshot]]:
+    """(name, snapshot) for each screen state, in game order; ``game``: the game's display
+    part (its package passes it: the samples do not import their package back)."""
+    s = Snapshot(state=None, now_ms=T0, lang=lang, players=PLAYERS, game=game)
     out: list[tuple[str, Snapshot]] = []
 
     def add(name: str, snap: Snapshot) -> None:

@@ -22,7 +22,7 @@ def screen_of(view: GameView) -> str:
 def _samples(lang: str) -> list[tuple[str, Any]]:
     from display.games.the_game.samples import snapshots
 
-    return snapshots(lang)
+    return snapshots(lang, DISPLAY)
 
 
 DISPLAY = GameDisplay(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from display.games import GameDisplay
 from display.games.the_game.view import GameView, PlayView, RowView, TableView
 from display.model import PlayerInfo, Snapshot
 
@@ -47,11 +48,10 @@ BASE = GameView(
 )
 
 
-def snapshots(lang: str = "zh-TW") -> list[tuple[str, Snapshot]]:
-    """(name, snapshot) for each screen state, in game order."""
-    from display.games.the_game import DISPLAY
-
-    s = Snapshot(state=None, now_ms=T0, lang=lang, players=PLAYERS, game=DISPLAY)
+def snapshots(lang: str, game: GameDisplay) -> list[tuple[str, Snapshot]]:
+    """(name, snapshot) for each screen state, in game order; ``game``: the game's display
+    part (its package passes it: the samples do not import their package back)."""
+    s = Snapshot(state=None, now_ms=T0, lang=lang, players=PLAYERS, game=game)
     out: list[tuple[str, Snapshot]] = []
 
     def add(name: str, snap: Snapshot) -> None:

@@ -25,7 +25,7 @@ def screen_of(view: WinkView) -> str:
 def _samples(lang: str) -> list[tuple[str, Any]]:
     from display.games.wink.samples import snapshots
 
-    return snapshots(lang)
+    return snapshots(lang, DISPLAY)
 
 
 DISPLAY = GameDisplay(

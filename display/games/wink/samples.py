@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+from display.games import GameDisplay
 from display.games.wink.view import TableView, WinkView, game_view
 from display.model import BuzzView, PlayerInfo, Snapshot
 from engine import wink
@@ -81,13 +82,13 @@ def _entry_samples(base: Snapshot, st: dict[str, wink.State]) -> list[tuple[str,
     ]
 
 
-def snapshots(lang: str = "zh-TW") -> list[tuple[str, Snapshot]]:
-    from display.games.wink import DISPLAY
-
+def snapshots(lang: str, game: GameDisplay) -> list[tuple[str, Snapshot]]:
+    """(name, snapshot) for each screen state, in game order; ``game``: the game's display
+    part (its package passes it: the samples do not import their package back)."""
     out: list[tuple[str, Snapshot]] = []
     for n in (5, 8, 3):
         st = states(n)
-        base = Snapshot(state=None, now_ms=T0, lang=lang, players=_players(n), game=DISPLAY)
+        base = Snapshot(state=None, now_ms=T0, lang=lang, players=_players(n), game=game)
 
         def view(key: str, st: dict[str, wink.State] = st) -> WinkView:
             v = game_view(st[key])

@@ -1,4 +1,6 @@
-"""Every path is just a path: reading a file the host (or an accident) may have replaced by
+"""The one reader of the box's own files (the ground layer: every package may import it).
+
+Every path is just a path: reading a file the host (or an accident) may have replaced by
 anything -- a FIFO, a socket, a device, a directory, a symbolic link to any of these, a
 dangling link, an unreadable file -- without blocking, without reading without a bound, and
 with one clear line saying what was found.
@@ -11,18 +13,32 @@ with one clear line saying what was found.
   between a check and the open) and refuses what is not a regular file (:class:`NotAFile`)
   or is longer than the limit (:class:`TooLarge`); both are ``OSError``\\ s, so a caller that
   already handles "cannot be read" handles these too;
+- :func:`read_text` is the same, decoded as UTF-8 (``UnicodeDecodeError``, a ``ValueError``,
+  for bytes that are not); :func:`read_head` the first bytes of a file that may be longer (a
+  journal's header line);
 - :func:`printable` shows a name with any character (control characters, bytes that are not
   UTF-8) on one line.
+
+Every read of a file in product code goes through here (``tests/test_reads.py`` lists the
+reads and fails on a new plain ``open().read()``, ``Path.read_text()`` ...). The limits below
+are the bounds of each kind of file.
 """
 
 from __future__ import annotations
 
 import errno
+import json
 import os
 import stat
 from pathlib import Path
+from typing import Any
 
-__all__ = ["NotAFile", "TooLarge", "kind_of", "printable", "read_regular"]
+__all__ = ["SETTINGS_BYTES", "NotAFile", "TooLarge", "kind_of", "printable", "read_head",
+           "read_json", "read_regular", "read_text"]
+
+#: a settings file, a manifest, a state file (a config.toml is a few kB; a deck's manifest of
+#: 110 cards with their regions about 100 kB)
+SETTINGS_BYTES = 4 * 1024 * 1024
 
 
 class NotAFile(OSError):
@@ -100,7 +116,29 @@ def kind_of(path: str | os.PathLike[str]) -> str | None:
     return None if kind is None else f"a symbolic link to {kind} ({shown})"
 
 
-def read_regular(path: str | os.PathLike[str], limit: int) -> bytes:
+def read_text(path: str | os.PathLike[str], limit: int = SETTINGS_BYTES) -> str:
+    """:func:`read_regular`, decoded as UTF-8 (``UnicodeDecodeError`` when it is not)."""
+    return read_regular(path, limit).decode("utf-8")
+
+
+def read_json(path: str | os.PathLike[str], limit: int = SETTINGS_BYTES) -> Any:
+    """The JSON value in the regular file at ``path`` (:func:`read_text`). Raises ``OSError``
+    (:func:`read_regular`'s) or ``ValueError`` for anything wrong with the content: bytes that
+    are not UTF-8, not JSON, nested too deep for the parser (a ``RecursionError`` inside)."""
+    text = read_text(path, limit)
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("nested too deeply to read") from None
+
+
+def read_head(path: str | os.PathLike[str], limit: int) -> bytes:
+    """The first ``limit`` bytes of the regular file at ``path`` (fewer if it is shorter),
+    with :func:`read_regular`'s checks; a longer file is not an error."""
+    return read_regular(path, limit, whole=False)
+
+
+def read_regular(path: str | os.PathLike[str], limit: int, *, whole: bool = True) -> bytes:
     """The bytes of the regular file at ``path`` (at most ``limit``): never blocks on a FIFO
     or a device, never reads more than ``limit + 1`` bytes. Raises ``FileNotFoundError``
     (nothing there, or a dangling link), :class:`NotAFile`, :class:`TooLarge` or the
@@ -119,7 +157,7 @@ def read_regular(path: str | os.PathLike[str], limit: int) -> bytes:
         kind = _mode_kind(st.st_mode)
         if kind is not None:
             raise NotAFile(p, kind_of(p) or kind)
-        if st.st_size > limit:
+        if whole and st.st_size > limit:
             raise TooLarge(p, limit)
         chunks: list[bytes] = []
         size = 0
@@ -129,8 +167,11 @@ def read_regular(path: str | os.PathLike[str], limit: int) -> bytes:
                 break
             chunks.append(chunk)
             size += len(chunk)
-        if size > limit:  # it grew while it was read
-            raise TooLarge(p, limit)
-        return b"".join(chunks)
+        data = b"".join(chunks)
+        if size > limit:  # it grew while it was read (or only its head is wanted)
+            if whole:
+                raise TooLarge(p, limit)
+            data = data[:limit]
+        return data
     finally:
         os.close(fd)
