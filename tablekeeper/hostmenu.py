@@ -48,6 +48,9 @@ class MenuScreen(Protocol):
 
     def close_menu(self) -> None: ...
 
+    @property
+    def asks_waiting(self) -> int: ...
+
     def end_game(self, loop: Loop, now_ns: int) -> Any: ...
 
     def go_home(self, loop: Loop) -> None: ...
@@ -121,12 +124,12 @@ def _lang(screen: MenuScreen, loop: Loop, now_ns: int) -> None:
     screen.renderer.invalidate(layers=True)
 
 
-def _asks_waiting(screen: PygameScreen, loop: Loop) -> bool:
+def _asks_waiting(screen: MenuScreen, loop: Loop) -> bool:
     asks = loop.asks
     return asks is not None and bool(asks.pending) and asks.deferred and _playing(screen, loop)
 
 
-def _ask(screen: PygameScreen, loop: Loop, now_ns: int) -> None:
+def _ask(screen: MenuScreen, loop: Loop, now_ns: int) -> None:
     screen.close_menu()
     if loop.asks is not None:
         loop.asks.reopen()
