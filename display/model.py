@@ -134,6 +134,9 @@ class Snapshot:
     #: seats that pressed too early in this race and are locked out (0-based), and until
     #: when (game ms); the race screens show "too early"
     early: tuple[tuple[int, int], ...] = ()
+    #: a question about a card the camera could not name (:class:`display.ask.AskView`),
+    #: over the game's screen while it is open (issue 37)
+    ask: Any = None
     #: the set-up area while it is shown (:class:`tablekeeper.tablesetup.area.AreaView`: the
     #: hub, or a step's view; None: not shown)
     tablesetup: Any = None

@@ -222,7 +222,7 @@ class Painter:
                                     label_box.height)
         self.text(label, label_box, size=size, colour=fg, pad=0.012)
         button = Button((rect.x, rect.y, rect.width, rect.height), action, label, enabled, key,
-                        risky, focus)
+                        risky=risky, focus=focus)
         self.buttons.append(button)
         return button
 

@@ -227,6 +227,8 @@ class Renderer:
         :data:`display.screens.SHARED_SCREENS`, or one of the game's)."""
         if snap.menu is not None:
             return "menu"
+        if snap.ask is not None:
+            return "ask"
         if snap.tablesetup is not None:
             return "tablesetup"
         buzz = snap.buzz

@@ -216,6 +216,55 @@ def game_shared(display: Any, lang: str) -> list[tuple[str, Snapshot]]:
     ]
 
 
+#: three alike cards of each game (id, zh-TW, en, shape: square tiles or cards) for the
+#: question about a card the camera could not name (issue 37)
+ASK_CARDS: dict[str, tuple[tuple[str, str, str], ...]] = {
+    "the_game": (("n68", "68", "68"), ("n60", "60", "60"), ("n86", "86", "86")),
+    "wink": (("w18", "18", "18"), ("w16", "16", "16"), ("w13", "13", "13")),
+    "something_missing": (("i07", "乳酸飲料", "yogurt drink"), ("i12", "熱水瓶", "thermos flask"),
+                          ("i03", "轉盤電話", "rotary phone")),
+    "eselsbruecke": (("k014", "鯊魚", "shark"), ("k015", "章魚", "octopus"),
+                     ("k041", "麵包", "bread")),
+}
+_ASK_HUES = ((200, 60, 60), (60, 120, 200), (60, 160, 90))
+
+
+def _ask_picture(k: int, square: bool) -> Any:
+    """A stand-in card face (RGB): a framed card with a coloured disc, one colour a card."""
+    import numpy as np
+
+    h, w = (240, 240) if square else (300, 200)
+    y, x = np.mgrid[0:h, 0:w]
+    img = np.full((h, w, 3), 238, np.uint8)
+    disc = (y - h // 2) ** 2 + (x - w // 2) ** 2 < (min(h, w) // (3 + k)) ** 2
+    img[disc] = _ASK_HUES[k % len(_ASK_HUES)]
+    img[:8], img[-8:], img[:, :8], img[:, -8:] = 90, 90, 90, 90
+    return img
+
+
+def ask_samples(display: Any, lang: str) -> list[tuple[str, Snapshot]]:
+    """The question about a card the camera could not name, with the game's cards' names
+    (stand-in pictures: the kiosk shows the deck's): the best one focused."""
+    import numpy as np
+
+    from display.ask import AskView
+    from display.model import CardView
+
+    cards = ASK_CARDS.get(display.game)
+    if cards is None:
+        return []
+    square = display.game == "eselsbruecke"
+    views = tuple(CardView(c, zh, en, _ask_picture(k, square))
+                  for k, (c, zh, en) in enumerate(cards))
+    seen = np.asarray(views[0].image, dtype=np.float32)
+    # as a camera under warm lamp light sees it: dimmer, yellower
+    seen = np.clip(seen * np.array([0.92, 0.82, 0.62]) + 12.0, 0, 255).astype(np.uint8)
+    titles = SETUPS.get(display.game, (("", ""), (), 4))[0]
+    s = Snapshot(state=None, now_ms=T0, lang=lang, game=display)
+    ask = AskView(serial=1, candidates=views, crop=seen, waiting=2, titles=titles)
+    return [(display.game + "-ask", replace(s, ask=ask, focus=0))]
+
+
 def snapshots(lang: str = "zh-TW") -> list[tuple[str, Snapshot]]:
     """(name, snapshot) for each screen state: the shared screens, then each game's."""
     from display.tablesetup.step_samples import area_samples
@@ -223,6 +272,7 @@ def snapshots(lang: str = "zh-TW") -> list[tuple[str, Snapshot]]:
     out = shared(lang) + area_samples(lang)  # (+ the set-up steps' screens, issue 28)
     for display in displays():
         out.extend(game_shared(display, lang))
+        out.extend(ask_samples(display, lang))
         if display.samples is not None:
             out.extend(display.samples(lang))
     return out

@@ -17,9 +17,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 import pygame
 
 from display import colours as C
+from display.ask import LATER as ASK_LATER
+from display.ask import NONE as ASK_NONE
+from display.ask import PICK as ASK_PICK
+from display.ask import AskView
 from display.colours import player_rgb, text_on
 from display.input import HostAction
 from display.model import CardView, PlayerInfo, Snapshot
@@ -685,6 +690,70 @@ def _need(f: Frame) -> Any:
     return f.view
 
 
+# --- the question about a card the camera could not name (issue 37) ----------------------
+
+def _ask_surface(image: Any) -> pygame.Surface | None:
+    """A picture (RGB or grey array) as a surface (made when the question's layer is drawn:
+    once per question, not per frame)."""
+    try:
+        arr = np.asarray(image)
+        if arr.ndim == 2:
+            arr = np.stack([arr] * 3, axis=-1)
+        return pygame.surfarray.make_surface(
+            np.ascontiguousarray(arr[:, :, :3].swapaxes(0, 1)).astype(np.uint8))
+    except (ValueError, TypeError, IndexError):
+        return None
+
+
+def _ask_picture(p: Painter, surface: pygame.Surface | None, box: pygame.Rect, label: str) -> None:
+    p.fill(box, C.PANEL, 0.012)
+    inner = box.inflate(-p.px(0.012), -p.px(0.012))
+    if surface is None or surface.get_width() < 1 or surface.get_height() < 1:
+        p.text(label, inner, size=0.06, pad=0.01)
+        return
+    scale = min(inner.width / surface.get_width(), inner.height / surface.get_height())
+    size = (max(1, int(surface.get_width() * scale)), max(1, int(surface.get_height() * scale)))
+    scaled = pygame.transform.smoothscale(surface, size)
+    p.surface.blit(scaled, scaled.get_rect(center=inner.center))
+
+
+def draw_ask(p: Painter, f: Any) -> None:
+    """The question: the card seen (left), its candidates (right, the best first), "none of
+    these" and "later" below; the footer's language switch."""
+    ask = f.snap.ask
+    assert isinstance(ask, AskView)
+    p.surface.fill(C.BG)
+    game = ask.titles[1] if p.lang == "en" else ask.titles[0]
+    header(p, p.tr("ask.title"), game)
+    top = BODY_TOP
+    p.text(p.tr("ask.question"), p.rect(0.02, top, 0.96, 0.07), size=0.05, colour=C.ACCENT)
+    body_top, body_bottom = top + 0.08, FOOTER_Y - 0.02
+    # the card as the camera saw it
+    seen = p.rect(0.02, body_top + 0.05, 0.25, body_bottom - body_top - 0.05)
+    p.text(p.tr("ask.seen"), p.rect(0.02, body_top, 0.25, 0.05), size=0.035,
+           colour=C.TEXT_DIM)
+    _ask_picture(p, _ask_surface(ask.crop) if ask.crop is not None else None,
+             seen, "?")
+    n = max(1, len(ask.candidates))
+    left, right, gap = 0.30, 0.98, 0.015
+    w = (right - left - gap * (n - 1)) / n
+    name_h = 0.13
+    for i, card in enumerate(ask.candidates):
+        x = left + i * (w + gap)
+        pic = p.rect(x, body_top, w, body_bottom - body_top - name_h - 0.01)
+        _ask_picture(p, _ask_surface(card.image)
+                 if card.image is not None else None, pic, card.name(p.lang))
+        label = card.name(p.lang) or card.card_id
+        p.button(p.rect(x, body_bottom - name_h, w, name_h), HostAction(ASK_PICK, card.card_id),
+                 p.tr("ask.this_one", name=label) if i == 0 else label,
+                 colour=C.ACCENT if i == 0 else C.PANEL_HI, size=0.045)
+    y, h = FOOTER_Y, FOOTER_H
+    p.button(p.rect(0.16, y, 0.40, h), HostAction(ASK_NONE), p.tr("ask.none"), size=0.045)
+    p.button(p.rect(0.58, y, 0.26, h), HostAction(ASK_LATER),
+             p.tr("ask.later", n=ask.waiting), size=0.045)
+    p.button(p.rect(0.86, y, 0.13, h), HostAction("lang"), p.tr("btn.lang"), size=0.04)
+
+
 Draw = Callable[[Painter, Frame], None]
 
 #: The screens every game shares: screen name -> (static part, moving part or None).
@@ -694,6 +763,7 @@ SHARED_SCREENS: dict[str, tuple[Draw, Draw | None]] = {
     "setup": (draw_setup, None),
     "buzz": (draw_buzz, None),
     "menu": (draw_menu, None),
+    "ask": (draw_ask, None),
 }
 
 #: screen name -> (static part, moving part or None). The renderer caches the static part as a

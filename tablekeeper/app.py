@@ -30,6 +30,7 @@ from typing import Any, Protocol
 
 from firmware.arbiter import ArbiterPhase
 from firmware.devices import SeatEdge
+from tablekeeper.ask import Asks, question_of
 from tablekeeper.clock import Clock, FakeClock
 from tablekeeper.referee import CardSeen, Referee
 
@@ -107,6 +108,12 @@ class Loop:
     #: When the game last entered the phases in which cards are revealed (None outside them):
     #: no card counts as seen before that (:meth:`_in_spell`).
     watched_since: int | None = field(default=None, init=False)
+    #: The questions about cards the camera found but could not name (issue 37; None: not
+    #: asked, such cards are ignored as before): the screen puts them to the host.
+    asks: Asks | None = None
+    #: The deck the camera watches, growing the cards the host names (issue 37:
+    #: ``vision.learnt.LearningDeck``; None: nothing is learnt).
+    learning: Any = None
     #: The referee's undo count last seen, and until when the camera is read after one.
     _undos: int = field(default=0, init=False)
     _reoffer_until: int | None = field(default=None, init=False)
@@ -137,7 +144,10 @@ class Loop:
             self.watched_since = now
         if self.cards is not None and self.watching(now):
             for seen in self.cards.poll(now):
-                self.referee.card_seen(self._in_spell(seen))
+                if self.asks is not None:
+                    self.asks.named(seen.zone, seen.centre)
+                self.card_seen(seen)
+            self._take_questions()
         self.referee.tick(now)
         self._after_undo(now)  # (an undo by a host button, polled in tick)
         if self.table is not None:
@@ -146,6 +156,27 @@ class Loop:
             self.screen.render(self, now)
         if self.watchdog is not None:
             self.watchdog()
+
+    def card_seen(self, seen: CardSeen) -> Any:
+        """A card settled in a zone (the camera's, or the host's answer to a question about
+        one): to the referee, as seen no earlier than this spell of cards."""
+        return self.referee.card_seen(self._in_spell(seen))
+
+    def _take_questions(self) -> None:
+        """The cards the camera found but could not name, as questions for the host, while
+        the game asks about them (its table adapter's ``asks(state)``; default: while it
+        watches the cards)."""
+        take = getattr(self.cards, "questions", None)
+        if not callable(take):
+            return
+        unsure = take()
+        if not unsure or self.asks is None:
+            return
+        wanted = getattr(self.referee.table, "asks", None)
+        if callable(wanted) and not wanted(self.referee.state):
+            return
+        for u in unsure:
+            self.asks.add(question_of(u, self.asks.next_serial()))
 
     def _after_undo(self, now_ns: int) -> None:
         """After an undo (or when the table adapter asks: :meth:`Referee.reoffer`), the camera

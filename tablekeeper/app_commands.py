@@ -127,6 +127,11 @@ def register(commands: Any, benches: Any) -> None:
                        default=["inline", "threaded"], help="which to run, in this order")
     bench.set_defaults(func=_bench_loop)
 
+    bench = benches.add_parser(
+        "ask", help="real table photos through the screen's ask flow: host presses per "
+                    "card, and what learning at the table gains (issue 37)")
+    bench.set_defaults(func=_bench_ask)
+
 
 def _demo(args: argparse.Namespace) -> int:
     from tablekeeper import games
@@ -162,3 +167,9 @@ def _bench_loop(args: argparse.Namespace) -> int:
     from tablekeeper.loop_bench import run_bench
 
     return run_bench(args)
+
+
+def _bench_ask(args: argparse.Namespace) -> int:
+    from tablekeeper.askbench import main
+
+    return main()

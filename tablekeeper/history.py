@@ -23,6 +23,7 @@ NOTE_WORDS = {
     "host_decision": "the host decided",
     "pause": "the game clock paused",
     "resume": "the game clock went on",
+    "asked": "the host was asked which card the camera saw",
 }
 
 

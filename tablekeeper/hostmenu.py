@@ -48,6 +48,9 @@ class MenuScreen(Protocol):
 
     def close_menu(self) -> None: ...
 
+    @property
+    def asks_waiting(self) -> int: ...
+
     def end_game(self, loop: Loop, now_ns: int) -> Any: ...
 
     def go_home(self, loop: Loop) -> None: ...
@@ -122,10 +125,24 @@ def _lang(screen: MenuScreen, loop: Loop, now_ns: int) -> None:
     screen.set_lang("en" if screen.lang == "zh-TW" else "zh-TW")
 
 
+def _asks_waiting(screen: MenuScreen, loop: Loop) -> bool:
+    asks = loop.asks
+    return asks is not None and bool(asks.pending) and asks.deferred and _playing(screen, loop)
+
+
+def _ask(screen: MenuScreen, loop: Loop, now_ns: int) -> None:
+    screen.close_menu()
+    if loop.asks is not None:
+        loop.asks.reopen()
+
+
 #: The entries in the order they are drawn and walked (the risky ones last, so the focus
 #: walks them in the order the host sees them).
 ENTRIES: list[Entry] = [
     Entry("resume", "menu.resume", _resume),
+    # cards the camera could not name, put off by the host (issue 37): one *next* away
+    Entry("ask", "menu.ask", _ask, shown=_asks_waiting,
+          params=lambda s: {"n": s.asks_waiting}),
     Entry("rules", "menu.rules", _rules),
     Entry("volume_down", "menu.volume_down", _volume(-1),
           params=lambda s: {"n": 0 if s.muted else s.volume}),

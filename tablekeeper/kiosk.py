@@ -323,6 +323,13 @@ def _run_locked(args: argparse.Namespace, config: Config, config_path: Path | No
         except ValueError as exc:  # the enrolled deck is missing or damaged
             tell(f"deck {folder}: {exc}; the demo deck is used", "problem.deck", kit.name)
             deck = kit.deck(None)
+        # the cards the host names at the table are learnt (issue 37), kept apart until the
+        # evening's end (the deck folder's learnt/)
+        from vision.learnt import LearningDeck
+
+        deck = LearningDeck(deck)
+        for problem in deck.problems:
+            log.warning("learnt templates: %s", problem)
         try:
             return camera_pipeline(config, clock, simulate=args.simulate_camera,
                                    threaded=True, deck=deck, zones=zones, watcher=kit.watcher,
@@ -362,6 +369,10 @@ def _run_locked(args: argparse.Namespace, config: Config, config_path: Path | No
             screen.show_problem(problem, key=key, game=owner)
     shown.append(screen.show_problem)
     loop = Loop(referee, clock, cards=cards_source, screen=screen)
+    from tablekeeper.ask import Asks
+
+    loop.asks = Asks()  # a card the camera cannot name is put to the host (issue 37)
+    loop.learning = deck  # ... and what the host names it is learnt
 
     def on_pause(banner: str | None) -> None:
         show_pause(screen.problems, pause_banner, banner)
@@ -382,11 +393,14 @@ def _run_locked(args: argparse.Namespace, config: Config, config_path: Path | No
             if loop.cards is not None:
                 loop.cards.close()
             loop.cards, deck = camera_for(new_kit)
+            loop.learning = deck
             screen.cards = dict(new_kit.card_infos(deck))
             kit = new_kit
         if fresh is None:
             fresh = new_journaled_game(folder / CURRENT, kit.engine.name)
         watch_pauses(fresh, on_pause, lock)
+        if loop.asks is not None:
+            loop.asks.clear()  # (the last game's cards)
         loop.referee = Referee(fresh, firmware, clock.now_ns(), kit=kit,
                                game_id=Path(fresh.journal.path).stem, **kit.table_options(deck))
         loop.table = None

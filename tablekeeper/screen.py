@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
+from display.ask import AskView
 from display.home import GameChoice, HomeMenu
 from display.hostmenu import MenuItem, MenuView
 from display.i18n import STRINGS
@@ -33,9 +34,11 @@ from display.setup import ROSTER_GROUP, SetupForm
 from engine.core import Rejection
 from firmware.arbiter import ArbiterPhase
 from firmware.devices import HOST_KEYS, HostButton, HostPress, KeyboardButtons, SeatEdge
+from tablekeeper import ask, hostmenu, table_players
 from tablekeeper import choices as host
-from tablekeeper import hostmenu, table_players
+from tablekeeper.ask import Question
 from tablekeeper.clock import Clock
+from tablekeeper.referee import CardSeen
 
 if TYPE_CHECKING:
     from tablekeeper.app import Loop
@@ -176,6 +179,9 @@ class PygameScreen:
         #: camera from the game's reader to the set-up's and back
         self.on_area: Callable[[bool], None] | None = None
         self._area_page: tuple[Any, ...] = ()
+        #: the question last shown (its serial): a new one starts with its best card focused
+        self._ask_serial = 0
+        self._asks_waiting = 0
 
     def show_home(self, games: tuple[GameChoice, ...], chosen: str | None = None) -> None:
         """Show the home screen: the host picks the game (``chosen``: the one focused)."""
@@ -299,12 +305,15 @@ class PygameScreen:
     def modal(self, loop: Loop) -> str | None:
         """What is open over the game and holds its clocks (None: nothing): ``"menu"`` (the
         host menu, any of its pages and questions), a name in :attr:`holds`, or
-        ``"question"`` while the game's screen part asks the host something (its optional
-        ``asking(screen, loop) -> bool``: a card's question, a claim to confirm)."""
+        ``"question"`` while the screen asks about a card the camera could not name
+        (:meth:`asking`, not put off with "later") or the game's screen part asks the host
+        something (its optional ``asking(screen, loop) -> bool``: a claim to confirm)."""
         if self.menu_open:
             return "menu"
         if self.holds:
             return sorted(self.holds)[0]
+        if self.asking(loop) is not None:  # a card the camera could not name (issue 37)
+            return "question"
         referee = loop.referee
         if not referee.engine.started(referee.state) or referee.over:
             return None
@@ -360,6 +369,11 @@ class PygameScreen:
             rules = getattr(kit.display(), "rules", {}) or {}
             return MenuView(page="rules", titles=titles,
                             rules=(tuple(rules.get("zh-TW", ())), tuple(rules.get("en", ()))))
+        if self.menu_page == "learnt":
+            n = loop.learning.learnt if loop.learning is not None else 0
+            return MenuView(page="confirm", titles=titles, question="learnt.question",
+                            items=(MenuItem("no", "learnt.keep", (("n", n),)),
+                                   MenuItem("yes", "learnt.drop", (("n", n),), risky=True)))
         if self.menu_page == "confirm" and self.menu_asking is not None:
             asked = self.menu_asking
             return MenuView(page="confirm", titles=titles, question=asked.confirm,
@@ -384,6 +398,10 @@ class PygameScreen:
         if self.menu_page == "rules":
             self.menu_page = "main"
             self.focus = 0
+            return
+        if self.menu_page == "learnt":
+            if name == "confirm" or (name == "menu.pick" and arg == "yes"):
+                self.learnt_choice(loop, keep=name == "confirm")
             return
         if self.menu_page == "confirm":
             asked = self.menu_asking
@@ -506,6 +524,8 @@ class PygameScreen:
         """A short press of *back*: in the menu, one page back (or closed); on the setup
         screen, home; in a game, undo the last host-entered event."""
         if self.menu_open:
+            if self.menu_page == "learnt":
+                return  # (keep or drop: the evening's learning is decided, not put off)
             if self.menu_page != "main":
                 self.menu_page, self.menu_asking = "main", None
                 self.focus = 0
@@ -630,6 +650,10 @@ class PygameScreen:
         if self.area is not None:
             self.area_action(action, now_ns)
             return
+        question = self.asking(loop)
+        if question is not None:
+            self._answer(loop, question, name, arg, now_ns)
+            return
         if name == "undo":
             if (not referee.engine.started(state) and self.home is None
                     and self.can_go_home()):
@@ -663,6 +687,106 @@ class PygameScreen:
             self.renderer.invalidate()
             return
         self.part(loop).host_action(self, loop, name, arg, now_ns)
+
+    # --- a card the camera could not name (issue 37) ----------------------------------------
+
+    def asking(self, loop: Loop) -> Question | None:
+        """The question on the screen now (modal: the host's buttons answer it), or None:
+        none pending, put off ("later"), or the menu, the home screen, the set-up area, a
+        game not under way."""
+        asks = loop.asks
+        if asks is None or not asks.open or self.menu_open or self.area is not None:
+            return None
+        referee = loop.referee
+        if self.home is not None or not referee.engine.started(referee.state) or referee.over:
+            return None
+        return asks.current
+
+    def _answer(self, loop: Loop, q: Question, name: str, arg: Any, now_ns: int) -> None:
+        """The host's answer to ``q``: a candidate (the card enters the game as the camera's
+        would), none of them (the game's entry by hand), or later (*back*: it stays)."""
+        asks = loop.asks
+        assert asks is not None
+        if name == "confirm":
+            choices = self._choices()
+            if choices:
+                chosen = choices[self.focus % len(choices)]
+                name, arg = chosen.name, chosen.arg
+        if name == "next":
+            self._focus_next(self._choices())
+            return
+        if name == "menu":
+            self.open_menu()
+            return
+        if name in (ask.LATER, "undo", "back"):
+            asks.defer()
+            self.focus = 0
+            self.renderer.invalidate()
+            return
+        if name == ask.PICK and arg in q.ids:
+            chosen_id: str | None = str(arg)
+        elif name == ask.NONE:
+            chosen_id = None
+        else:
+            return
+        referee = loop.referee
+        referee.note("asked", referee.at_ms(now_ns), card={
+            "zone": q.zone, "centre": [round(q.centre[0], 1), round(q.centre[1], 1)],
+            "first_seen_ms": referee.at_ms(q.t_ns), "gate": q.gate},
+            candidates=[[c, round(v, 4)] for c, v in q.candidates], chosen=chosen_id,
+            by="host")
+        asks.done(q)
+        self.focus = 0
+        self.renderer.invalidate()
+        if chosen_id is not None:
+            self._learn(loop, chosen_id, q)
+            score = next((v for c, v in q.candidates if c == chosen_id), 0.0)
+            seen = CardSeen(chosen_id, q.t_ns, score, 0.0, zone=q.zone, centre=q.centre)
+            self.show_result(loop.card_seen(seen), now_ns)
+            return
+        hand = loop.referee.kit.hand_entry
+        if hand is not None:
+            self.part(loop).host_action(self, loop, hand, None, now_ns)
+
+    def _learn(self, loop: Loop, card_id: str, q: Question) -> None:
+        """The card the host named becomes a template of it under tonight's light
+        (``vision.learnt``): the camera uses it from its next search. A failure to save it
+        is logged; the answer stands."""
+        learning = loop.learning
+        if learning is None or q.template is None:
+            return
+        try:
+            learning.learn(card_id, q.template)
+        except (OSError, ValueError) as exc:
+            log.error("the template of %s learnt at the table was not saved: %s", card_id, exc)
+
+    def learnt_choice(self, loop: Loop, keep: bool) -> None:
+        """The end of the evening: the templates learnt at the table are kept (they join the
+        deck's enrolled ones) or dropped."""
+        learning = loop.learning
+        self.close_menu()
+        if learning is None:
+            return
+        try:
+            n = learning.keep() if keep else learning.drop()
+        except (OSError, ValueError) as exc:
+            log.error("the learnt templates were not kept: %s", exc)
+            self.notice = Notice("status.learnt_not_kept", text=str(exc))
+            self._notice_until = loop.clock.now_ns() + 6_000 * NS_PER_MS
+            return
+        log.info("%d templates learnt at the table %s", n, "kept" if keep else "dropped")
+
+    @property
+    def asks_waiting(self) -> int:
+        """Questions pending (for the host menu's entry; 0 before the loop first drew)."""
+        return self._asks_waiting
+
+    def ask_view(self, loop: Loop, q: Question) -> AskView:
+        kit = loop.referee.kit
+        asks = loop.asks
+        return AskView(serial=q.serial, candidates=tuple(self.card_view(c) for c in q.ids),
+                       crop=q.crop, waiting=len(asks.pending) if asks is not None else 1,
+                       titles=(kit.title_in("zh-TW"), kit.title_in("en")))
 
     def _home_action(self, action: HostAction) -> None:
         menu = self.home
@@ -868,8 +992,25 @@ class PygameScreen:
         extra: dict[str, Any] = {"sound": sound, "early": early, "focus": self.focus}
         camera_status = loop.cards.status if loop.cards is not None else None
         game = referee.kit.display()
+        self._asks_waiting = len(loop.asks.pending) if loop.asks is not None else 0
+        if (self.home is not None and not self.menu_open and loop.learning is not None
+                and loop.learning.learnt > 0):
+            # the evening's end (back home): keep what was learnt at the table, or drop it
+            self.open_menu()
+            self.menu_page = "learnt"
+            extra["focus"] = 0
         if self.menu_open:
             extra["menu"] = self.menu_view(loop)
+        question = self.asking(loop)
+        if question is not None:
+            if question.serial != self._ask_serial:  # a new question: its best card focused
+                self._ask_serial, self.focus = question.serial, 0
+                extra["focus"] = 0
+            extra["ask"] = self.ask_view(loop, question)
+        elif (loop.asks is not None and loop.asks.pending and self.area is None
+              and self.home is None and referee.engine.started(state) and not referee.over):
+            # put off: it stays pending, and visibly so (the host menu opens it again)
+            notices.append(Notice("status.ask_waiting", text=str(len(loop.asks.pending))))
         if self.area is not None:
             return Snapshot(state=None, now_ms=now_ms, lang=self.lang,
                             camera_status=None, notices=tuple(notices),
@@ -898,6 +1039,9 @@ class PygameScreen:
         return CardView(card_id, info.name_zh, info.name_en, info.image)
 
     def render(self, loop: Loop, now_ns: int) -> bool:
+        # (what this frame shows holds the clocks from this frame on: a question the camera
+        # raised during this step pauses the game before it is drawn)
+        self.sync_pause(loop, now_ns)
         # the keyboard's letters on the buttons only where the box runs on a keyboard
         # (--keyboard); the box's own three buttons need none
         self.renderer.keycaps = isinstance(getattr(loop.referee.firmware, "buttons", None),

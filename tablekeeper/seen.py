@@ -25,3 +25,5 @@ class CardSeen:
     lying: bool = False
     #: the calibrated zone it lies in ("centre", "row1", "r3c4" ...; None: uncalibrated)
     zone: str | None = None
+    #: where it lies in the frame (px; None: not told)
+    centre: tuple[float, float] | None = None

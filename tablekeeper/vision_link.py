@@ -118,9 +118,23 @@ def _cards_seen(events: Iterable[Any], zone: Zones, restarts: Restarts) -> list[
         if isinstance(e, CardSeen):
             out.append(dataclasses.replace(e, lying=restarts.lying(e.t_ns)))
         else:
+            corners = getattr(e, "corners", ())
+            centre = ((sum(p[0] for p in corners) / len(corners),
+                       sum(p[1] for p in corners) / len(corners)) if corners else None)
             out.append(CardSeen(e.card_id, e.first_seen_ns, e.score, e.margin,
-                                lying=restarts.lying(e.first_seen_ns), zone=e.zone))
+                                lying=restarts.lying(e.first_seen_ns), zone=e.zone,
+                                centre=centre))
     return out
+
+
+def _unsure(watcher: Any, zone: Zones) -> list[Any]:
+    """The cards ``watcher`` found but could not name that settled since it was last asked
+    (``take_unsure()``: :class:`vision.tracker.UnsureCard`), in ``zone``. A watcher without
+    it (a test's, a game's own that reads none) gives none."""
+    take = getattr(watcher, "take_unsure", None)
+    if not callable(take):
+        return []
+    return [u for u in take() if _in_zones(u.zone, zone)]
 
 
 def _forget(watcher: Any) -> None:
@@ -147,6 +161,7 @@ class WatchedCamera:
         self.events = 0
         self._status: str | None = None
         self._restarts = Restarts()
+        self._unsure: list[Any] = []
 
     def poll(self, now_ns: int) -> list[CardSeen]:
         if self._next_ns is not None and now_ns < self._next_ns:
@@ -170,8 +185,15 @@ class WatchedCamera:
             log.warning("frame %s skipped: %s", getattr(frame, "seq", "?"), exc)
             return []
         seen = _cards_seen(events, self.zone, self._restarts)
+        self._unsure.extend(_unsure(self.watcher, self.zone))
         self.events += len(seen)
         return seen
+
+    def questions(self) -> list[Any]:
+        """The cards found but not named that settled since the last call
+        (:class:`vision.tracker.UnsureCard`; the loop asks the host about them)."""
+        out, self._unsure = self._unsure, []
+        return out
 
     def reoffer(self) -> None:
         """Report again the cards in view (a move was undone): see :func:`_forget`."""
@@ -251,6 +273,8 @@ class CameraThread:
         #: (its cards are reported again), and the thread makes the watcher forget first.
         self._generation = 0
         self._forgot = 0
+        #: cards found but not named, settled, waiting for the loop (guarded by _cond)
+        self._unsure: deque[Any] = deque(maxlen=max_queued)
 
     # --- the loop's side -----------------------------------------------------------------
 
@@ -271,6 +295,14 @@ class CameraThread:
                 self._cond.notify_all()
         self.events += len(seen)
         return seen
+
+    def questions(self) -> list[Any]:
+        """The cards found but not named that settled since the last call (never blocks;
+        :class:`vision.tracker.UnsureCard`: the loop asks the host about them)."""
+        with self._cond:
+            out = list(self._unsure)
+            self._unsure.clear()
+        return out
 
     def reoffer(self) -> None:
         """Report again the cards in view (a move was undone): the cards waiting for the
@@ -367,6 +399,11 @@ class CameraThread:
         except ValueError as exc:  # a damaged frame: skip it
             log.warning("frame %s skipped: %s", getattr(frame, "seq", "?"), exc)
             return None
+        unsure = _unsure(self.watcher, self.zone)
+        if unsure:
+            with self._cond:
+                if generation == self._generation:
+                    self._unsure.extend(unsure)
         return generation, _cards_seen(events, self.zone, self._restarts)
 
     def _next_turn(self, due: int) -> bool:

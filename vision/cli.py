@@ -255,7 +255,8 @@ def add_recognition_commands(sub: Any) -> None:
                    help="a config file whose [vision] section sets thresholds and parameters")
     p.add_argument("--explain", action="store_true",
                    help="per card, each gate's value and threshold and the gate that rejected "
-                        "it (\"why\"), and a gate histogram per image")
+                        "it (\"why\"), its best 3 cards (\"candidates\": id, score, best "
+                        "first), and a gate histogram per image")
     p.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
     p.set_defaults(func=_recognize)
 
@@ -345,7 +346,7 @@ def _recognize(args: argparse.Namespace) -> int:
     from vision.enroll import EnrolError, read_image
     from vision.explain import explain, gate_of, histogram
     from vision.find import FrameError
-    from vision.tracker import CardWatcher
+    from vision.tracker import CardWatcher, candidates_of
 
     try:
         deck = load_deck(deck_folder(args.deck))
@@ -358,7 +359,8 @@ def _recognize(args: argparse.Namespace) -> int:
     for path in args.images:
         line: dict[str, Any] = {"image": str(path)}
         try:
-            obs = watcher.observe(read_image(path))
+            image = read_image(path)
+            obs = watcher.observe(image)
         except (EnrolError, FrameError) as e:
             failed += 1
             print(f"tablekeeper vision recognize: {path}: {e}", file=sys.stderr)
@@ -374,6 +376,8 @@ def _recognize(args: argparse.Namespace) -> int:
             if getattr(args, "explain", False):
                 params = watcher.matcher.params
                 for card, o in zip(line["cards"], obs, strict=True):
+                    card["candidates"] = [{"id": c, "score": round(float(v), 4)}
+                                          for c, v in candidates_of(watcher.matcher, image, o)]
                     card["why"] = explain(o.match, params, straight=o.straight)
                 line["gates"] = histogram(gate_of(o.match) for o in obs)
         print(json.dumps(line, ensure_ascii=False), flush=True)

@@ -232,6 +232,10 @@ class Match:
     #: How badly it fits its card where that card differs from its nearest (``nan``: not
     #: measured; see ``MatchParams.max_fit``).
     fit: float = float("nan")
+    #: The best cards for it, best first, at most :data:`CANDIDATES`: (card id, score),
+    #: named or not (the fine decision's scores where it ran, else the compared size's).
+    #: What the screen offers the host when the card is unknown (issue 37).
+    candidates: tuple[tuple[str, float], ...] = ()
 
 
 #: The gates a card's verdict passes, in order (``Match.gate`` names the one it failed):
@@ -245,6 +249,9 @@ class Match:
 #: its residual where its card differs from the nearest (``DeckMatcher.fit``); ``region``:
 #: no card at all, "something is there" (paper no card outline explains, a card half under
 #: another or fanned, which no search named: ``vision.tracker.recognise``).
+#: How many candidates a verdict carries (``Match.candidates``).
+CANDIDATES = 3
+
 GATES = ("min_score", "margin", "twin", "colour", "aligned", "straight", "aligned_floor",
          "fine", "fine_margin", "fit", "region")
 
@@ -586,6 +593,22 @@ class DeckMatcher:
                                     limit)
         return self._candidates(self._scores([img])[0], within, limit)
 
+    def ranked_in(self, image: Image, quad: Corners,
+                  limit: int = CANDIDATES) -> tuple[tuple[str, float], ...]:
+        """The best ``limit`` cards for the card at ``quad`` of ``image``, best first, with
+        their scores: every template scored at the compared size (a big deck's shortlist
+        skipped). Run once for a card the camera could not name, when it has settled."""
+        img = self.warp(image, quad)
+        if self._coarse is not None:
+            f = self._unit_features(img)
+            raw = np.einsum("rd,d->r", self.matrix, f).reshape(1, self._t, self._k)
+            per_rot = self._per_card(np.asarray(raw, np.float32))[0]
+        else:
+            per_rot = self._scores([img])[0]
+        per_card = per_rot.max(axis=1)
+        order = np.argsort(per_card)[::-1][:limit]
+        return tuple((self.ids[int(c)], round(float(per_card[int(c)]), 4)) for c in order)
+
     # -- the fine decision ----------------------------------------------------------------
     def fine_score(self, image: Image, grey: Image, quad: Corners, card: int,
                    rotation: int) -> tuple[float, Corners]:
@@ -667,9 +690,10 @@ class DeckMatcher:
                 colour = float(_unit(colours(img)) @ self.colours[row])
                 if colour < p.min_colour:
                     gate = "colour"
+        ranked = tuple((self.ids[k], round(float(v), 4)) for v, _, k, _ in scored[:CANDIDATES])
         return q, replace(m2, card_id=self.ids[i] if gate is None else None,
                           best_id=self.ids[i], rotation=r, colour=colour, gate=gate,
-                          fine=s, fine_margin=lead)
+                          fine=s, fine_margin=lead, candidates=ranked)
 
     def _refined(self, image: Image, quad: Corners, t: int, r: int) -> tuple[Image, Corners]:
         """The card at ``quad`` (aligned to template ``t`` turned ``r`` quarter turns at the
@@ -943,10 +967,14 @@ class DeckMatcher:
                 colour = float(_unit(colours(imgs[n])) @ self.colours[row])
                 ok = colour >= self.params.min_colour
                 gate = None if ok else "colour"
+            ranked = [i, *(int(c) for c in order[:CANDIDATES + 1] if int(c) != i)]
+            cands = tuple((self.ids[c], round(float(per_card[c]), 4))
+                          for c in ranked[:CANDIDATES] if float(per_card[c]) > -1.0)
             out.append(Match(card_id=self.ids[i] if ok else None, score=score, margin=margin,
                              best_id=self.ids[i], rotation=self.rotations[ri],
                              rel_margin=rel, colour=colour, twin_margin=twin,
-                             template=ti - int(self.starts[i]), gate=gate))
+                             template=ti - int(self.starts[i]), gate=gate,
+                             candidates=cands))
         return out
 
     def _pick(self, raw: FloatArray, card: int) -> tuple[int, int]:

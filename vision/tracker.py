@@ -91,6 +91,7 @@ from vision.find import (
     order_corners,
     refine_corners,
     to_grey,
+    warp_card,
 )
 from vision.keypoints import index_for, paper_beyond, recover
 from vision.match import DeckLike, DeckMatcher, Match
@@ -449,6 +450,19 @@ def _near(finder: CardFinder, matcher: DeckMatcher, image: Image, grey: Image,
     return best_card, best
 
 
+def candidates_of(matcher: DeckMatcher, image: Image,
+                  o: Observation) -> tuple[tuple[str, float], ...]:
+    """The best cards for observation ``o`` of ``image``, best first (card id, score): a
+    named card's verdict carries them (``Match.candidates``); for a card not named they are
+    computed once, every template scored (:meth:`DeckMatcher.ranked_in`), unless the fine
+    decision ranked them already."""
+    m = o.match
+    if o.card_id is not None or (not np.isnan(m.fine) and m.candidates):
+        return m.candidates
+    quad = np.roll(o.corners, m.rotation, axis=0)  # (as found: ``observe`` turned it)
+    return matcher.ranked_in(image, quad)
+
+
 class FrameLike(Protocol):
     """What :meth:`CardWatcher.process` needs of a ``vision.camera.Frame``."""
 
@@ -476,6 +490,56 @@ class CardEvent:
     margin: float
     corners: tuple[tuple[float, float], ...]  # frame px, the card's top-left first, clockwise
     first_seen_ns: int
+    #: its best cards, best first (``Match.candidates``: card id, score)
+    candidates: tuple[tuple[str, float], ...] = ()
+
+
+#: Frames a card found but not named must be seen in, where it lies, before the host is
+#: asked about it (:class:`UnsureCard`): more than a named card's ``stable_frames``, so a
+#: card the next frames name after all (the search of a part is retried for
+#: :data:`RETRY_FRAMES` frames) is not asked about.
+UNSURE_FRAMES = 6
+#: The long side (px) of an unsure card's picture for the screen.
+CROP_LONG_SIDE = 360
+
+
+@dataclass(frozen=True)
+class UnsureCard:
+    """A card found but not named that has lain still for :data:`UNSURE_FRAMES` frames: the
+    screen shows ``crop`` (the card straightened, BGR) beside ``candidates`` (its best cards,
+    best first: card id, score; computed once, now) and asks the host. ``key`` tells one
+    unsure card from another for as long as the watcher tracks it."""
+
+    t_ns: int
+    seq: int
+    zone: str | None
+    corners: tuple[tuple[float, float], ...]
+    first_seen_ns: int
+    candidates: tuple[tuple[str, float], ...]
+    crop: Image
+    #: why it is unknown (the gate that refused it: ``Match.gate``)
+    gate: str | None
+    key: int
+    #: the card straightened at the deck's size (BGR): what it would be learnt from
+    #: (``vision.learnt``) once the host names it
+    template: Image | None = None
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        xs = [p[0] for p in self.corners]
+        ys = [p[1] for p in self.corners]
+        return sum(xs) / len(xs), sum(ys) / len(ys)
+
+
+@dataclass
+class _UnsureTrack:
+    centre: tuple[float, float]
+    radius: float
+    first_seen_ns: int
+    key: int
+    streak: int = 1
+    missing: int = 0
+    asked: bool = False
 
 
 @dataclass(frozen=True)
@@ -545,12 +609,22 @@ class CardWatcher:
         self.config = config or VisionConfig()
         did = deck_id if deck_id is not None else str(getattr(deck, "id", ""))
         self.finder = CardFinder(deck.size, self.config.find)
+        #: the deck (a ``vision.learnt.LearningDeck`` grows templates at the table: its
+        #: ``version`` changes, and :attr:`learnt` is made again before the next search)
+        self.deck = deck
+        self._deck_id = did
+        enrolled = getattr(deck, "deck", None) or deck
         # (A deck enrolled by ``vision enroll`` carries its measured foreign-card gate.)
         self.matcher = DeckMatcher.from_deck(
-            deck, self.config.match_params(did, getattr(deck, "max_fit", None)))
+            enrolled, self.config.match_params(did, getattr(enrolled, "max_fit", None)))
         # The deck's keypoints now rather than at the first pile of the game, which would
         # then wait for them (half a second for 181 cards here, more on a Pi).
         index_for(self.matcher)
+        #: the templates learnt at the table alone (None: none): a second opinion on a card
+        #: the enrolled ones leave unknown (:meth:`_learnt_opinion`)
+        self.learnt: DeckMatcher | None = None
+        self._deck_version: object = object()
+        self._deck_changed()
         self._tracks: list[_Track] = []
         #: The observations of the last processed frame (for a screen or a debug view).
         self.last: list[Observation] = []
@@ -594,10 +668,19 @@ class CardWatcher:
         self._settled: npt.NDArray[np.bool_] | None = None
         self._prev_t_ns: int | None = None
         self._recent: list[npt.NDArray[np.bool_]] = []  # the last frames' moving blocks
+        #: Cards found but not named, tracked by place (:class:`UnsureCard`), and those that
+        #: settled since :meth:`take_unsure` was last called. ``unsure_frames`` = 0: never
+        #: reported.
+        self._unsure_tracks: list[_UnsureTrack] = []
+        self.unsure: list[UnsureCard] = []
+        self.unsure_frames = UNSURE_FRAMES
+        self._unsure_keys = 0
 
     def reset(self) -> None:
         """Forget every card (a new game: the same cards will be played again)."""
         self._tracks.clear()
+        self._unsure_tracks.clear()
+        self.unsure.clear()
         self.last = []
         self._still_ref = None
         self.refresh_frames = REFRESH_FRAMES
@@ -613,6 +696,7 @@ class CardWatcher:
         stamped as first seen in the next frame (a game's move was undone: the card on the
         pile must be offered again; the camera would otherwise never report it twice)."""
         self._tracks.clear()
+        self._unsure_tracks.clear()
 
     def _change(self, image: Image) -> tuple[int, int, int, int] | str:
         """What changed since the last frame searched: ``"nothing"`` (the same table),
@@ -777,9 +861,12 @@ class CardWatcher:
         """Find and match the cards of one image (no tracking); only those wholly inside
         ``region`` (x0, y0, x1, y1) px, if given, where the cards at ``known`` lie already
         (:meth:`CardFinder.find`)."""
+        self._deck_changed()
         out = []
         found = recognise(self.finder, self.matcher, image, region, known, self.card_area,
                           regions=True)
+        if self.learnt is not None:
+            found = [(c, self._learnt_opinion(image, c, m)) for c, m in found]
         areas = [c.area for c, m in found if m.card_id is not None]
         if areas:
             self.card_area = float(np.median(areas))
@@ -796,6 +883,8 @@ class CardWatcher:
         image = getattr(frame, "image", None)
         if image is None:
             raise FrameError(f"expected a camera Frame with an image, got {type(frame).__name__}")
+        if self._deck_changed():
+            self._still_ref = None  # (a template learnt: the whole table searched with it)
         change = self._change(check_image(image))
         part = None
         if change == "nothing":
@@ -874,7 +963,9 @@ class CardWatcher:
                     t_ns=t_ns, seq=seq, zone=o.zone, card_id=o.card_id,
                     score=o.match.score, margin=o.match.margin,
                     corners=tuple((float(x), float(y)) for x, y in o.corners),
-                    first_seen_ns=track.first_seen_ns))
+                    first_seen_ns=track.first_seen_ns, candidates=o.match.candidates))
+        if self.unsure_frames > 0:
+            self._track_unsure(image, obs, held, shape, t_ns, seq)
         kept = []
         for t in self._tracks:
             if id(t) not in seen:
@@ -889,6 +980,118 @@ class CardWatcher:
             kept.append(t)
         self._tracks = kept
         return events
+
+    def _deck_changed(self) -> bool:
+        """Templates learnt at the table (the deck's ``version`` changed): :attr:`learnt` is
+        made again. True if it was."""
+        version = getattr(self.deck, "version", None)
+        if version == self._deck_version:
+            return False
+        self._deck_version = version
+        per = getattr(self.deck, "learnt_templates", None)
+        cards = per() if callable(per) else {}
+        self.learnt = None if not cards else DeckMatcher(
+            list(cards), [list(v) for v in cards.values()], self.matcher.size,
+            square=self.matcher.square, use_colour=bool(getattr(self.deck, "use_colour", False)),
+            params=self.config.match_params(self._deck_id))
+        return True
+
+    def _learnt_opinion(self, image: Image, card: FoundCard, m: Match) -> Match:
+        """A card the enrolled templates leave unknown, whose best card by them has templates
+        learnt at the table: named that card if its learnt templates fit it (the deck's
+        ``min_score``) better than any other card's learnt ones. The enrolled templates'
+        verdicts are never changed otherwise: learnt among them, tonight's light made a
+        learnt template fit other cards better than their own (``bench ask``,
+        set-boards-9: named 49 % -> 35 %, or 116 cards wrong), so a learnt template only
+        makes the camera sure of the card the enrolled ones already rank first."""
+        learnt = self.learnt
+        if m.card_id is not None or learnt is None or m.best_id not in learnt.ids:
+            return m
+        (e,) = learnt.match_quads(image, [card.corners])
+        p = learnt.params
+        if e.best_id != m.best_id or e.score < p.min_score or e.margin < p.min_margin:
+            return m
+        return replace(m, card_id=m.best_id, gate=None)
+
+    def take_unsure(self) -> list[UnsureCard]:
+        """The cards found but not named that settled since the last call (each once)."""
+        out, self.unsure = self.unsure, []
+        return out
+
+    def _track_unsure(self, image: Image, obs: Sequence[Observation],
+                      held: npt.NDArray[np.bool_] | None, shape: tuple[int, ...], t_ns: int,
+                      seq: int) -> None:
+        """Cards found but not named, tracked by place: one that lies there for
+        :attr:`unsure_frames` frames becomes an :class:`UnsureCard` (once; again only if it
+        goes away and comes back). A named card at its place ends its track; under a moving
+        hand it is neither seen nor missed."""
+        named = [o for o in obs if o.card_id is not None]
+        seen: set[int] = set()
+        kept_on: set[int] = set()
+        for o in obs:
+            if o.card_id is not None or o.match.gate == "region":
+                continue  # (a region, "something is there", is no card to name)
+            cx, cy = o.centre
+            e = np.linalg.norm(np.roll(o.corners, -1, axis=0) - o.corners, axis=1)
+            near = 0.25 * float(e.min())
+            if any(float(np.hypot(n.centre[0] - cx, n.centre[1] - cy)) <= near
+                   for n in named):
+                continue  # (a card named at the same place: its outline found twice)
+            if held is not None and self._blocks_under(o.corners, held, shape).any():
+                t = self._unsure_at(cx, cy, seen | kept_on)
+                if t is not None:
+                    kept_on.add(id(t))
+                continue
+            track = self._unsure_at(cx, cy, seen)
+            if track is None:
+                self._unsure_keys += 1
+                track = _UnsureTrack((cx, cy), 0.5 * float(e.min()), t_ns, self._unsure_keys)
+                self._unsure_tracks.append(track)
+            else:
+                track.centre = (cx, cy)
+                track.streak += 1
+                track.missing = 0
+            seen.add(id(track))
+            if not track.asked and track.streak >= self.unsure_frames:
+                track.asked = True
+                self.unsure.append(self._unsure_card(image, o, track, t_ns, seq))
+        kept = []
+        for t in self._unsure_tracks:
+            if id(t) not in seen and id(t) not in kept_on:
+                if any(float(np.hypot(n.centre[0] - t.centre[0], n.centre[1] - t.centre[1]))
+                       <= t.radius for n in named):
+                    continue  # named now
+                t.missing += 1
+                if (not t.asked and t.missing > 1) or t.missing >= self.config.forget_frames:
+                    continue
+            kept.append(t)
+        self._unsure_tracks = kept
+
+    def _unsure_at(self, x: float, y: float, taken: set[int]) -> _UnsureTrack | None:
+        best, best_d = None, float("inf")
+        for t in self._unsure_tracks:
+            if id(t) in taken:
+                continue
+            d = float(np.hypot(t.centre[0] - x, t.centre[1] - y))
+            if d <= t.radius and d < best_d:
+                best, best_d = t, d
+        return best
+
+    def _unsure_card(self, image: Image, o: Observation, track: _UnsureTrack, t_ns: int,
+                     seq: int) -> UnsureCard:
+        """The question about ``o``: its picture and its best candidates, computed once
+        (every template scored, :meth:`DeckMatcher.ranked_in`; the fine decision's ranking
+        where the deck has it)."""
+        m = o.match
+        cands = candidates_of(self.matcher, image, o)
+        w, h = self.matcher.size
+        scale = CROP_LONG_SIDE / max(w, h)
+        crop = warp_card(image, o.corners, (max(1, round(w * scale)), max(1, round(h * scale))))
+        return UnsureCard(t_ns=t_ns, seq=seq, zone=o.zone,
+                          corners=tuple((float(x), float(y)) for x, y in o.corners),
+                          first_seen_ns=track.first_seen_ns, candidates=cands, crop=crop,
+                          gate=m.gate, key=track.key,
+                          template=warp_card(image, o.corners, self.matcher.size))
 
     def _held_at(self, centre: tuple[float, float], shape: tuple[int, ...]) -> bool:
         """Is the block at ``centre`` (frame px) left for later in this frame?"""

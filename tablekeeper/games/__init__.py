@@ -116,6 +116,10 @@ class TableAdapter(Protocol):
         them perhaps): arm or disarm the buzzers again as the state says."""
         ...
 
+    # Optional: ``asks(state) -> bool``: whether a card the camera found but could not name
+    # is put to the host now (issue 37; default: while ``watching``). 眨眨眼 asks only while
+    # the grid is laid: in play its face-down cards are found and named by no one.
+
 
 class ScreenPart(Protocol):
     """One game's part of the kiosk screen (see :mod:`tablekeeper.screen`).
@@ -205,6 +209,11 @@ class Kit:
     #: (hardware.md section 3). None: ``[vision.find] work_width``, which also wins when the
     #: config sets it
     search_width: int | None = None
+    #: the host action of the game's screen part that opens its entry by hand (The Game's
+    #: keypad, Wink's grid, a tile or a card entered unnamed): where a question about a
+    #: card the camera could not name (issue 37) goes when the host says "none of these".
+    #: None: the question just closes
+    hand_entry: str | None = None
 
     def title_in(self, lang: str) -> str:
         return self.title.get(lang) or self.title.get("en") or self.name

@@ -154,3 +154,11 @@ def test_recognize_explain_says_which_gate_rejected_each_card(
     elif why["rejected_by"] == "aligned":
         assert why["aligned"] is None or why["aligned"] < why["min_aligned"]
     assert line["gates"] == {"named": 1, why["rejected_by"]: 1}
+    # Every found card carries its best 3 cards, best first (issue 37): the named card's
+    # own first; the card from no deck, unknown, still has 3 to offer the host.
+    for card in (named, foreign):
+        scores = [c["score"] for c in card["candidates"]]
+        assert len(scores) == 3 and scores == sorted(scores, reverse=True)
+        assert all(isinstance(c["id"], str) and c["id"] for c in card["candidates"])
+    assert named["candidates"][0]["id"] == "w12"
+    assert foreign["candidates"][0]["id"] == why["best"]

@@ -94,4 +94,5 @@ KIT = Kit(
     zone_layout="area",
     zone_names=("centre",),
     uses=("camera", "seat buttons"),
+    hand_entry="tile_entered",
 )

@@ -75,4 +75,5 @@ KIT = Kit(
     setup_steps=("cards", "zones", "markers", "buttons"),
     uses=("camera", "buzzers"),
     watcher=lazy("tablekeeper.games.something_missing.camera:watcher_for"),
+    hand_entry="by_hand",
 )

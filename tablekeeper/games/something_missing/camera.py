@@ -66,6 +66,14 @@ class RingSight:
             self.ring_reports += 1
         return out
 
+    def take_unsure(self) -> list[Any]:
+        """The cards found but not named that settled (``CardWatcher.take_unsure``), the
+        ring's own cards left out."""
+        from vision.tracker import zone_of
+
+        return [u for u in self.cards.take_unsure()
+                if zone_of(self._ring_zones, *u.centre) is None]
+
     def forget(self) -> None:
         self.cards.forget()
         self.ring.forget()

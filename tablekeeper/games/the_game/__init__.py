@@ -72,4 +72,5 @@ KIT = Kit(
     zones=("row1", "row2", "row3", "row4"),
     zone_layout="rows:4",
     uses=("camera", "seat buttons"),
+    hand_entry="tg.enter",
 )

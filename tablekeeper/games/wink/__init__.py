@@ -80,4 +80,5 @@ KIT = Kit(
     # the Wink deck's floor (56 px, `bench pixels`); 1280 px doubles that (hardware.md §3).
     search_width=1280,
     watcher=lazy("tablekeeper.games.wink.camera:watcher_for"),
+    hand_entry="grid.camera",
 )

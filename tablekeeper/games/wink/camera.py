@@ -151,6 +151,10 @@ class GridSight:
                                   number=up.get(change.zone) if change.face == "up" else None))
         return out
 
+    def take_unsure(self) -> list[Any]:
+        """The cards found but not named that settled (``CardWatcher.take_unsure``)."""
+        return self.cards.take_unsure()
+
     def forget(self) -> None:
         self.grid.forget()
         self.cards.forget()

@@ -102,6 +102,11 @@ class Table:
     def watching(self, state: State) -> bool:
         return state.phase in WATCHED
 
+    def asks(self, state: State) -> bool:
+        """A card the camera could not name is put to the host while the grid is laid (in
+        play the grid's cards lie face down: found, named by no one)."""
+        return state.phase is Phase.LAYOUT
+
     def number(self, card_id: str) -> int | None:
         if self.card_numbers is not None:
             return self.card_numbers.get(card_id)

@@ -1,0 +1,33 @@
+"""The question about a card the camera could not name (issue 37), as the screen shows it:
+a pure value the app fills (:class:`AskView`) and its screen (:func:`draw_ask`).
+
+The card's picture as the camera saw it, beside its best candidates (up to 3, the best
+first and focused: *confirm* names it in one press), then "none of these" (the game's entry
+by hand) and "later" (drawn by ``display.screens.draw_ask``). The names and pictures of
+the candidates come from the game's deck (``CardView``), so the screen knows no game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from display.model import CardView
+
+PICK = "ask.pick"
+NONE = "ask.none"
+LATER = "ask.later"
+
+
+@dataclass(frozen=True)
+class AskView:
+    """What the question screen draws: ``crop`` the card as the camera saw it (RGB),
+    ``candidates`` its best cards (best first) and ``waiting`` the questions pending in all
+    (this one included)."""
+
+    serial: int
+    candidates: tuple[CardView, ...]
+    crop: Any = field(default=None, compare=False, repr=False)
+    waiting: int = 1
+    #: the game (zh-TW, en), for the header
+    titles: tuple[str, str] = ("", "")
