@@ -8,6 +8,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -247,8 +248,10 @@ def test_second_run_changes_nothing(tmp_path: Path) -> None:
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", "build")
     for name in ("pyproject.toml", "README.md"):
         shutil.copy2(ROOT / name, src / name)
-    for name in ("systemd", "requirements", "tablekeeper", "engine", "firmware", "vision",
-                 "display"):
+    # every package pyproject.toml installs (a new one is copied without touching this test)
+    packages = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))[
+        "tool"]["setuptools"]["packages"]["find"]["include"]
+    for name in ("systemd", "requirements", *(p.rstrip("*") for p in packages)):
         shutil.copytree(ROOT / name, src / name, ignore=ignore)
     target = tmp_path / "target"
     env = {**os.environ,
