@@ -711,9 +711,12 @@ def check_config(path: Path | None, *, explicit: bool = False,
     lost = any(p and p[-1] == "state_dir" for p in reading.lost)
     if lost or (mentioned and not (isinstance(configured, str) and configured.strip()
                                   and configured == config.table.state_dir)):
-        fatal = (f"{path}: the games folder (table.state_dir) cannot be read from this file; "
-                 "the kiosk does not start a game elsewhere (that would hide the unfinished "
-                 "one). Fix the file and restart")
+        # the one line says the key's own problem (what is wanted), when there is one
+        said = next((t for _, t in reading.problems if "] state_dir" in t), None)
+        why = f" ({said.replace(' (the default is used)', '')})" if said else ""
+        fatal = (f"{path}: the games folder (table.state_dir) cannot be read from this "
+                 f"file{why}; the kiosk does not start a game elsewhere (that would hide the "
+                 "unfinished one). Fix the file and restart")
     if fatal is None and ("screen", "rotate") in reading.lost:
         # a turned panel with the picture not turned: upside-down text and touches that hit
         # the wrong buttons; stop, saying so, rather than play on it

@@ -74,7 +74,16 @@ from ground.files import kind_of, printable
 from tablekeeper.app import Loop
 from tablekeeper.atomic import fsync_directory
 from tablekeeper.clock import MonotonicClock
-from tablekeeper.config import Config, ConfigError, ConfigReport, check_config, load_config
+from tablekeeper.config import (
+    Config,
+    ConfigError,
+    ConfigReport,
+    ScreenConfig,
+    SectionCheck,
+    TableConfig,
+    check_config,
+    load_config,
+)
 from tablekeeper.folderlock import FolderLock, FolderLocked
 from tablekeeper.journal import (
     Contents,
@@ -578,19 +587,23 @@ def set_up_area(screen: Any, loop: Any, args: argparse.Namespace, config_path: P
     return home_games
 
 
-def read_config(path: Path | None, *, explicit: bool) -> ConfigReport:
-    """The config with every subsystem's section checked key by key (see
-    :func:`tablekeeper.config.check_config`)."""
+def config_sections() -> dict[str, SectionCheck]:
+    """Every settings table the kiosk's config holds, with the parser that checks it
+    (``[table]`` and ``[screen]`` are :mod:`tablekeeper.config`'s own)."""
     from firmware.config import FirmwareConfig
     from tablekeeper.cafe.config import CafeConfig
     from vision.camera import CameraConfig
     from vision.config import VisionConfig
 
-    return check_config(path, explicit=explicit,
-                        sections={"cafe": CafeConfig.from_dict,
-                                  "firmware": FirmwareConfig.from_dict,
-                                  "camera": CameraConfig.from_dict,
-                                  "vision": VisionConfig.from_dict})
+    return {"table": TableConfig.from_dict, "screen": ScreenConfig.from_dict,
+            "cafe": CafeConfig.from_dict, "firmware": FirmwareConfig.from_dict,
+            "camera": CameraConfig.from_dict, "vision": VisionConfig.from_dict}
+
+
+def read_config(path: Path | None, *, explicit: bool) -> ConfigReport:
+    """The config with every subsystem's section checked key by key (see
+    :func:`tablekeeper.config.check_config`)."""
+    return check_config(path, explicit=explicit, sections=config_sections())
 
 
 def config_summary(problems: tuple[str, ...] | list[str],

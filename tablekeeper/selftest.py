@@ -22,7 +22,9 @@ Interactive (the default), a person at the box is asked to act and to say what t
 ``--auto`` runs only what needs nobody: buttons read *released* at rest (a stuck button or
 a short to GND fails), lamp outputs switch, the sound plays without error, the camera frame
 and card check on whatever is in view, the screen opens and the font has every glyph.
-Items that need a person are reported as SKIP. The exit code is 1 if any item failed.
+Items that need a person are reported as SKIP. The exit code is 1 if any item failed, 78 if
+a setting of the config is bad (one line on stderr naming the file, the key and what is
+wanted, as the units' exit 78; nothing is checked until it is fixed), 2 for a bad option.
 
 The logic takes its parts (firmware, camera, screen, a person) as parameters, so the tests run
 it against gpiozero's ``MockFactory``, the simulated camera and the dummy SDL driver.
@@ -709,12 +711,29 @@ def check_config(config_path: Path | None) -> list[Result]:
     return results
 
 
+def bad_settings(config_path: Path | None) -> str | None:
+    """The one line ``selftest`` stops with (exit 78) when a setting of the config is bad:
+    the first problem (file, line, section, key, what is wanted) and the others after it; None
+    when every setting can be used (an empty file is no bad setting: its defaults are)."""
+    from tablekeeper.kiosk import read_config
+
+    report = read_config(config_path, explicit=config_path is not None)
+    bad = [p for p in report.problems if "the config file is empty:" not in p]
+    if report.fatal is not None and report.fatal not in bad:
+        bad.insert(0, report.fatal)
+    if not bad:
+        return None
+    more = f" (+{len(bad) - 1} more: {'; '.join(bad[1:])})" if len(bad) > 1 else ""
+    return f"tablekeeper selftest: bad settings / 設定有誤: {bad[0]}{more}"
+
+
 def register(commands: Any, benches: Any) -> None:
     p = commands.add_parser(
         "selftest", help="check the box's buttons, lamps, sound, camera and screen",
         description="Walk through every seat button and lamp, the host buttons, the sound, "
                     "the camera and the screen, and print PASS/FAIL per item. Stop the kiosk "
-                    "first (it owns the hardware). Exit code 1 if anything failed.")
+                    "first (it owns the hardware). Exit code 1 if anything failed; 78 (one "
+                    "line naming the file, the key and what is wanted) if a setting is bad.")
     p.add_argument("--config", help="the box's config (TOML); default: the installed box's, "
                                     f"{INSTALLED_STATE_DIR}/config.toml (TK_STATE_DIR), if "
                                     "there is one, else all defaults (said in the config line)")
@@ -746,6 +765,7 @@ def _parse_only(text: str) -> list[str]:
 
 def _selftest(args: argparse.Namespace) -> int:
     from tablekeeper.config import ConfigError, load_config
+    from tablekeeper.kiosk import EXIT_CONFIG
 
     config_results: list[Result] = []
     path = Path(args.config) if args.config else installed_config()
@@ -753,6 +773,14 @@ def _selftest(args: argparse.Namespace) -> int:
         only = _parse_only(args.only)
         if args.timeout <= 0:
             raise ValueError(f"--timeout: {args.timeout:g} is not a positive number of seconds")
+    except ValueError as exc:
+        print(f"tablekeeper selftest: {exc}", file=sys.stderr)
+        return 2
+    bad = bad_settings(path)
+    if bad is not None:  # as the units do: one line, exit 78 (a restart cannot fix it)
+        print(bad, file=sys.stderr)
+        return EXIT_CONFIG
+    try:
         if "config" in only:  # every problem the kiosk only sums up for the players
             config_results = check_config(path)
             if path is None:
@@ -762,11 +790,9 @@ def _selftest(args: argparse.Namespace) -> int:
                     *[r for r in config_results if r.item != "config"]]
             only = [p for p in only if p != "config"]
         config = load_config(path)
-    except (ValueError, ConfigError) as exc:
-        if config_results:
-            print(report(config_results))
-        print(f"tablekeeper selftest: {exc}", file=sys.stderr)
-        return 2
+    except (ValueError, ConfigError) as exc:  # (bad_settings has seen every bad setting)
+        print(f"tablekeeper selftest: bad settings / 設定有誤: {exc}", file=sys.stderr)
+        return EXIT_CONFIG
     test = SelfTest(person=None if args.auto else TerminalPerson(), timeout_s=args.timeout,
                     test_card=args.test_card)
     results: list[Result] = list(config_results)

@@ -29,21 +29,6 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("tablekeeper/cafe/broker.py", "self.log_file.read_text"):
         "the log of the mosquitto this process started itself (a test/demo broker), "
         "shown when it fails to start",
-    ("tablekeeper/cafe/settings.py", "path.read_text"):
-        "the café's settings belong to issue 39 (worked on in parallel); to move to "
-        "ground.files there",
-    ("tablekeeper/cafe/settings.py", "open"):
-        "the café's settings belong to issue 39 (worked on in parallel); to move to "
-        "ground.files there",
-    ("tablekeeper/cafe/settings.py", "tomllib.load"):
-        "the café's settings belong to issue 39 (worked on in parallel); to move to "
-        "ground.files there",
-    ("tablekeeper/cafe/cli.py", "open"):
-        "`tablekeeper cafe settings`: a command the owner runs by hand on the café's config; "
-        "issue 39's area",
-    ("tablekeeper/cafe/cli.py", "tomllib.load"):
-        "`tablekeeper cafe settings`: a command the owner runs by hand on the café's config; "
-        "issue 39's area",
 }
 
 READ_CALLS = {"read_text", "read_bytes"}

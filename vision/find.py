@@ -91,8 +91,14 @@ class FindParams:
     def __post_init__(self) -> None:
         if not 64 <= self.work_width <= 4096:
             raise ValueError(f"work_width: {self.work_width} is not in 64..4096")
-        if not 0 < self.min_area_frac < self.max_area_frac <= 1:
-            raise ValueError("min_area_frac/max_area_frac: need 0 < min < max <= 1")
+        # each message names one key (the kiosk takes that key alone back to its default)
+        if not 0 < self.min_area_frac < 1:
+            raise ValueError(f"min_area_frac: {self.min_area_frac} is not in (0, 1)")
+        if not 0 < self.max_area_frac <= 1:
+            raise ValueError(f"max_area_frac: {self.max_area_frac} is not in (0, 1]")
+        if self.min_area_frac >= self.max_area_frac:
+            raise ValueError(f"max_area_frac: {self.max_area_frac} is not above min_area_frac "
+                             f"({self.min_area_frac})")
         if not 0 < self.aspect_tolerance < 1:
             raise ValueError(f"aspect_tolerance: {self.aspect_tolerance} is not in (0, 1)")
         if not 0 < self.min_rectangularity <= 1:

@@ -137,16 +137,21 @@ def _board(args: argparse.Namespace) -> int:
 def _settings(args: argparse.Namespace) -> int:
     import tomllib
 
+    from ground.files import printable, read_text
     from tablekeeper.cafe.config import CafeConfig
+    from tablekeeper.config import MAX_CONFIG_BYTES
 
-    try:
-        with open(args.config, "rb") as f:
-            data = tomllib.load(f)
+    try:  # bounded, never blocking: a FIFO or a device in its place is refused in one line
+        data = tomllib.loads(read_text(args.config, MAX_CONFIG_BYTES))
         cafe = CafeConfig.from_dict(data.get("cafe", {}))
         text = cafe.publisher_toml(args.journals, args.state_file)
-    except (OSError, tomllib.TOMLDecodeError, ValueError) as exc:
-        print(f"tablekeeper cafe settings: {args.config}: {exc}", file=sys.stderr)
+    except OSError as exc:
+        print(f"tablekeeper cafe settings: {printable(args.config)}: cannot be read: "
+              f"{exc.strerror or exc}", file=sys.stderr)
         return 78  # EX_CONFIG, as every bad setting
+    except (tomllib.TOMLDecodeError, ValueError) as exc:  # (UnicodeDecodeError included)
+        print(f"tablekeeper cafe settings: {printable(args.config)}: {exc}", file=sys.stderr)
+        return 78
     sys.stdout.write(text)
     return 0
 

@@ -44,7 +44,10 @@ class CafeConfig:
         if not isinstance(port, int) or isinstance(port, bool) or not 1 <= port <= 65535:
             raise ValueError(f"broker_port: expected a port number 1-65535, got {port!r}")
         if "table" in d:
-            check_table(d["table"])
+            try:
+                check_table(d["table"])
+            except ValueError as exc:  # named as the key, so the kiosk says which
+                raise ValueError(f"table: {exc}") from None
         return cls(table=d.get("table", ""), broker_host=d.get("broker_host", ""),
                    broker_port=port, ca_file=d.get("ca_file", cls.ca_file))
 

@@ -25,7 +25,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ground.files import printable, read_text
 from tablekeeper.cafe.topics import check_table
+
+#: the longest settings file read (a real one is a few hundred bytes)
+MAX_SETTINGS_BYTES = 64 * 1024
+#: the longest broker password file read
+MAX_PASSWORD_BYTES = 4096
 
 log = logging.getLogger("tablekeeper.cafe")
 
@@ -59,7 +65,10 @@ class BrokerSettings:
             candidates.append(Path(creds) / CREDENTIAL)
         for path in candidates:
             try:
-                return path.read_text(encoding="utf-8").strip()
+                return read_text(path, MAX_PASSWORD_BYTES).strip()
+            except UnicodeDecodeError as exc:
+                raise SettingsError(f"the broker password in {path} is not UTF-8 text "
+                                    f"(byte {exc.start})") from exc
             except OSError as exc:
                 if path == candidates[-1]:
                     raise SettingsError(f"cannot read the broker password from {path}: "
@@ -162,11 +171,12 @@ def _broker(d: dict[str, Any]) -> BrokerSettings:
 
 
 def _load(path: Path) -> dict[str, Any]:
+    """The file's TOML, read bounded and without blocking (a FIFO, a device, a folder or a
+    file longer than :data:`MAX_SETTINGS_BYTES` is refused, in one line)."""
     try:
-        with open(path, "rb") as f:
-            return tomllib.load(f)
+        return tomllib.loads(read_text(path, MAX_SETTINGS_BYTES))
     except OSError as exc:
-        raise SettingsError(f"cannot read {path}: {exc.strerror or exc}") from exc
+        raise SettingsError(f"cannot read {printable(path)}: {exc.strerror or exc}") from exc
     except tomllib.TOMLDecodeError as exc:
         raise SettingsError(f"{path}: not valid TOML: {exc}") from exc
     except UnicodeDecodeError as exc:

@@ -307,6 +307,34 @@ def test_a_bad_setting_exits_78_with_one_line_naming_it(tmp_path: Path, unit: st
     assert len(err) == 1 and f"[{unit}] {key}" in err[0], proc.stderr
 
 
+@pytest.mark.parametrize(("argv", "kind"), [
+    (["cafe", "publish", "--settings"], "fifo"),
+    (["cafe", "board", "--settings"], "fifo"),
+    (["cafe", "settings", "--config"], "fifo"),
+    (["cafe", "publish", "--settings"], "dir"),
+    (["cafe", "board", "--settings"], "huge"),
+    (["cafe", "settings", "--config"], "huge"),
+])
+def test_a_fifo_or_a_folder_in_place_of_the_settings_exits_78_with_one_line(
+        tmp_path: Path, argv: list[str], kind: str) -> None:
+    """A FIFO (nobody writing: a plain read would wait for ever), a folder, or a file far
+    longer than any settings file: refused without blocking, exit 78, one line naming it."""
+    settings = tmp_path / "settings.toml"
+    if kind == "fifo":
+        os.mkfifo(settings)
+    elif kind == "dir":
+        settings.mkdir()
+    else:
+        settings.write_text("# " + "x" * (5 * 1024 * 1024) + "\n")
+    proc = subprocess.run([sys.executable, "-m", "tablekeeper", *argv, str(settings)],
+                          capture_output=True, text=True, check=False, timeout=60, cwd=ROOT)
+    assert proc.returncode == 78, proc.stderr
+    err = proc.stderr.strip().splitlines()
+    assert len(err) == 1 and str(settings) in err[0] and "Traceback" not in proc.stderr, err
+    what = {"fifo": "FIFO", "dir": "folder", "huge": "longer than"}[kind]
+    assert what.lower() in err[0].lower(), err
+
+
 # ---- with the real broker ---------------------------------------------------------------
 
 @pytest.fixture

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import re
+import subprocess
+import sys
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
@@ -383,11 +386,48 @@ def test_command_bad_input(argv: list[str], message: str,
     assert message in capsys.readouterr().err
 
 
-def test_command_bad_config(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(("text", "key"), [
+    ("[table]\nplayers = 3\n", "[table] players: expected list"),
+    ("[firmware.pins]\nconfirm = \"x\"\n", "[firmware] pins.confirm: "),
+    ("[table]\nstate_dir = 5\n", "[table] state_dir: expected str"),
+    ("[screen]\nrotate = 45\n", "[screen] rotate: 45 is not one of 0, 90, 180, 270"),
+])
+def test_command_bad_config(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                            text: str, key: str) -> None:
+    """A bad setting: exit 78 with one line naming the file, the key and what is wanted
+    (as the units), before any hardware is touched; not a FAIL line and exit 1."""
     bad = tmp_path / "config.toml"
-    bad.write_text("[table]\nplayers = 3\n")
-    assert main(["selftest", "--auto", "--config", str(bad)]) == 2
-    assert "table.players" in capsys.readouterr().err
+    bad.write_text(text)
+    assert main(["selftest", "--auto", "--config", str(bad)]) == 78
+    out, err = capsys.readouterr()
+    assert out == ""
+    [line] = err.splitlines()
+    assert line.startswith("tablekeeper selftest: bad settings")
+    assert f"{bad}:2: {key}" in line, line
+
+
+def test_command_bad_config_says_every_problem_on_its_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "config.toml"
+    bad.write_text('[camera]\nfps = "fast"\n[vision]\nstable_frames = -3\n')
+    assert main(["selftest", "--auto", "--only", "config", "--config", str(bad)]) == 78
+    [line] = capsys.readouterr().err.splitlines()
+    assert "[camera] fps: " in line and "(+1 more: " in line and "[vision] stable_frames" in line
+
+
+def test_command_bad_config_through_the_real_process(tmp_path: Path) -> None:
+    """End to end, as a builder runs it (and as a unit would see it): exit 78, one line."""
+    bad = tmp_path / "config.toml"
+    bad.write_text("[firmware]\nseats = 12\n")
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
+           "PYTHONPATH": str(Path(__file__).parents[2])}
+    done = subprocess.run([sys.executable, "-m", "tablekeeper", "selftest", "--auto",
+                           "--config", str(bad)], capture_output=True, text=True, timeout=120,
+                          env=env, check=False)
+    assert done.returncode == 78, done.stderr
+    assert done.stderr.splitlines() == [
+        line for line in done.stderr.splitlines() if f"{bad}:2: [firmware] seats: " in line]
+    assert len(done.stderr.splitlines()) == 1 and "Traceback" not in done.stderr
 
 
 def test_command_screen_only_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -448,6 +488,6 @@ def test_without_config_the_installed_box_s_config_is_checked(
     out = {r["item"]: r for r in json.loads(capsys.readouterr().out)}
     assert out["config"] == {"item": "config", "outcome": "PASS", "detail": str(installed)}
     installed.write_text("[firmware]\nseats = 12\n")  # refused: it is this file that is read
-    assert main(["selftest", "--auto", "--only", "config", "--json"]) == 1
-    out = {r["item"]: r for r in json.loads(capsys.readouterr().out)}
-    assert out["config"]["outcome"] == "FAIL" and "seats" in out["config"]["detail"]
+    assert main(["selftest", "--auto", "--only", "config", "--json"]) == 78
+    err = capsys.readouterr().err
+    assert f"{installed}:2: [firmware] seats" in err
