@@ -66,6 +66,7 @@ from typing import Any, TypeVar
 
 from engine.core import Engine, Event, EventRegistry, Rejection, Source
 from ground.files import NotAFile, read_regular
+from tablekeeper.names import bad_character
 
 SCHEMA = "tablekeeper.journal"
 #: 2: every line carries its ``crc``. 1: no checksums (still read, and continued as 1).
@@ -400,14 +401,20 @@ def _too_deep(text: str) -> bool:
 
 def _unfit(value: Any) -> str | None:
     """What in a parsed line no reader can hold, or None: a lone surrogate (``"\\ud800"``:
-    not text, it cannot be written as UTF-8), an integer past :data:`MAX_INT`, a float that is
-    not finite (``1e999``). Walked without recursion."""
+    not text, it cannot be written as UTF-8), a control or bidi-override character in any
+    text, keys too (:func:`tablekeeper.names.bad_character`: a player's name that would clear
+    a terminal or reorder the board), an integer past :data:`MAX_INT`, a float that is not
+    finite (``1e999``). Walked without recursion."""
     stack: list[Any] = [value]
     while stack:
         v = stack.pop()
         if isinstance(v, str):
             if _SURROGATE.search(v):
                 return f"a lone surrogate escape in the text {_short(v, 60)} (not Unicode text)"
+            bad = bad_character(v)
+            if bad is not None:
+                return (f"the text {ascii(v)[:60]} holds {bad} (no name or text in a game "
+                        "may hold a control or bidi-override character)")
         elif isinstance(v, bool) or v is None:
             continue
         elif isinstance(v, int):
@@ -647,9 +654,15 @@ class Journal:
         self._size += len(data)
 
     def append(self, event: Event) -> int:
-        """Write ``event`` durably; returns its seq. Only then may the event be acknowledged."""
+        """Write ``event`` durably; returns its seq. Only then may the event be acknowledged.
+        An event no reader could read (a name with a control or bidi-override character ...)
+        is refused with a ``ValueError`` and nothing is written."""
         seq = len(self._records) + 1
-        self._write({"seq": seq, "event": event.to_dict()})
+        record = {"seq": seq, "event": event.to_dict()}
+        problem = _unfit(record)
+        if problem is not None:
+            raise ValueError(f"an event no reader could read: {problem}")
+        self._write(record)
         self._records.append(Record(seq=seq, line=self._next_line, event=event))
         self._next_line += 1
         return seq
@@ -712,7 +725,12 @@ class JournaledGame:
 
     def submit(self, event: Event) -> Any:
         """Apply ``event``; if accepted, journal it (fsynced) and return the new state; else
-        return the Rejection (nothing is written)."""
+        return the Rejection (nothing is written). An event holding a text no reader could
+        read (a player's name with a control or bidi-override character, from a hand-edited
+        roster or a script) is refused as ``bad_name`` before the engine sees it."""
+        problem = _unfit(event.to_dict())
+        if problem is not None:
+            return Rejection("bad_name", problem)
         result = self.journal.spec.apply(self.state, event)
         if isinstance(result, Rejection):
             return result

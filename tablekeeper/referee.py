@@ -77,7 +77,9 @@ class BuzzInfo:
 
 #: Rejections that are not the table's history: the journal could not be written (the pause
 #: says so), or an undo with nothing to take back.
-UNRECORDED = frozenset({"journal_unwritable", "nothing_to_undo"})
+#: A ``bad_name`` event (a control or bidi-override character in a name) cannot be noted either:
+#: the note would carry the same text.
+UNRECORDED = frozenset({"journal_unwritable", "nothing_to_undo", "bad_name"})
 
 
 class Referee:

@@ -269,9 +269,41 @@ def test_replay_history_escapes_what_the_journal_holds(tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, "-m", "tablekeeper", "replay", "--history",
                            str(path)], capture_output=True, text=True, check=False,
                           timeout=120, cwd=ROOT)
-    assert proc.returncode == 0, proc.stderr
-    assert "\x1b" not in proc.stdout and "\u202e" not in proc.stdout
-    assert "Eve\\x1b[2J\\u202e" in proc.stdout
+    # the journal's entry refuses the name: damage of that line, named, escaped, no traceback
+    assert proc.returncode == 1, proc.stderr
+    output = proc.stdout + proc.stderr
+    assert "\x1b" not in output and "\u202e" not in output
+    assert "evil.jsonl:2:" in output and "U+001B" in output and "Traceback" not in output
+    assert "Eve\\x1b[2J\\u202e" in output
+
+
+@needs_broker
+def test_the_publisher_skips_a_journal_whose_names_hold_control_characters(
+        broker: LocalBroker, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A finished game whose journal carries "\\u202e" and "\\x1b[2J" in a name (an older
+    version's roster): the publisher logs it once, escaped, skips it and sends the table's
+    other game; it keeps running (no crash loop), and the board never sees the name."""
+    from cafehelp import finished_journals
+
+    folder = tmp_path / "t1"
+    _good, evil = finished_journals(folder / "games", 2)
+    lines = evil.read_bytes().splitlines()
+    first = json.loads(lines[1])
+    first["event"]["names"][0] = "Eve\x1b[2J\u202e"
+    evil.write_bytes(b"\n".join([lines[0], line_of(first, version=1), *lines[2:]]) + b"\n")
+    pub = publisher(broker, folder)
+    running = Running(pub)
+    with running_board(broker, tmp_path / "b") as board, running:
+        assert wait_until(lambda: board.results() == 1, 20)
+        assert wait_until(lambda: "skipping it until it changes" in caplog.text, 10)
+        time.sleep(1.0)  # several polls: still running, the bad journal logged once
+        assert running.thread.is_alive()
+        assert board.results() == 1
+        names = json.dumps(board.store.results(), ensure_ascii=False)
+        assert "Eve" not in names
+    assert caplog.text.count(f"cannot read {evil}") == 1
+    assert "\x1b" not in caplog.text and "\u202e" not in caplog.text
+    assert "U+001B" in caplog.text
 
 
 # ---- settings: every bad value exits 78 with one line naming the key -------------------------

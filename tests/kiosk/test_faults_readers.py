@@ -25,6 +25,7 @@ import contextlib
 import io
 import json
 import random
+import re
 import shutil
 import tempfile
 import threading
@@ -37,12 +38,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine.core import Rejection
 from engine.something_missing import State, Variant, is_over
 from tablekeeper.cafe.messages import read_view
 from tablekeeper.cli import main
+from tablekeeper.games.something_missing.host import new_game
 from tablekeeper.games.something_missing.simplayers import SimTable
 from tablekeeper.journal import JournaledGame, JournalError, Record, read
 from tablekeeper.kiosk import CURRENT, open_game
+from tablekeeper.names import bad_character
 
 DATA = Path(__file__).parents[1] / "data"
 BOUND_S = 30.0
@@ -375,3 +379,91 @@ def test_a_note_no_reader_could_read_is_never_written(tmp_path: Path, value: Any
         game.note("mismatch", 0, camera=value)
     assert path.read_bytes() == before  # nothing written, nothing acknowledged
     assert read(path).records == ()
+
+
+# --- names with control and bidi-override characters (issue 39, "Names") ---------------------
+
+#: what an older version or a hand-edited journal could carry in a player's name: a
+#: right-to-left override, a terminal's "clear the screen", a bell and a zero-width joiner
+HOSTILE_NAMES = {"U+202E": "\u202eAnn", "U+001B": "Bo\x1b[2J", "U+0007": "Cy\x07",
+                 "U+200D": "D\u200dE"}
+
+
+def _names_line(lines: list[bytes]) -> int:
+    """The 0-based index of the game's new_game line."""
+    return next(i for i, line in enumerate(lines) if b'"type":"new_game"' in line)
+
+
+def _with_name(original: bytes, name: str) -> tuple[bytes, int]:
+    """``original`` with the first player's name replaced by ``name``, the line resealed (its
+    checksum matches: only the name can refuse it); and the 1-based line number."""
+    lines = _lines(original)
+    i = _names_line(lines)
+    obj = json.loads(lines[i])
+    obj["event"]["names"][0] = name
+    lines[i] = _crc_raw(json.dumps(obj, ensure_ascii=False).encode("utf-8")) or b""
+    return b"".join(line + b"\n" for line in lines), i + 1
+
+
+def _cli_output(args: list[str]) -> tuple[int, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(args)
+    return code, out.getvalue() + err.getvalue()
+
+
+@pytest.mark.parametrize("hostile", sorted(HOSTILE_NAMES))
+@pytest.mark.parametrize("journal", ["eselsbruecke_demo.jsonl", "played.jsonl",
+                                     "the_game_demo.jsonl", "wink_demo.jsonl"])
+def test_a_name_with_a_control_character_is_damage_of_its_line(
+        journals: dict[str, bytes], journal: str, hostile: str,
+        record_property: Callable[[str, object], None]) -> None:
+    """A journal whose new_game carries a control or bidi-override character in a name (an
+    older version's roster, a hand edit; checksum resealed): a JournalError naming that line
+    and the character, in every reader; the kiosk sets the file aside whole and starts a new
+    game; nothing prints the raw character to a terminal."""
+    record_property("faults", 1)
+    name = HOSTILE_NAMES[hostile]
+    raw, line = _with_name(journals[journal], name)
+    # the fault is really in the file (a control character as JSON writes it: \u001b)
+    assert json.dumps(name, ensure_ascii=False)[1:-1].encode("utf-8") in raw
+    check_every_reader(raw, journals[journal], line - 1)
+    with _folder() as folder:
+        path = folder / CURRENT
+        path.write_bytes(raw)
+        with pytest.raises(JournalError) as caught:
+            read(path)
+        assert caught.value.line == line and hostile in str(caught.value)
+        with pytest.raises(JournalError):
+            read_view("t1", path, timeline=True)
+        for args in (["replay", str(path)], ["replay", "--history", str(path)]):
+            code, output = _cli_output(args)
+            assert code == 1 and hostile in output, (args, output)
+            assert bad_character(output.replace("\n", "")) is None, (args, output)
+        game, problem = open_game(folder)
+        assert problem is not None and hostile in problem
+        assert bad_character(problem) is None  # what the screen and the log show
+        assert [p.read_bytes() for p in folder.glob("damaged-*")] == [raw]
+        assert game.journal.active() == []  # a new game, to be set up
+
+
+@pytest.mark.parametrize("hostile", sorted(HOSTILE_NAMES))
+def test_a_name_with_a_control_character_is_never_journalled(
+        tmp_path: Path, hostile: str) -> None:
+    """The writing side: the game refuses such a new_game as ``bad_name`` before the engine
+    sees it (nothing written), and :meth:`Journal.append` itself refuses it."""
+    path = tmp_path / "g.jsonl"
+    game = JournaledGame.create(path)
+    before = path.read_bytes()
+    event = new_game([HOSTILE_NAMES[hostile], "Mei", "Zhi"], ["red", "blue", "green"],
+                     "easy", 0, at_ms=0, rng=random.Random(1))
+    result = game.submit(event)
+    assert isinstance(result, Rejection) and result.code == "bad_name"
+    assert hostile in result.reason and bad_character(result.reason) is None
+    with pytest.raises(ValueError, match=re.escape(hostile)):
+        game.journal.append(event)
+    assert path.read_bytes() == before
+    assert read(path).records == ()
+    with pytest.raises(ValueError, match=re.escape(hostile)):
+        game.note("mismatch", 0, name=HOSTILE_NAMES[hostile])
+    assert path.read_bytes() == before
