@@ -86,9 +86,11 @@ def _camera_plan(args: argparse.Namespace) -> int:
         if args.config is not None:
             import tomllib
 
-            try:
-                with open(args.config, "rb") as f:
-                    config = CameraConfig.from_dict(tomllib.load(f).get("camera", {}))
+            from ground.files import read_text
+
+            try:  # (bounded and never blocking, as every config read)
+                config = CameraConfig.from_dict(
+                    tomllib.loads(read_text(args.config)).get("camera", {}))
             except (OSError, ValueError) as exc:
                 raise ValueError(f"{args.config}: {exc}") from exc
         size = config.size

@@ -30,8 +30,10 @@ from typing import Any
 import cv2
 import numpy as np
 
+from ground.files import read_json
 from vision.deck import MAX_TEMPLATES, Deck, atomic_write, make_folder, replace_deck
 from vision.find import Image
+from vision.imagefile import ImageFileError, read_image_file
 
 log = logging.getLogger("vision.learnt")
 
@@ -192,7 +194,10 @@ class LearningDeck:
             if e.card not in self.deck.ids:
                 self.problems.append(f"{path}: card {e.card!r} is not in the deck; left out")
                 continue
-            img = cv2.imread(str(self.folder / e.file), cv2.IMREAD_COLOR)
+            try:
+                img: Image | None = read_image_file(self.folder / e.file)
+            except ImageFileError:
+                img = None
             if img is None or img.shape[:2] != (h, w):
                 self.problems.append(f"{self.folder / e.file}: missing or not a {w}x{h} "
                                      "picture; left out")
@@ -205,11 +210,9 @@ class LearningDeck:
 
 
 def _read_manifest(path: Path, deck_id: str) -> list[Learnt]:
-    if path.stat().st_size > MAX_MANIFEST_BYTES:
-        raise LearntError(f"{path}: bigger than {MAX_MANIFEST_BYTES} bytes; not read")
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+    try:  # (bounded and never blocking: a FIFO or a huge file is not a learnt list)
+        raw = read_json(path, MAX_MANIFEST_BYTES)
+    except (OSError, ValueError) as exc:
         raise LearntError(f"{path}: not a learnt list ({exc}); the learnt templates are "
                           "left out") from exc
     if not isinstance(raw, Mapping) or raw.get("schema") != SCHEMA:

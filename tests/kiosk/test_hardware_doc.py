@@ -332,6 +332,8 @@ INLINE: tuple[Entry, ...] = (
     Entry(r"sudo (systemctl|reboot|raspi-config|fuser|userdel)\b.*|systemctl .*|sudo reboot",
           skip=f"{SYSTEM}, the installed unit and the Pi's GPIO (pinctrl)"),
     Entry(r"journalctl .*", skip="the Pi's journal"),
+    Entry(r"sudo cp systemd/mosquitto-tablekeeper\.conf /etc/mosquitto/conf\.d/\S+",
+          skip="the café's broker host; tests/cafe load that same file into their mosquitto"),
     Entry(r"systemd-analyze cat-config systemd/journald.conf",
           skip="the Pi's journald drop-ins; test_install.py runs it on the installer's"),
     Entry(r"systemd-analyze security tablekeeper-kiosk", skip=f"{SYSTEM} and the unit"),
