@@ -434,6 +434,9 @@ def _run_locked(args: argparse.Namespace, config: Config, config_path: Path | No
                          firmware=firmware, **options)
         loop.referee, loop.cards, loop.table = parts.loop.referee, parts.loop.cards, parts.table
         screen.cards = dict(kit.card_infos(deck))
+        # what the real camera path said of this game (no marker calibration, no enrolled
+        # deck) is not true of the simulated table: its banner would outlive its moment
+        screen.forget_problems(kit.name)
         log.info("simulated players play %s at the simulated table", kit.name)
 
     def new_game() -> None:

@@ -463,6 +463,16 @@ class PygameScreen:
         if key is not None or game is not None:
             self.problem_of[text] = (key, game)
 
+    def forget_problems(self, game: str) -> None:
+        """The problems told for ``game``'s own camera and deck are no longer true: the
+        simulated players' table (``--simulate-players``) replaced that camera and deck."""
+        for text, (_key, owner) in list(self.problem_of.items()):
+            if owner == game:
+                del self.problem_of[text]
+                if text in self.problems:
+                    self.problems.remove(text)
+        self.renderer.invalidate()
+
     # --- input -----------------------------------------------------------------------------
 
     def handle_events(self, loop: Loop) -> None:

@@ -149,3 +149,39 @@ def test_simulated_players_play_the_picked_game_on_the_simulated_table(
                                                ).records if r.event is not None]
     assert events[0] == "new_game"
     assert "tile_seen" in events  # seen by the camera path, not entered by hand
+
+
+@pytest.mark.slow
+def test_simulated_players_drop_the_real_cameras_marker_banner(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """``kiosk --simulate-players`` with Wink set up and no marker calibration: the real
+    camera path says so at start (a banner for Wink: "markers not calibrated, enter the
+    placements by hand"). Once the host picks Wink, the simulated players' table reads the
+    markers, so the banner goes: it stayed over the whole game while markers were read."""
+    import pygame
+
+    from tablekeeper.screen import PygameScreen
+
+    real_show_home = PygameScreen.show_home
+    screens: list[PygameScreen] = []
+
+    def show_home(self: PygameScreen, *args: Any, **kwargs: Any) -> None:
+        real_show_home(self, *args, **kwargs)
+        if not screens:  # the host confirms the game the home screen points at (Wink)
+            screens.append(self)
+            for kind in (pygame.KEYDOWN, pygame.KEYUP):
+                pygame.event.post(pygame.event.Event(kind, key=pygame.K_RETURN, mod=0,
+                                                     unicode="\r", scancode=40))
+
+    monkeypatch.setattr(PygameScreen, "show_home", show_home)
+    config = tmp_path / "tablekeeper.toml"
+    config.write_text(f'[table]\nstate_dir = "{tmp_path / "state"}"\ngame = "wink"\n',
+                      encoding="utf-8")
+    with caplog.at_level(logging.INFO):
+        assert main(["kiosk", "--config", str(config), "--keyboard", "--simulate-players",
+                     "--size", "800x480", "--run-for", "6"]) == 0
+    said = caplog.text
+    assert "markers not read" in said  # the real camera path told it at start
+    assert "simulated players play wink" in said
+    assert not [p for p in screens[0].problems if "marker" in p], screens[0].problems

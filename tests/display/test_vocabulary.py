@@ -152,3 +152,16 @@ def test_the_focus_starts_on_a_safe_choice_and_reaches_every_choice() -> None:
     # highlight waits where the syllable's next symbol goes, tests/app/test_name_entry.py)
     assert max(n for name, n in worst.items() if name not in keyboards) <= 60
     assert max(worst[name] for name in keyboards) <= 70
+
+
+def test_every_game_says_the_host_ended_it_in_the_same_words() -> None:
+    """The end screen's header after the host menu's "end this game" reads the same in every
+    game (it said "Ended by the host", "The host ended the game" and "The host ended it";
+    主持人結束 alone is half a sentence)."""
+    keys = {"something_missing": "over.reason.host", "the_game": "tg.over.reason.host_ended",
+            "wink": "wink.over.host", "eselsbruecke": "eb.over.host"}
+    said: dict[str, tuple[str, str]] = {}
+    for game, key in keys.items():
+        strings = STRINGS if game == "something_missing" else _own_strings(game)
+        said[game] = (strings[key]["zh-TW"], strings[key]["en"])
+    assert set(said.values()) == {("主持人結束了遊戲", "Ended by the host")}, said

@@ -155,3 +155,32 @@ def test_an_accusation_by_hand_offers_the_seats_that_may_accuse(fonts: FontBook)
     assert not [b for b in r.buttons if b.action.name == "place"]  # the grid waits
     r = _render(fonts, (800, 480), dict(snapshots("en"))["wink8-place"])
     assert next(b for b in r.buttons if b.action.name == "accuse.open").enabled
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_verdict_rows_name_the_seat_even_with_long_names(
+        fonts: FontBook, size: tuple[int, int]) -> None:
+    """The "point at your partner" verdicts, with names as a café types them (「美玲 Mei-Ling」):
+    each row's chip says who it is about, 「3 美玲」 where the whole name does not fit, never
+    the bare seat number (it said "3" and "4" beside 「5 怡君 Yi-Chun」 at 1920×1080, and only
+    numbers at 800×480)."""
+    import dataclasses
+
+    from display.model import PlayerInfo
+
+    snap = dict(snapshots("zh-TW"))["wink5-name"]
+    long_names = ("阿明 A-Ming", "小華 Xiao-Hua", "美玲 Mei-Ling", "志強 Chih-Chiang",
+                  "怡君 Yi-Chun")
+    players = tuple(PlayerInfo(name, p.colour)
+                    for name, p in zip(long_names, snap.players, strict=True))
+    r = _render(fonts, size, dataclasses.replace(snap, players=players))
+    texts = [t.text for t in r.texts]
+    active = snap.state.active
+    chips: list[bool] = []
+    for seat, name in enumerate(long_names):
+        if seat == active:
+            continue
+        chip = [t for t in texts if t in (f"{seat + 1} {name}", f"{seat + 1} {name.split()[0]}")]
+        assert chip, (seat, texts)
+        chips.append(chip[0] == f"{seat + 1} {name}")
+    assert len(set(chips)) == 1, chips  # all rows alike: whole names or all first words

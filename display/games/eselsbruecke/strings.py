@@ -66,7 +66,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "The start player moves the donkey on"},
     "btn.eb.next_round": {"zh-TW": "下一回合", "en": "Next round"},
     "eb.over.title": {"zh-TW": "遊戲結束", "en": "Game over"},
-    "eb.over.host": {"zh-TW": "主持人結束", "en": "Ended by the host"},
+    "eb.over.host": {"zh-TW": "主持人結束了遊戲", "en": "Ended by the host"},
     "eb.over.last": {"zh-TW": "最後一回合結束", "en": "After the last round"},
     "eb.over.winner": {"zh-TW": "{name} 獲勝！", "en": "{name} wins!"},
     "eb.over.shared": {"zh-TW": "平手，共同獲勝", "en": "A shared win"},

@@ -71,7 +71,7 @@ STRINGS: Mapping[str, Mapping[str, str]] = {
                                 "Draw pile {pile} + hands {hands}"),
     "tg.over.reason.cannot_play": _pair("有玩家無法出牌", "A player could not play"),
     "tg.over.reason.all_played": _pair("98 張全部出完", "All 98 cards played"),
-    "tg.over.reason.host_ended": _pair("主持人結束遊戲", "The host ended the game"),
+    "tg.over.reason.host_ended": _pair("主持人結束了遊戲", "Ended by the host"),
     "tg.over.chart": _pair("四列的變化", "The rows over the game"),
     "tg.over.plays": {**_pair("出了 {n} 張", "{n} cards played"), "en:one": "{n} card played"},
     "tg.over.house": {**_pair("家規 {n} 次", "{n} house-rule plays"),

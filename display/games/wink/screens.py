@@ -343,12 +343,21 @@ def draw_play(p: Painter, f: Frame) -> None:
         rows = (len(others) + 1) // 2
         row_h = min(0.09, 0.30 / max(rows, 1))
         col_w = w / 2
+        chip_box = p.rect(x, BODY_TOP + 0.27, col_w * 0.44, row_h * 0.9)
+        labels = {seat: f"{seat + 1} {f.player(seat).name}" for seat in others}
+        if any(p.fits_at(label, chip_box, 0.035, pad=0.008) < p.px(0.025)
+               for label in labels.values()):
+            # 「3 美玲 Mei-Ling」 does not fit: every row says 「3 美玲」 (a name's first word),
+            # never the bare 3 while a name would fit, and all rows alike
+            labels = {seat: f"{seat + 1} {f.player(seat).name.split()[0]}"
+                      if f.player(seat).name.split() else label
+                      for seat, label in labels.items()}
         for k, seat in enumerate(others):
             cx = x + (k % 2) * col_w
             y = BODY_TOP + 0.27 + (k // 2) * row_h
             info = f.player(seat)
-            p.chip(p.rect(cx, y, col_w * 0.44, row_h * 0.9), info.colour,
-                   f"{seat + 1} {info.name}", size=0.035, min_size=0.025)
+            p.chip(p.rect(cx, y, col_w * 0.44, row_h * 0.9), info.colour, labels[seat],
+                   size=0.035, min_size=0.025)
             p.button(p.rect(cx + col_w * 0.46, y, col_w * 0.25, row_h * 0.9),
                      HostAction("name_right", seat), p.tr("wink.named_right"), colour=C.GOOD,
                      size=0.045)

@@ -45,7 +45,7 @@ STRINGS: Mapping[str, Mapping[str, str]] = {
     "wink.last_wrong": {"zh-TW": "{name} 抓錯了", "en": "{name} accused wrongly"},
     "wink.over.hands": {"zh-TW": "有玩家手牌用完", "en": "A hand ran out"},
     "wink.over.grid": {"zh-TW": "牌陣沒有正面的牌了", "en": "No face-up grid card left"},
-    "wink.over.host": {"zh-TW": "主持人結束", "en": "The host ended it"},
+    "wink.over.host": {"zh-TW": "主持人結束了遊戲", "en": "Ended by the host"},
     "wink.decided.score": {"zh-TW": "分數最高", "en": "Highest score"},
     "wink.decided.accusation_cards": {"zh-TW": "同分：指控卡較少者勝",
                                       "en": "Tie: fewer accusation cards wins"},
