@@ -392,6 +392,19 @@ def _sources(src: Path) -> tuple[list[tuple[str, list[Path]]], list[EnrolItem]]:
     return found, skipped
 
 
+def _saved_deck(root: Path) -> Deck | None:
+    """The deck whose manifest is in ``root`` (None: no manifest there); DeckError for a
+    manifest that cannot be read."""
+    manifest = root / MANIFEST
+    if not manifest.exists():
+        return None
+    try:
+        raw = read_json(manifest)
+    except ValueError as e:
+        raise DeckError(f"{manifest}: not valid JSON ({e})") from e
+    return deck_from_manifest(raw, root, where=str(manifest))
+
+
 def enroll_from_images(deck_dir: str | Path, src_dir: str | Path, *,
                        new: NewDeck | None = None, add_new: bool = False,
                        find: FindParams | None = None) -> EnrolReport:
@@ -404,13 +417,9 @@ def enroll_from_images(deck_dir: str | Path, src_dir: str | Path, *,
     report = EnrolReport(root)
     sources, skipped = _sources(src)
     report.items.extend(skipped)
-    manifest = root / MANIFEST
-    if manifest.exists():
-        try:
-            raw = read_json(manifest)
-        except ValueError as e:
-            raise DeckError(f"{manifest}: not valid JSON ({e})") from e
-        deck = deck_from_manifest(raw, root, where=str(manifest))
+    saved = _saved_deck(root)
+    if saved is not None:
+        deck = saved
     elif new is not None:
         deck = Deck(root=root, id=new.id, game=new.game, title_zh=new.title_zh or new.id,
                     title_en=new.title_en or new.id, demo=False, shape=new.shape,
@@ -1085,13 +1094,9 @@ def enroll_from_layout(deck_dir: str | Path, photo: str | Path, rows: int, colum
     if len(ids) != rows * columns:
         raise LayoutError(f"{len(ids)} card id(s) for a layout of {rows}x{columns} = "
                           f"{rows * columns} places (use - for a place left out)")
-    manifest = root / MANIFEST
-    if manifest.exists():
-        try:
-            raw = read_json(manifest)
-        except ValueError as e:
-            raise DeckError(f"{manifest}: not valid JSON ({e})") from e
-        size = deck_from_manifest(raw, root, where=str(manifest)).size
+    saved = _saved_deck(root)
+    if saved is not None:
+        size = saved.size
     elif new is not None:
         size = new.size
     else:
