@@ -238,7 +238,7 @@ def test_the_game_card_by_hand(box_of: Callable[[str], Box]) -> None:
         assert set(best) == wanted, (direction, top)
         assert best == {c: 1 + _cost(line, c) for c in wanted}, (direction, top)
     # every pile state, by the picker's count
-    costs: dict[Hashable, int] = {}
+    costs: dict[tuple[str, int, int], int] = {}
     for direction, top in _piles():
         game.state = _on_pile(started, direction, top)
         choices = host.choices(game.state, 0)
@@ -246,8 +246,8 @@ def test_the_game_card_by_hand(box_of: Callable[[str], Box]) -> None:
         for card in choices.cards:
             costs[(direction, top, card)] = _cost(line, card)
     game.state = started
-    worst = report("The Game: a card once its row is picked, every (pile state, card)", costs,
-                   len(costs))
+    worst = report("The Game: a card once its row is picked, every (pile state, card)",
+                   {k: v for k, v in costs.items()}, len(costs))
     def away(d: str, top: int, card: int) -> int:  # how far along the row's direction
         return card - top if d == "up" else top - card
 
