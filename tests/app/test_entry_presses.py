@@ -390,10 +390,29 @@ NAMES: tuple[tuple[str, tuple[str, str]], ...] = (
 )
 
 
+#: More given names common in Taiwan, from the Ministry of the Interior's 全國姓名統計分析
+#: (national name statistics; its 2014, 2016 and 2018 editions' ten commonest names of men
+#: and of women, as ETtoday 2014-10-29, Mirror Media 2018-11-05 and CNA reported them), the
+#: names it names as the new generation's (born 2001 on, and 2011 on), and the National
+#: Health Insurance's commonest names of 2013's newborn (as the Global Times reported it)
+MORE_NAMES: tuple[tuple[str, tuple[str, str]], ...] = (
+    ("建宏", ("ㄐㄧㄢˋ", "ㄏㄨㄥˊ")), ("俊宏", ("ㄐㄩㄣˋ", "ㄏㄨㄥˊ")), ("志豪", ("ㄓˋ", "ㄏㄠˊ")),
+    ("志偉", ("ㄓˋ", "ㄨㄟˇ")), ("文雄", ("ㄨㄣˊ", "ㄒㄩㄥˊ")), ("承翰", ("ㄔㄥˊ", "ㄏㄢˋ")),
+    ("金龍", ("ㄐㄧㄣˉ", "ㄌㄨㄥˊ")), ("志強", ("ㄓˋ", "ㄑㄧㄤˊ")), ("正雄", ("ㄓㄥˋ", "ㄒㄩㄥˊ")),
+    ("淑惠", ("ㄕㄨˊ", "ㄏㄨㄟˋ")), ("美惠", ("ㄇㄟˇ", "ㄏㄨㄟˋ")), ("麗華", ("ㄌㄧˋ", "ㄏㄨㄚˊ")),
+    ("淑娟", ("ㄕㄨˊ", "ㄐㄩㄢˉ")), ("淑貞", ("ㄕㄨˊ", "ㄓㄣˉ")), ("淑華", ("ㄕㄨˊ", "ㄏㄨㄚˊ")),
+    ("秀英", ("ㄒㄧㄡˋ", "ㄧㄥˉ")), ("書豪", ("ㄕㄨˉ", "ㄏㄠˊ")), ("承恩", ("ㄔㄥˊ", "ㄣˉ")),
+    ("宥廷", ("ㄧㄡˋ", "ㄊㄧㄥˊ")), ("品睿", ("ㄆㄧㄣˇ", "ㄖㄨㄟˋ")), ("宜蓁", ("ㄧˊ", "ㄓㄣˉ")),
+    ("欣妤", ("ㄒㄧㄣˉ", "ㄩˊ")), ("詩涵", ("ㄕˉ", "ㄏㄢˊ")), ("詠晴", ("ㄩㄥˇ", "ㄑㄧㄥˊ")),
+    ("子晴", ("ㄗˇ", "ㄑㄧㄥˊ")), ("品妍", ("ㄆㄧㄣˇ", "ㄧㄢˊ")), ("宥翔", ("ㄧㄡˋ", "ㄒㄧㄤˊ")),
+    ("宇恩", ("ㄩˇ", "ㄣˉ")), ("宇翔", ("ㄩˇ", "ㄒㄧㄤˊ")), ("語彤", ("ㄩˇ", "ㄊㄨㄥˊ")),
+    ("羽彤", ("ㄩˇ", "ㄊㄨㄥˊ")), ("柏宇", ("ㄅㄛˊ", "ㄩˇ")), ("品妤", ("ㄆㄧㄣˇ", "ㄩˊ")),
+)
+
+
 def _char_presses(box: Box, form: Any, char: str, syllable: str) -> tuple[int, Any]:
     """The fewest presses that add ``char`` (spelt ``syllable``) to the name, from the name
     screen as it is (the highlight where the screen put it); and the form after."""
-    from display import zhuyin
 
     screen = box.screen
     start = (form, screen.focus)
@@ -437,10 +456,10 @@ def _char_presses(box: Box, form: Any, char: str, syllable: str) -> tuple[int, A
         for button in PRESSES:
             show(state)
             if button is HostButton.CONFIRM and focused is not None and (
-                    focused.action.name not in ("setup.group", "setup.zhuyin", "setup.page")
+                    focused.action.name not in ("setup.group", "setup.zhuyin", "setup.page",
+                                                "setup.next")
                     or (focused.action.name == "setup.zhuyin"
-                        and str(focused.action.arg).replace(zhuyin.FIRST_TONE, "")
-                        not in syllable.replace(zhuyin.FIRST_TONE, "ˉ"))):
+                        and str(focused.action.arg) not in syllable)):
                 continue
             box.press(button)
             settle()
@@ -450,7 +469,7 @@ def _char_presses(box: Box, form: Any, char: str, syllable: str) -> tuple[int, A
                     or not syllable.startswith(after.syllable):
                 continue  # left the screen, or spelt something else: never the fewest
             key = (after, screen.focus)
-            if key not in seen and depth < 30:
+            if key not in seen and depth < 60:
                 seen.add(key)
                 queue.append((key, depth + 1))
     raise AssertionError(f"{char} ({syllable}) cannot be typed")
@@ -462,7 +481,7 @@ def test_a_two_character_name_in_zhuyin(box_of: Callable[[str], Box]) -> None:
     box = box_of("something_missing")
     screen = box.screen
     costs: dict[Hashable, int] = {}
-    for name, syllables in NAMES:
+    for name, syllables in NAMES + MORE_NAMES:
         screen.setup = None
         box.screen.home = None
         box.act("setup.focus", 0)
@@ -473,12 +492,16 @@ def test_a_two_character_name_in_zhuyin(box_of: Callable[[str], Box]) -> None:
             total += n
         assert screen.setup.players[0].name == name
         costs[name] = total + 1  # and *confirm* on "done" (the highlight waits there)
+    first: dict[Hashable, int] = {k: v for k, v in costs.items() if k in dict(NAMES)}
     print("\n注音 names, presses (each with its done):",
           ", ".join(f"{k} {v}" for k, v in costs.items()))
-    worst = report("注音: a two-character name", costs, len(NAMES))
-    # (the issue asked for 30 at most: not reached, see docs/host-buttons.md; 53 before the
-    # keys were grouped)
-    assert worst <= 49 and sum(costs.values()) / len(costs) <= 40
+    worst = report("注音: a two-character name, the ten", first, len(NAMES))
+    report(f"注音: a two-character name, all {len(costs)}", costs, len(costs))
+    # The issue asked for 30 at most: not reached (docs/host-buttons.md says what limits it);
+    # the ten cost 53 before the keys were grouped, 49 before the keys that cannot follow
+    # what is typed were skipped and the rest of a syllable offered commonest first.
+    assert worst <= 43 and sum(first.values()) / len(first) <= 34
+    assert max(costs.values()) <= 59 and sum(costs.values()) / len(costs) <= 34
 
 
 def test_adding_a_player_and_back_to_start(box_of: Callable[[str], Box]) -> None:
