@@ -716,8 +716,9 @@ def draw_banner(p: Painter, lines: Sequence[str]) -> None:
     p.fill(r, C.BAD)
     for i, line in enumerate(lines):
         y = round((HEADER_H + i * h) * p.h)
-        p.text(line, pygame.Rect(round(0.02 * p.w), y, round(0.96 * p.w), round(h * p.h)),
-               size=0.05, colour=text_on(C.BAD), pad=0.004)
+        # (a hint naming the box's buttons draws them: ▶ ● ◀)
+        p.hint(line, pygame.Rect(round(0.02 * p.w), y, round(0.96 * p.w), round(h * p.h)),
+               size=0.05, colour=text_on(C.BAD), weight="bold", align="center")
 
 
 def _need(f: Frame) -> Any:

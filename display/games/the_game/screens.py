@@ -216,7 +216,8 @@ def side_panel(p: Painter, f: Frame) -> None:
         p.text(said_text(p, f, table), msg_box, size=0.036, colour=text_on(C.WARN), pad=0.006)
     else:
         hint = p.tr("tg.may_end") if met else p.tr("tg.hold_hint")
-        p.text(hint, msg_box, size=0.036, colour=C.TEXT_DIM, weight="regular", align="left")
+        seat = f.player(view.to_act).colour if view.to_act is not None else None
+        p.hint(hint, msg_box, size=0.036, colour=C.TEXT_DIM, seat=seat)
     pile = (p.tr("tg.pile", n=view.draw_count) if view.draw_count
             else p.tr("tg.pile_empty"))
     p.text(pile, p.rect(SIDE_X, y + 0.245, SIDE_W * 0.58, 0.06), size=0.042, align="left")
@@ -322,8 +323,8 @@ def entry_panel(p: Painter, f: Frame) -> None:
     p.button(p.rect(0.05, FOOTER_Y - 0.125, 0.2, 0.085), HostAction("tg.entry.up"), p.tr(up),
              size=0.04)
     for k, hint in enumerate(p.tr("tg.entry.pick_hint").split("\n")):
-        p.text(hint, p.rect(0.27, FOOTER_Y - 0.13 + k * 0.045, 0.37, 0.045), size=0.034,
-               colour=C.TEXT_DIM, weight="regular", align="left")
+        p.hint(hint, p.rect(0.27, FOOTER_Y - 0.135 + k * 0.05, 0.37, 0.05), size=0.042,
+               colour=C.TEXT_DIM)
     cancel()
     rows()
     pad(p, table, enabled=True)
