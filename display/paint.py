@@ -81,7 +81,7 @@ class TextCache:
 #: the button): the three host buttons, and a seat's own button ("◎").
 HOST_MARKS = frozenset("▶●◀◎")
 #: The keys that stand in for them on a keyboard (``--keyboard``)
-KEY_NAMES = {"▶": "Tab", "●": "Enter", "◀": "Esc"}
+KEY_NAMES = {"▶": "Space", "●": "Enter", "◀": "Backspace"}
 #: the host buttons' caps as hints draw them (hardware.md names no colour for them: a light
 #: grey, apart from the seats' colours)
 HOST_CAP: RGB = (214, 218, 226)
