@@ -417,7 +417,9 @@ def draw_name_entry(p: Painter, form: SetupForm) -> None:
     spelling = chinese and bool(form.syllable) and not zhuyin.complete(form.syllable)
 
     def can_type(sym: str) -> bool:
-        """Typed now, ``sym`` still spells a syllable Mandarin has."""
+        """Typed now, ``sym`` still spells a syllable Mandarin has (a tone needs a sound)."""
+        if sym in zhuyin.TONES and not spelling:
+            return False
         return not spelling or zhuyin.can_follow(form.syllable, sym)
 
     def heaviest(sym: str) -> int:
