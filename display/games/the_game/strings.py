@@ -61,7 +61,6 @@ STRINGS: Mapping[str, Mapping[str, str]] = {
     "tg.entry.title": _pair("手動輸入一張牌", "Enter a play by hand"),
     "tg.entry.row": _pair("哪一列？", "Which row?"),
     "tg.entry.cards_on": _pair("{row} 上的牌", "The card on {row}"),
-    "tg.entry.range": _pair("{lo}–{hi}（{n} 張）", "{lo}–{hi} ({n} cards)"),
     "tg.entry.back10": _pair("退 10", "10 back"),
     "tg.entry.pick_hint": _pair("▶ 往後　◀ 往回\n● 選這張，或打開這一段",
                                 "▶ on  ◀ back the other way\n● take the card, or open the range"),
