@@ -232,10 +232,10 @@ def _run_kiosk_main(args: argparse.Namespace, setup_logging: Any, Notifier: Any)
     notifier = Notifier.from_environ(os.environ, os.getpid())
     config_path = Path(args.config) if args.config else None
     report = read_config(config_path, explicit=args.config is not None)
+    if report.fatal is not None:  # one line says it all (the other problems in it too)
+        return stop_for(one_line(report.fatal, report.problems), args, notifier)
     for config_line in report.problems:
         log.error("config: %s", config_line)
-    if report.fatal is not None:
-        return stop_for(report.fatal, args, notifier)
     config = report.config
     config_problem: str | None = config_summary(report.problems, config_path)
     # One kiosk per games folder, decided before anything else is opened (a second kiosk
@@ -245,8 +245,7 @@ def _run_kiosk_main(args: argparse.Namespace, setup_logging: Any, Notifier: Any)
         lock = lock_folder(folder)
     except FolderLocked as exc:
         text = f"tablekeeper kiosk not started / 未啟動: {exc}"
-        log.critical("%s", text)
-        print(text, file=sys.stderr)
+        print(printable_line(text), file=sys.stderr, flush=True)  # the one line: no log line
         notifier.status(text[:200])
         return EXIT_CONFIG
     try:
@@ -623,22 +622,42 @@ def config_summary(problems: tuple[str, ...] | list[str],
     return f"設定檔有誤 / config: {first}{tail}"
 
 
+def one_line(fatal: str, problems: tuple[str, ...] | list[str]) -> str:
+    """The stop's reason and, after it, the config's other problems: one line (the unit's
+    log gets nothing else from a kiosk that stops for its settings)."""
+    said = fatal.replace(_DEFAULT_USED, "")
+    others = [p.replace(_DEFAULT_USED, "") for p in problems]
+    others = [p for p in others if p not in said]
+    if others:
+        said += f" (+{len(others)} more / 另有 {len(others)} 項: " + "; ".join(others) + ")"
+    return said
+
+
+_DEFAULT_USED = " (the default is used)"
+
+
+def printable_line(text: str) -> str:
+    """``text`` as one line: a line break or another control character inside it (a path,
+    a value quoted from the file) is shown as its escape, never as a second line."""
+    return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
+
+
 def stop_for(reason: str, args: argparse.Namespace, notifier: Any) -> int:
-    """Stop before any game is opened: the reason goes to the log, to systemd's status line,
-    to stderr and onto the screen (held there for ``--run-for`` seconds, or until the window
-    is closed or Esc is pressed). Returns :data:`EXIT_CONFIG`."""
-    text = f"tablekeeper kiosk stopped / 已停止: {reason}"
-    log.critical("%s", text)
+    """Stop before any game is opened: the reason is ONE line on stderr (the unit's log,
+    journald's from ``StandardError=journal``; nothing else is written there), systemd's
+    status line, and the screen (held there for ``--run-for`` seconds, or until the window is
+    closed or Esc is pressed). Returns :data:`EXIT_CONFIG`."""
+    text = printable_line(f"tablekeeper kiosk stopped / 已停止: {reason}")
     # READY (with the reason as the status) so systemd neither times the start out nor
     # restarts the unit while the reason is on the screen; the watchdog is fed meanwhile.
     notifier.ready(text[:200])
-    print(text, file=sys.stderr)
+    print(text, file=sys.stderr, flush=True)
     try:
         show_fatal(text, fullscreen=not (args.window or getattr(args, "size", None)),
                    hold_s=args.run_for,
                    tick=lambda: notifier.tick(time.monotonic()))
-    except Exception as exc:  # no display: the log and stderr still have it
-        log.warning("the reason could not be shown on screen: %s", exc)
+    except Exception as exc:  # no display: stderr has the line already (no second one)
+        log.debug("the reason could not be shown on screen: %s", exc)
     return EXIT_CONFIG
 
 
