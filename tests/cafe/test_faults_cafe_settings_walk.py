@@ -165,7 +165,7 @@ def _cases(files: dict[str, Path], folder: Path
     for verb, section, key, good in walk(files, folder):
         values: list[Any] = [{PROBE: "a table"}, *WRONG_VALUES.get(_kind(good) or "", ())]
         for value in values:
-            d = _base(verb, files)
+            d: dict[str, Any] = _base(verb, files)
             d[section] = {**d[section], key: value}
             n += 1
             path = folder / f"{verb}-{n}.toml"
@@ -182,7 +182,7 @@ def _cases(files: dict[str, Path], folder: Path
         yield verb, "broker", "ca_file", "not a certificate", path
     for verb in LOADERS:  # a section that is not a table
         for section in _base(verb, files):
-            d: dict[str, Any] = {**_base(verb, files), section: "not a table"}
+            d = {**_base(verb, files), section: "not a table"}
             path = folder / f"{verb}-{section}-not-a-table.toml"
             path.write_text(_text(d), encoding="utf-8")
             yield verb, section, "", "not a table", path
