@@ -138,8 +138,8 @@ class ZonesStep:
     the names of saved zones the new ones stand for (besides their own names); ``save``:
     the writer (tests inject a failing one; default :func:`configedit.save_zones`);
     ``base``: the zones as the config held them when the step began (a zone edited by hand
-    in the file since is a clash when saved: logged, and ``tell("setup.config.clash")``, the
-    banner the tie window's and the deck's clashes use)."""
+    in the file since is a clash when saved: logged, and ``tell("setup.config.clash.zones")``
+    on the banner, as the tie window's and the deck's clashes are)."""
 
     key = "zones"
 
@@ -345,7 +345,7 @@ class ZonesStep:
         for clash in clashes:
             _log.warning("set-up %s: %s: %s", self.key, self.config_path, clash)
         if clashes:
-            self._tell("setup.config.clash")
+            self._tell("setup.config.clash.zones")
         self._base = self.zones  # what the file holds now: the next save compares with it
         self.phase = "saved"
         self.problem = None

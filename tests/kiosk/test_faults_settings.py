@@ -243,7 +243,9 @@ def test_zones_saved_from_the_screen_say_a_hand_edit_of_the_same_zone(
         assert len(step.clashes) == 1 and repr(name) in step.clashes[0], step.clashes
         held = "[50.0, 50.0]" if edited == "the same zone" else "[1.0, 1.0]"
         assert held in step.clashes[0]
-        assert told == ["setup.config.clash"]
+        assert told == ["setup.config.clash.zones"]
+        for lang in ("zh-TW", "en"):
+            assert tr("setup.config.clash.zones", lang) != "setup.config.clash.zones"
     # a second save compares with what the first one wrote: no clash without a hand edit
     told.clear()
     step.phase, step.done = "adjust", False
