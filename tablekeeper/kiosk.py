@@ -193,7 +193,13 @@ class Terminated(SystemExit):
     the folder's lock are let go) and the kiosk exits 0 well within ``TimeoutStopSec``."""
 
 
+_STOPPING: list[bool] = []
+
+
 def _on_sigterm(signum: int, frame: Any) -> None:
+    if _STOPPING:  # a second SIGTERM: the clean stop under way goes on
+        return
+    _STOPPING.append(True)
     log.warning("SIGTERM: the kiosk stops")
     raise Terminated(0)
 
@@ -208,6 +214,65 @@ def handle_sigterm() -> None:
         signal.signal(signal.SIGTERM, _on_sigterm)
 
 
+#: SIGTERM's clean stop (every ``finally``) must be over within this many seconds, else the
+#: kiosk ends without it (:class:`StopGuard`). Below the unit's ``TimeoutStopSec`` (15 s), after
+#: which systemd would send SIGKILL (tests/kiosk/test_faults_sigterm.py checks the two).
+STOP_GRACE_S = 10.0
+
+
+class StopGuard:
+    """The last resort of a SIGTERM: the kiosk ends within :data:`STOP_GRACE_S` even when its
+    main thread cannot run the Python handler or cannot finish the clean stop -- stuck in a
+    write to a log stream nobody reads (journald wedged: each ``write`` blocks again after the
+    signal), or in C code that retries the interrupted call.
+
+    Python's C-level signal handler writes the signal's number to a wakeup fd
+    (:func:`signal.set_wakeup_fd`) whatever the main thread is doing; a side thread reads it
+    and, if the clean stop has not ended the process within the grace, ends it with
+    ``os._exit(0)``. Nothing acknowledged is lost that way: every journal line is complete and
+    fsynced before it is acknowledged (a power cut's tests, docs/journal.md); the folder's lock
+    is the kernel's. :meth:`close` (the clean stop is over, or the kiosk ran inside another
+    program) stands it down and gives back the previous wakeup fd."""
+
+    def __init__(self, grace_s: float = STOP_GRACE_S) -> None:
+        self.grace_s = grace_s
+        self._done = threading.Event()
+        self._r, self._w = os.pipe()
+        os.set_blocking(self._w, False)
+        self._before = signal.set_wakeup_fd(self._w, warn_on_full_buffer=False)
+        self._thread = threading.Thread(target=self._watch, name="sigterm-guard", daemon=True)
+        self._thread.start()
+
+    def _watch(self) -> None:
+        while True:
+            try:
+                got = os.read(self._r, 64)
+            except OSError:
+                return
+            if not got or self._done.is_set():
+                return
+            if signal.SIGTERM in got and not self._done.wait(self.grace_s):
+                _last_line(f"tablekeeper kiosk: SIGTERM: the clean stop did not end within "
+                           f"{self.grace_s:g} s; ended without it (every acknowledged journal "
+                           "line is on disk)")
+                os._exit(0)
+
+    def close(self) -> None:
+        self._done.set()
+        with contextlib.suppress(ValueError, OSError):
+            signal.set_wakeup_fd(self._before)
+        os.close(self._w)  # (the side thread reads the end of the pipe and returns)
+        self._thread.join(1.0)
+        os.close(self._r)
+
+
+def _last_line(text: str) -> None:
+    """One line on stderr that never waits: the log stream may be the very thing stuck."""
+    with contextlib.suppress(OSError, ValueError):
+        os.set_blocking(2, False)
+        os.write(2, (text + "\n").encode("utf-8", "replace"))
+
+
 def run_kiosk(args: argparse.Namespace) -> int:
     from tablekeeper.logs import setup_logging
     from tablekeeper.sdnotify import Notifier
@@ -215,11 +280,15 @@ def run_kiosk(args: argparse.Namespace) -> int:
     main_thread = threading.current_thread() is threading.main_thread()
     before = signal.getsignal(signal.SIGTERM) if main_thread else None
     handle_sigterm()
+    _STOPPING.clear()
+    guard = StopGuard() if main_thread else None
     try:
         return _run_kiosk_main(args, setup_logging, Notifier)
     except Terminated:
         return 0
     finally:
+        if guard is not None:
+            guard.close()
         if main_thread:  # (a kiosk run inside another program, a test: its handler again)
             signal.signal(signal.SIGTERM, before if before is not None else signal.SIG_DFL)
 
