@@ -25,7 +25,11 @@ Faults the kiosk lives through (tests/kiosk/test_faults_*.py):
   the game: the event is refused, nothing is acknowledged, the reason is on the screen and in
   systemd's status line; every second the kiosk tries again and the banner goes when writing
   works (:class:`GuardedGame`);
-- a ``.current.jsonl.<pid>.new`` left by a crash during a create is removed at start-up.
+- a ``.current.jsonl.<pid>.new`` left by a crash during a create is removed at start-up;
+- SIGTERM (``systemctl stop``, a shutdown) at any moment -- before READY=1, in play, SDL
+  started (SDL would take the signal as a quit event nothing reads), stuck writing to a log
+  stream nobody reads -- ends the kiosk within the unit's ``TimeoutStopSec``: the clean stop
+  (every ``finally``, exit 0), else :class:`StopGuard` after :data:`STOP_GRACE_S`.
 
 Interpretations:
 
