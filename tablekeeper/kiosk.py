@@ -344,8 +344,8 @@ def _run_kiosk(args: argparse.Namespace, config: Config, config_path: Path | Non
     try:
         firmware = build(fw_config)
     except RuntimeError as exc:
-        print(f"tablekeeper kiosk: {exc}\n(on a machine without GPIO, try --keyboard)",
-              file=sys.stderr)
+        print(printable_line(f"tablekeeper kiosk: {exc} (on a machine without GPIO, try "
+                             "--keyboard)"), file=sys.stderr)
         return 2
 
     clock = MonotonicClock()

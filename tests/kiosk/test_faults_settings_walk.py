@@ -8,10 +8,10 @@ unknown one), so a key or a section added later is walked too.
 
 What the kiosk does with a refused value (tablekeeper/config.py, ``check_config``):
 
-- ``[table] state_dir`` and ``[screen] rotate`` stop it: exit 78, one line (the last line on
-  stderr, also the unit's status) naming the file, the key and what is wanted. A default
-  games folder would hide the unfinished game; a turned panel with an unturned picture is
-  unplayable.
+- ``[table] state_dir`` and ``[screen] rotate`` stop it: exit 78, ONE line (the only line on
+  stderr, the unit's log; also the unit's status) naming the file, the key and what is
+  wanted. A default games folder would hide the unfinished game; a turned panel with an
+  unturned picture is unplayable.
 - every other key is reported (file, line, section, key, what is wanted) and takes its
   default alone; the kiosk goes on (exit 0) with the problem on the screen's banner. This is
   deliberate: a café's box with a mistyped camera setting still referees the game.

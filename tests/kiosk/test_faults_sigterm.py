@@ -214,6 +214,7 @@ def test_sigterm_ends_the_kiosk_within_the_units_timeout_its_journal_intact(
             os.close(r)
             os.close(w)
     said = proc.stderr.read() if proc.stderr else ""
+    print(f"SIGTERM {when}, SDL {driver}: exit {code} after {took:.2f} s")  # (with -s)
     assert code == 0, f"exit {code} after SIGTERM ({took:.1f} s):\n{said[-2000:]}"
     assert "Traceback" not in said, said
     if stuck:  # the clean stop could not write its lines: the guard ended it
