@@ -366,6 +366,10 @@ STRINGS: dict[str, Mapping[str, str]] = {
     "setup.config.clash": {"zh-TW": "設定檔同一項剛被手動改過：已存這裡的值，原值記在記錄裡",
                            "en": "That setting was also edited in the config file: the value "
                                  "set here is saved, the file's is in the log"},
+    "setup.config.clash.zones": {"zh-TW": "設定檔裡的區域剛被手動改過："
+                                           "已存這裡找到的區域，原本的記在記錄裡",
+                                 "en": "The zones were also edited in the config file: the "
+                                       "zones found here are saved, the file's are in the log"},
     "setup.config.none": {"zh-TW": "這台機器沒有設定檔，無法儲存",
                           "en": "This box runs without a config file: cannot save"},
     "setup.zones.lay.pile": {"zh-TW": "把一張牌放在牌堆的位置",
