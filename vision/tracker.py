@@ -94,7 +94,7 @@ from vision.find import (
     warp_card,
 )
 from vision.keypoints import index_for, paper_beyond, recover
-from vision.match import DeckLike, DeckMatcher, Match
+from vision.match import CANDIDATES, DeckLike, DeckMatcher, Match
 
 #: A clean, well-found card scores about 0.95 and more; below this a found outline may be a
 #: card's printed frame rather than its edge (the top card of a pile, white on white).
@@ -450,17 +450,23 @@ def _near(finder: CardFinder, matcher: DeckMatcher, image: Image, grey: Image,
     return best_card, best
 
 
-def candidates_of(matcher: DeckMatcher, image: Image,
-                  o: Observation) -> tuple[tuple[str, float], ...]:
-    """The best cards for observation ``o`` of ``image``, best first (card id, score): a
-    named card's verdict carries them (``Match.candidates``); for a card not named they are
-    computed once, every template scored (:meth:`DeckMatcher.ranked_in`), unless the fine
-    decision ranked them already."""
+def candidates_of(matcher: DeckMatcher, image: Image, o: Observation,
+                  limit: int = CANDIDATES) -> tuple[tuple[str, float], ...]:
+    """The best ``limit`` cards for observation ``o`` of ``image``, best first (card id,
+    score): a named card's verdict carries them (``Match.candidates``, at most
+    :data:`vision.match.CANDIDATES`); for a card not named they are computed once, every
+    template scored (:meth:`DeckMatcher.ranked_in`), the fine decision's ranking first where
+    it ran (its aligned candidates), the compared size's after them."""
     m = o.match
-    if o.card_id is not None or (not np.isnan(m.fine) and m.candidates):
+    if o.card_id is not None:
         return m.candidates
+    fine = m.candidates if not np.isnan(m.fine) else ()
+    if len(fine) >= limit:
+        return fine[:limit]
     quad = np.roll(o.corners, m.rotation, axis=0)  # (as found: ``observe`` turned it)
-    return matcher.ranked_in(image, quad)
+    ranked = matcher.ranked_in(image, quad, limit + len(fine))
+    seen = {c for c, _ in fine}
+    return (*fine, *(c for c in ranked if c[0] not in seen))[:limit]
 
 
 class FrameLike(Protocol):
@@ -499,6 +505,9 @@ class CardEvent:
 #: card the next frames name after all (the search of a part is retried for
 #: :data:`RETRY_FRAMES` frames) is not asked about.
 UNSURE_FRAMES = 6
+#: How many candidates an unsure card carries (:class:`UnsureCard`): the question's two pages
+#: of 3 (``tablekeeper.ask``; how often the right card is among them: ``bench ask``).
+ASK_CANDIDATES = 6
 #: The long side (px) of an unsure card's picture for the screen.
 CROP_LONG_SIDE = 360
 
@@ -1083,7 +1092,7 @@ class CardWatcher:
         (every template scored, :meth:`DeckMatcher.ranked_in`; the fine decision's ranking
         where the deck has it)."""
         m = o.match
-        cands = candidates_of(self.matcher, image, o)
+        cands = candidates_of(self.matcher, image, o, ASK_CANDIDATES)
         w, h = self.matcher.size
         scale = CROP_LONG_SIDE / max(w, h)
         crop = warp_card(image, o.corners, (max(1, round(w * scale)), max(1, round(h * scale))))
