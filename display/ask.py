@@ -5,8 +5,9 @@ The card's picture as the camera saw it, beside its best candidates a page of
 :data:`PAGE` at a time (the best first and focused: *confirm* names it in one press; the next
 best on a second page, *back* or "more cards" turns to it), then "none of these" (the game's
 entry by hand) and "later" (drawn by ``display.screens.draw_ask``). The focused answer is
-echoed above the cards in the screen's largest text: what *confirm* will do. The names and pictures of
-the candidates come from the game's deck (``CardView``), so the screen knows no game.
+echoed above the cards in the screen's largest text: what *confirm* will do. The names and
+pictures of the candidates come from the game's deck (``CardView``), so the screen knows no
+game.
 """
 
 from __future__ import annotations
@@ -27,8 +28,8 @@ PAGE = 3
 @dataclass(frozen=True)
 class AskView:
     """What the question screen draws: ``crop`` the card as the camera saw it (RGB),
-    ``candidates`` its best cards on the page shown (best first) and ``waiting`` the questions pending in all
-    (this one included)."""
+    ``candidates`` its best cards on the page shown (best first) and ``waiting`` the
+    questions pending in all (this one included)."""
 
     serial: int
     candidates: tuple[CardView, ...]

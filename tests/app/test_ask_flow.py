@@ -22,6 +22,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 from engine.the_game import Phase
 from firmware.box import build
 from firmware.config import FirmwareConfig
+from display.input import HostAction
 from firmware.devices import HostButton
 from firmware.mock import mock_factory
 from tablekeeper import games
@@ -118,7 +119,7 @@ class Box:
 
     def shown(self) -> tuple[str, ...]:
         """The candidates on the question's page shown."""
-        return tuple(b.action.arg for b in self.screen.renderer.buttons
+        return tuple(str(b.action.arg) for b in self.screen.renderer.buttons
                      if b.action.name == "ask.pick")
 
     def notes(self) -> list[Any]:
@@ -248,7 +249,9 @@ def test_back_turns_the_page_and_back_again_and_none_of_these_is_five_presses(
     box.press(HostButton.BACK)
     for _ in range(3):
         box.press(HostButton.NEXT)
-    assert box.focused == ("ask.none", None) and box.presses == 6
+    focused = box.screen.renderer.focused
+    assert focused is not None and focused.action == HostAction("ask.none")
+    assert box.presses == 6
     box.press(HostButton.CONFIRM)
     assert box.screen.part(box.loop).entry is not None  # The Game's keypad
     assert not box.loop.referee.state.played
