@@ -19,10 +19,10 @@ import pytest
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
+from display.input import HostAction
 from engine.the_game import Phase
 from firmware.box import build
 from firmware.config import FirmwareConfig
-from display.input import HostAction
 from firmware.devices import HostButton
 from firmware.mock import mock_factory
 from tablekeeper import games
