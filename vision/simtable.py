@@ -161,7 +161,7 @@ def tilt_view(w: int, h: int, degrees: float) -> FloatArray:
     q = np.array(pts)
     scale = w / (q[2, 0] - q[3, 0])
     q = (q - q[3]) * scale + np.array([0.0, h])
-    return q.astype(np.float32)
+    return _f32(q)
 
 
 @dataclass(frozen=True, eq=False)
