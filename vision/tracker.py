@@ -1032,7 +1032,7 @@ class CardWatcher:
                     corners=tuple((float(x), float(y)) for x, y in o.corners),
                     first_seen_ns=track.first_seen_ns, candidates=o.match.candidates))
         if self.unsure_frames > 0:
-            self._track_unsure(image, obs, held, shape, t_ns, seq, seen)
+            self._track_unsure(image, obs, held, shape, t_ns, seq)
         kept = []
         for t in self._tracks:
             if id(t) not in seen:
@@ -1098,7 +1098,7 @@ class CardWatcher:
 
     def _track_unsure(self, image: Image, obs: Sequence[Observation],
                       held: npt.NDArray[np.bool_] | None, shape: tuple[int, ...], t_ns: int,
-                      seq: int, seen_named: set[int] | None = None) -> None:
+                      seq: int) -> None:
         """Cards found but not named, tracked by place: one that lies there for
         :attr:`unsure_frames` frames becomes an :class:`UnsureCard` (once; again only if it
         goes away and comes back). A named card at its place ends its track; under a moving
@@ -1115,10 +1115,7 @@ class CardWatcher:
             if any(float(np.hypot(n.centre[0] - cx, n.centre[1] - cy)) <= near
                    for n in named):
                 continue  # (a card named at the same place: its outline found twice)
-            if (held is not None and self._blocks_under(o.corners, held, shape).any()) or (
-                    self._hand_over_named(image, o, seen_named or set())):
-                # (a hand moving over it, or resting over a card named there: the named card
-                # partly hidden, no question)
+            if held is not None and self._blocks_under(o.corners, held, shape).any():
                 t = self._unsure_at(cx, cy, seen | kept_on)
                 if t is not None:
                     kept_on.add(id(t))
@@ -1147,18 +1144,6 @@ class CardWatcher:
                     continue
             kept.append(t)
         self._unsure_tracks = kept
-
-    def _hand_over_named(self, image: Image, o: Observation, seen: set[int]) -> bool:
-        """Is ``o`` (found, not named) a card named before at its place, not seen now, with
-        the table around it changed (:func:`_ring_changed`: a hand resting over it)? A card
-        laid on a named one leaves the table around them as it was: it is asked about."""
-        for t in self._tracks:
-            if (not t.confirmed or id(t) in seen or t.ring is None or t.corners is None
-                    or not _covered(t.centre, [o])):
-                continue
-            if _ring_changed(t.ring, _ring(image, t.corners)):
-                return True
-        return False
 
     def _unsure_at(self, x: float, y: float, taken: set[int]) -> _UnsureTrack | None:
         best, best_d = None, float("inf")
