@@ -358,6 +358,32 @@ STRINGS: dict[str, Mapping[str, str]] = {
                        "en": "A camera setting has a problem (see the self-test)"},
     "status.refused": {"zh-TW": "這一步不行，沒有記錄", "en": "Not allowed; nothing recorded"},
     "status.rejected": {"zh-TW": "不能這樣做：{why}", "en": "Not allowed: {why}"},
+    # issue 41: why the referee refused a step (``reject.<code>``, shown by the kiosk's
+    # banner). Codes more than one game (or the box itself) can give are here; a code only one
+    # game gives is in that game's strings. Codes no screen can show: UNSHOWN_REJECTIONS below.
+    "reject.bad_setup": {"zh-TW": "這個遊戲設定不成立：請回設定畫面檢查人數與選項",
+                         "en": "This game set-up does not work: check players and options"},
+    "reject.game_over": {"zh-TW": "遊戲已經結束：請開新遊戲",
+                         "en": "The game is over: start a new one"},
+    "reject.bad_event": {"zh-TW": "這個輸入不完整：請重新輸入",
+                         "en": "That entry is incomplete: enter it again"},
+    "reject.wrong_phase": {"zh-TW": "現在還不是這一步的時候",
+                           "en": "Not now: the game is not at that step"},
+    "reject.journal_unwritable": {"zh-TW": "無法寫入記錄，這一步沒有記錄：請騰出空間",
+                                  "en": "Cannot write the record; step not kept: free space"},
+    "reject.bad_name": {"zh-TW": "這個名字不能用：請換一個名字",
+                        "en": "That name cannot be used: choose another"},
+    "reject.nothing_to_undo": {"zh-TW": "沒有可以復原的步驟",
+                               "en": "There is nothing to undo"},
+    "reject.not_your_turn": {"zh-TW": "還沒輪到這位玩家",
+                             "en": "It is not this player's turn"},
+    "reject.bad_seat": {"zh-TW": "這個座位沒有人玩", "en": "Nobody plays at that seat"},
+    "reject.bad_card": {"zh-TW": "這張牌不屬於這個遊戲", "en": "That card is not in this game"},
+    "reject.bad_buzz": {"zh-TW": "搶答訊號有誤：請再按一次",
+                        "en": "The buzz was garbled: press again"},
+    "reject.deadline_passed": {"zh-TW": "時間已經到了，太晚了", "en": "Too late: the time is up"},
+    "reject.too_early": {"zh-TW": "時間還沒到：請等倒數結束",
+                         "en": "Too early: wait for the countdown to end"},
     # issue 28: zones (28b: "Show the box the table", markers, buttons and lamps)
     "setup.btn.save": {"zh-TW": "儲存", "en": "Save"},
     "setup.btn.back": {"zh-TW": "返回", "en": "Back"},
@@ -501,6 +527,15 @@ STRINGS: dict[str, Mapping[str, str]] = {
                                  "switch, NC instead of NO, or a short"},
     "setup.buttons.btn.removed": {"zh-TW": "拔掉了", "en": "Removed"},
     # (end of issue 28: zones)
+}
+
+
+#: Rejection codes no screen can show, each with why (``tests/app/test_reject_strings.py``
+#: fails when a code is neither here nor a ``reject.<code>`` string).
+UNSHOWN_REJECTIONS: Mapping[str, str] = {
+    "clock_went_back": "the referee stamps every event with Referee.at_ms, never before the "
+                       "last event's time",
+    "unknown_event": "a game's screens and table submit only their own engine's events",
 }
 
 

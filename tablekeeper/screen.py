@@ -1008,8 +1008,9 @@ class PygameScreen:
             # players read a message in their language; the engine's reason (English, for
             # the builder) goes to the log
             log.info("refused (%s): %s", result.code, result.reason)
-            key = f"reject.{result.code}"
-            self.notice = Notice(key=key if key in STRINGS else "status.refused")
+            # (the game's own ``reject.*`` strings register with its display part: whether
+            # the key is known is decided when the banner is drawn, see :meth:`snapshot`)
+            self.notice = Notice(key=f"reject.{result.code}")
             self._notice_until = now_ns + 4_000 * NS_PER_MS
         else:
             self.notice = None
@@ -1020,6 +1021,7 @@ class PygameScreen:
         referee = loop.referee
         state = referee.state
         now_ms = referee.game_ms(now_ns)  # (standing still while the game is paused)
+        referee.kit.display()  # (importing the game's display part registers its reject.*)
         notices: list[Notice] = []
         for text in self.problems:
             key, game = self.problem_of.get(text, (None, None))
@@ -1033,7 +1035,10 @@ class PygameScreen:
             if owner is None or owner[0] is not self.notice:
                 self._notice_owner = owner = (self.notice, state)
             if owner[1] is state:
-                notices.append(self.notice)
+                notice = self.notice
+                if notice.key.startswith("reject.") and notice.key not in STRINGS:
+                    notice = Notice(key="status.refused")  # (a code with no words of its own)
+                notices.append(notice)
         status = referee.firmware.arbiter.status(now_ns)
         notices.extend(Notice("status.button_stuck", seat=seat - 1) for seat in sorted(
             status.stuck))

@@ -22,8 +22,11 @@ from tablekeeper import games
 from tablekeeper.clock import FakeClock
 from tablekeeper.screen import PygameScreen
 
-#: the shared messages of a moment: a refusal's banner
-SHARED = frozenset({"status.refused"} | {k for k in STRINGS if k.startswith("reject.")})
+
+def _refusals() -> frozenset[str]:
+    """The messages of a moment every game shares: a refusal's banner (``reject.*``: the box's
+    and, once its display part is loaded, the game's own)."""
+    return frozenset({"status.refused"} | {k for k in STRINGS if k.startswith("reject.")})
 
 
 def _pattern(keys: frozenset[str]) -> re.Pattern[str]:
@@ -46,7 +49,7 @@ def _walk(kit: games.Kit, out: Path, seed: int) -> tuple[int, int, list[str]]:
     parts = kit.demo(out, seed=seed, clock=clock, camera=True, screen=screen, deck=deck,
                      threaded=False, **options)
     display = kit.display()
-    pattern = _pattern(frozenset(display.messages) | SHARED)
+    pattern = _pattern(frozenset(display.messages) | _refusals())
     loop = parts.loop
     before: Any = None
     shown: set[str] = set()

@@ -76,7 +76,7 @@ def test_an_impossible_choice_is_shown_not_raised(loop: Loop) -> None:
     if state.buzz is not None and state.to_act == state.buzz.seat:
         # the hourglass taker must bet: "pass" is refused with a reason on screen
         screen.host_action(loop, HostAction("pass"), loop.clock.now_ns())
-        assert screen.notice is not None and screen.notice.key == "status.refused"
+        assert screen.notice is not None and screen.notice.key == "reject.must_bet"
         assert loop.referee.state == state
     snap = screen.snapshot(loop, loop.clock.now_ns())
     assert snap.state is state

@@ -18,11 +18,13 @@ from tg_testing import start, tg_referee
 
 from display.input import HostAction
 from engine import the_game as tg
+from engine.core import Rejection
 from firmware.box import Firmware
 from firmware.devices import HostButton
 from tablekeeper.app import Loop
 from tablekeeper.clock import FakeClock
 from tablekeeper.games.the_game.screen import TheGameScreen
+from tablekeeper.referee import CardSeen
 from tablekeeper.screen import PygameScreen
 
 
@@ -127,3 +129,35 @@ def test_a_laptop_seat_key_is_a_seat_button_its_short_press_ends_the_turn(loop: 
     pygame.event.post(pygame.event.Event(pygame.KEYUP, key=key, mod=0))
     loop.step()
     assert _state(loop).turn == 2 and _state(loop).to_act == 1
+
+
+def _banner(loop: Loop) -> str:
+    screen = loop.screen
+    assert isinstance(screen, PygameScreen)
+    screen.renderer.invalidate()
+    screen.render(loop, loop.clock.now_ns())
+    return " ".join(t.text for t in screen.renderer.banner_texts)
+
+
+def test_a_card_on_no_row_says_why_in_both_languages(loop: Loop) -> None:
+    """Issue 41: the table refuses a card in no row's zone (the rows not calibrated); the
+    banner says why and what to do, not only "not allowed"."""
+    screen = loop.screen
+    assert isinstance(screen, PygameScreen)
+    now = loop.clock.now_ns()
+    result = loop.referee.card_seen(CardSeen("n42", now, zone="floor"))
+    assert isinstance(result, Rejection) and result.code == "no_row"
+    screen.show_result(result, now)
+    banner = _banner(loop)
+    assert "這張牌不在任何一列上：請把牌放在列上，或按鈕手動輸入" in banner
+    assert "這一步不行" not in banner
+    screen.lang = "en"
+    assert "That card lies on no row: put it on a row, or enter it by hand" in _banner(loop)
+
+
+def test_a_code_with_no_words_still_says_not_allowed(loop: Loop) -> None:
+    screen = loop.screen
+    assert isinstance(screen, PygameScreen)
+    screen.show_result(Rejection("clock_went_back", "event at 1 ms is before the last one"),
+                       loop.clock.now_ns())
+    assert _banner(loop) == "這一步不行，沒有記錄"
