@@ -8,7 +8,7 @@ from dataclasses import replace
 from display.games import GameDisplay
 from display.games.the_game.picker import line_of
 from display.games.the_game.view import GameView, PickView, PlayView, RowView, TableView
-from display.model import PlayerInfo, Snapshot
+from display.model import Notice, PlayerInfo, Snapshot
 
 PLAYERS: tuple[PlayerInfo, ...] = (
     PlayerInfo("小明", "red"),
@@ -85,6 +85,8 @@ def snapshots(lang: str, game: GameDisplay) -> list[tuple[str, Snapshot]]:
         refused_row=1, refused_card=37, refused_label="↑45", refused_code="illegal_play")))
     add("play-refused-not-in-hand", replace(s, state=BASE, table=TableView(
         refused_row=3, refused_card=60, refused_label="↓57", refused_code="not_in_hand")))
+    # issue 41: the table refused a card the camera saw off the rows: the banner says why
+    add("play-refused-no-row", replace(s, state=BASE, notices=(Notice(key="reject.no_row"),)))
     add("play-said-below-minimum", replace(s, state=BASE, table=TableView(
         said_seat=2, said_code="below_minimum", said_reason="1 of the 2 cards")))
     add("play-claim", replace(s, state=replace(BASE, played_this_turn=0),
