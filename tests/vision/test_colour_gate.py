@@ -91,7 +91,7 @@ def test_the_gate_reads_colour_where_the_cards_differ_in_colour() -> None:
     deck = _half_deck()
     matcher = DeckMatcher.from_deck(deck, GATE)
     frame, quad = _on_table(_photo(*KNOWN))
-    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    grey = np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), np.uint8)
     (m,) = matcher.match_quads(frame, [quad])
     q, v = matcher.decide(frame, grey, quad, m)
     assert v.best_id == KNOWN[0]
