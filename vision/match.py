@@ -761,16 +761,40 @@ class DeckMatcher:
         fits = [v for v in got if v == v]
         return min(fits) if fits else float("nan")
 
-    def _misfit(self, f: FloatArray, t: int, rot: int, i: int) -> float:
+    def fit_learnt(self, image: Image, quad: Corners, card_id: str, rotation: int,
+                   learnt: Sequence[Image], learnt_rotation: int) -> float:
+        """:meth:`fit` of the card at ``quad`` to templates of ``card_id`` learnt at the table
+        (``vision.learnt``: the card under tonight's camera and light; turned
+        ``learnt_rotation`` quarter turns to fit it), where the card differs from its nearest
+        as its first enrolled template (turned ``rotation``) says: the least misfit over
+        them. ``nan`` where nothing is compared."""
+        i = self._index[card_id]
+        if not self._fine or self._n < 2 or not learnt:
+            return float("nan")
+        f = self._fine_features(warp_card(image, quad, self.twin_size))
+        m = self._shift
+        fits = []
+        for img in learnt:
+            x = np.ascontiguousarray(np.rot90(np.asarray(img, np.uint8), k=-learnt_rotation))
+            tc = np.ascontiguousarray(self._fine_features(x)[m:-m, m:-m])
+            v = self._misfit(f, int(self.starts[i]), rotation, i, tc)
+            if v == v:
+                fits.append(v)
+        return min(fits) if fits else float("nan")
+
+    def _misfit(self, f: FloatArray, t: int, rot: int, i: int,
+                tc: FloatArray | None = None) -> float:
         """:meth:`fit` of the card's fine features ``f`` to template ``t`` (of card ``i``)
-        turned ``rot`` quarter turns. Where the card differs from its nearest mostly in
-        colour (a colour deck's cards: :data:`_FIT_CHROMA_SHARE`), only the colour
+        turned ``rot`` quarter turns (or to ``tc``, fine features of another picture of the
+        card, where template ``t`` says it differs). Where the card differs from its nearest
+        mostly in colour (a colour deck's cards: :data:`_FIT_CHROMA_SHARE`), only the colour
         channels' residual counts: the grey channel carries fine stripes and thin outlines,
         whose contrast another camera's focus and light change as much as a card one feature
         away would (issue 37: real SET tables of another evening), while where the coloured
         ink lies does not change."""
         m = self._shift
-        tc = np.ascontiguousarray(self._template_features(t, rot)[m:-m, m:-m])
+        tt = np.ascontiguousarray(self._template_features(t, rot)[m:-m, m:-m])
+        tc = tt if tc is None else tc
         _, _, (dx, dy), _ = cv2.minMaxLoc(cv2.matchTemplate(f, tc, cv2.TM_SQDIFF))
         h, w = tc.shape[:2]
         got = self._fit_regions.get((t, rot))
@@ -783,7 +807,7 @@ class DeckMatcher:
             top = top_c = 0.0
             for j in np.argsort(-sim)[:_FIT_NEAREST]:
                 other = self._template_features(int(self.starts[int(j)]), rot)[m:-m, m:-m]
-                sq = (other - tc) ** 2
+                sq = (other - tt) ** 2
                 d = np.asarray(cv2.GaussianBlur(sq.sum(axis=2), (0, 0), _FIT_SPREAD),
                                np.float32)
                 peak = float(d.max())
