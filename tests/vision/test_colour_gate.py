@@ -103,3 +103,31 @@ def test_the_gate_reads_colour_where_the_cards_differ_in_colour() -> None:
     assert chroma
     matcher._fit_regions[(int(matcher.starts[i]), v.rotation)] = (region, top, False)
     assert fit <= GATE.max_fit < matcher.fit(frame, q, v)
+
+
+@needs_set
+def test_a_card_learnt_tonight_comes_under_the_gate_and_a_foreign_one_does_not(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from vision.find import warp_card
+    from vision.learnt import LearningDeck
+
+    deck = _half_deck()
+    card = "3-green-striped-diamonds"
+    learning = LearningDeck(deck, tmp_path / "learnt")
+    watcher = CardWatcher(learning, VisionConfig(match=GATE, deck_thresholds={}), deck.id)
+    seen = _on_table(_photo(card, "20170314_084211_0_9.jpg"))[0]
+    (before,) = watcher.observe(seen)
+    assert before.card_id is None and before.match.gate == "fit"  # (that morning's light)
+    # The host names it once (another photo of that morning): it is learnt.
+    frame, quad = _on_table(_photo(card, "20170314_084218_0_9.jpg"))
+    learning.learn(card, warp_card(frame, quad, deck.size))
+    (after,) = watcher.observe(seen)
+    assert after.card_id == card and after.match.fit <= GATE.max_fit
+    # A card one shading away, from that morning, taken for it: its learnt templates do not
+    # make it fit (without the gate on them, they would name it).
+    foreign = _on_table(_photo("3-green-solid-diamonds", "20170314_084211_0_18.jpg"))[0]
+    (f,) = watcher.observe(foreign)
+    assert f.card_id is None and f.match.best_id == card
+    monkeypatch.setattr(watcher.matcher, "fit_learnt", lambda *a: 0.0)
+    (f,) = watcher.observe(foreign)
+    assert f.card_id == card
