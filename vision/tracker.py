@@ -1081,7 +1081,9 @@ class CardWatcher:
         verdicts are never changed otherwise: learnt among them, tonight's light made a
         learnt template fit other cards better than their own (``bench ask``,
         set-boards-9: named 49 % -> 35 %, or 116 cards wrong), so a learnt template only
-        makes the camera sure of the card the enrolled ones already rank first."""
+        makes the camera sure of the card the enrolled ones already rank first. Where the
+        deck has a foreign-card gate (``max_fit``), the card must also fit its learnt
+        templates under it (:meth:`DeckMatcher.fit_learnt`)."""
         learnt = self.learnt
         if m.card_id is not None or learnt is None or m.best_id not in learnt.ids:
             return m
@@ -1089,6 +1091,17 @@ class CardWatcher:
         p = learnt.params
         if e.best_id != m.best_id or e.score < p.min_score or e.margin < p.min_margin:
             return m
+        if self.matcher.params.max_fit > 0:
+            # The foreign-card gate holds for them too, measured against the card as learnt
+            # tonight: a card the evening's light made misfit its enrolled templates fits
+            # its learnt ones; a card from outside the deck still misfits them.
+            per = getattr(self.deck, "learnt_templates", None)
+            mine = per().get(m.best_id, ()) if callable(per) else ()
+            fit = self.matcher.fit_learnt(image, card.corners, m.best_id, m.rotation, mine,
+                                          e.rotation)
+            if not fit <= self.matcher.params.max_fit:
+                return replace(m, fit=fit) if fit == fit else m
+            return replace(m, card_id=m.best_id, gate=None, fit=fit)
         return replace(m, card_id=m.best_id, gate=None)
 
     def take_unsure(self) -> list[UnsureCard]:
