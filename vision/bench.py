@@ -1079,7 +1079,9 @@ def tables_main(long_side: int = 1280, limit: int | None = None) -> int:
         print(f"deck 'crops': {len(ids)} cards, 3 templates each (k-medoids of the first 10 "
               "shots of set-crops: another session's photos)")
     if public.get(publicsets.HAHN) is not None:
-        hd = publicsets.enrol_deck(public[publicsets.HAHN], size)
+        hahn_root = public[publicsets.HAHN]
+        assert hahn_root is not None
+        hd = publicsets.enrol_deck(hahn_root, size)
         decks.append(("hahn", hd))
         print(f"deck 'hahn': {len(hd.ids)} cards, one photo each (the author of "
               f"{publicsets.HAHN_SOURCE}'s single-card photos of another day, as a new user "

@@ -15,14 +15,18 @@ single-card photos a new user would enrol the deck from (``enrol/``).
   ``image-data/set-games/setgame<N>.jpg``, phone photos (4032x3024) of 12 SET cards on a
   dark wooden table; for six of them (4, 5, 7, 8, 10, 11) the author saved each card his
   finder cut out under its name (``image-data/set-game-cards/setgame<N>/<colour>-<count>-
-  <shading>-<shape>.jpg``): 72 labelled cards. Which card lies where is not in the source;
-  the exporter finds the 12 cards (:func:`vision.realtables.reference_cards`: light cards on
-  a dark table) and gives each the author's cut-out that looks most like it (grey, 90x60,
-  both ways up; each box and cut-out each other's best, else the photo is left out and
-  said so). Two of his labels contradict his photos (:data:`HAHN_FIXES`: a striped
-  squiggle saved as an oval, three diamonds as one); they are corrected. Split (deterministic, by game number): 4 and 10 tune, 5, 7, 8 and 11 test
-  (a photo the mirror lacks is left out and said so: the snapshot here has no
-  ``setgame5.jpg``, 4.1 MB).
+  <shading>-<shape>.jpg``, labelled by hand with his ``label_all_cards.py``): 72 labelled
+  cards. Which card lies where is not in the source: the exporter finds every card-sized
+  light blob of the photo (:func:`light_blobs`: a threshold, eroded to part cards that
+  touch) and gives each of the author's cut-outs the blob that looks most like it
+  (:func:`assign_cutouts`: the ink's colour, 90x60, both ways up; at least
+  :data:`MIN_ALIKE` alike and :data:`MIN_LEAD` ahead of every other blob and cut-out, else
+  that card is not counted and the exporter says so; a photo with fewer than half its
+  cards placed is left out). Two of his labels contradict his photos (:data:`HAHN_FIXES`:
+  a striped squiggle saved as an oval, three diamonds saved as one): they are corrected.
+  Split (deterministic, by game number): 4 and 10 tune, 5, 7, 8 and 11 test (a photo the
+  mirror lacks is left out and said so: the snapshot here has no ``setgame5.jpg``, 4.1 MB;
+  a snapshot lacks files of 4 MiB and more).
   The deck: ``image-data/all-cards/labeled/*.jpg``, one photo of each of the 81 cards,
   cut from 17 photos the author took of the whole deck on another day
   (``all-cards/raw/``).
@@ -129,7 +133,7 @@ def _cut(img: Image, box: np.ndarray) -> Image:
     h = float(np.linalg.norm(box[2] - box[1]))
     dst = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
     m = cv2.getPerspectiveTransform(box.astype(np.float32), dst)
-    return np.asarray(cv2.warpPerspective(img, m, (int(round(w)), int(round(h)))), np.uint8)
+    return np.asarray(cv2.warpPerspective(img, m, (round(w), round(h))), np.uint8)
 
 
 def light_blobs(img: Image) -> list[np.ndarray]:
@@ -182,8 +186,8 @@ def assign_cutouts(img: Image, boxes: Sequence[np.ndarray], cutouts: Sequence[Im
     out: dict[int, int] = {}
     live = np.ones_like(sim, dtype=bool)
     while live.any():
-        j, i = np.unravel_index(int(np.argmax(np.where(live, sim, -9.0))), sim.shape)
-        j, i = int(j), int(i)
+        flat = int(np.argmax(np.where(live, sim, -9.0)))
+        j, i = flat // sim.shape[1], flat % sim.shape[1]
         s = sim[j, i]
         if s < MIN_ALIKE:
             break
@@ -249,8 +253,9 @@ def _export_hahn(mirror: Path, tmp: Path
         (tmp / base).write_bytes(blob)
         names = _ls(mirror, f"image-data/set-game-cards/setgame{game}/")
         labels = [HAHN_FIXES.get((game, Path(n).name)) or hahn_label(n) for n in names]
-        cuts = [cv2.imdecode(np.frombuffer(_git(mirror, "show", f"HEAD:{n}"), np.uint8),
-                             cv2.IMREAD_COLOR) for n in names]
+        cuts = [np.asarray(cv2.imdecode(np.frombuffer(_git(mirror, "show", f"HEAD:{n}"),
+                                                      np.uint8), cv2.IMREAD_COLOR), np.uint8)
+                for n in names]
         img = read_photo(tmp / base)
         boxes = light_blobs(img)
         got = assign_cutouts(img, boxes, cuts)

@@ -232,7 +232,8 @@ def reference_cards(img: Image, expect: int) -> list[FloatArray] | None:
     _, mask = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
     for erode in (0, 4, 8):
-        m = mask if not erode else cv2.erode(mask, np.ones((2 * erode + 1,) * 2, np.uint8))
+        m = np.asarray(mask if not erode else cv2.erode(mask, np.ones((2 * erode + 1,) * 2,
+                                                                     np.uint8)), np.uint8)
         boxes = _card_blobs(m, expect, erode)
         if boxes is not None:
             return row_wise(boxes)

@@ -80,6 +80,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.config import VisionConfig, Zone
+from vision.corners import CornerIndex
 from vision.find import (
     CardFinder,
     FloatArray,
@@ -455,9 +456,11 @@ def candidates_of(matcher: DeckMatcher, image: Image,
     """The best cards for observation ``o`` of ``image``, best first (card id, score): a
     named card's verdict carries them (``Match.candidates``); for a card not named they are
     computed once, every template scored (:meth:`DeckMatcher.ranked_in`), unless the fine
-    decision ranked them already."""
+    decision or the corner search (a card mostly out of sight, a region) ranked them
+    already."""
     m = o.match
-    if o.card_id is not None or (not np.isnan(m.fine) and m.candidates):
+    if o.card_id is not None or (
+            (not np.isnan(m.fine) or not np.isnan(m.corner)) and m.candidates):
         return m.candidates
     quad = np.roll(o.corners, m.rotation, axis=0)  # (as found: ``observe`` turned it)
     return matcher.ranked_in(image, quad)
@@ -623,6 +626,13 @@ class CardWatcher:
         #: the templates learnt at the table alone (None: none): a second opinion on a card
         #: the enrolled ones leave unknown (:meth:`_learnt_opinion`)
         self.learnt: DeckMatcher | None = None
+        #: The deck's corner indices (``VisionConfig.corners``; None: not searched): a card
+        #: found but not named, or a region, searched for by its printed index.
+        self.corners: CornerIndex | None = None
+        cp = self.config.corners.get(did)
+        if cp is not None:
+            self.corners = CornerIndex(enrolled.ids, [enrolled.template(c)
+                                                      for c in enrolled.ids], cp)
         self._deck_version: object = object()
         self._deck_changed()
         self._tracks: list[_Track] = []
@@ -870,6 +880,9 @@ class CardWatcher:
         areas = [c.area for c, m in found if m.card_id is not None]
         if areas:
             self.card_area = float(np.median(areas))
+        if self.corners is not None and self.card_area > 0:
+            named = [c.corners for c, m in found if m.card_id is not None]
+            found = [(c, self._corner_opinion(image, c, m, named)) for c, m in found]
         for card, m in found:
             # Report corners in the card's own orientation: its printed top-left first.
             corners = np.roll(card.corners, -m.rotation, axis=0).astype(np.float32)
@@ -995,6 +1008,26 @@ class CardWatcher:
             square=self.matcher.square, use_colour=bool(getattr(self.deck, "use_colour", False)),
             params=self.config.match_params(self._deck_id))
         return True
+
+    def _corner_opinion(self, image: Image, card: FoundCard, m: Match,
+                        named: Sequence[FloatArray]) -> Match:
+        """A card found but not named, or a region ("something is there"): searched for by
+        its corner index (:class:`vision.corners.CornerIndex`: a card half under another
+        often shows only that), the cards named around it masked out. Named where the index
+        is clear; else unknown as before, the corner's best three its candidates where it
+        had none (a region). Cards named, or turned away as foreign (gate ``fit``), are
+        left as they are."""
+        if m.card_id is not None or m.gate == "fit" or self.corners is None:
+            return m
+        w, h = self.deck.size
+        width = float(np.sqrt(self.card_area * w / h))
+        v = self.corners.name(image, card.corners, width,
+                              [q for q in named if q is not card.corners])
+        if v.card_id is not None:
+            return replace(m, card_id=v.card_id, best_id=v.best_id, score=v.score,
+                           margin=v.margin, gate=None, corner=v.score,
+                           candidates=v.candidates)
+        return replace(m, corner=v.score, candidates=m.candidates or v.candidates)
 
     def _learnt_opinion(self, image: Image, card: FoundCard, m: Match) -> Match:
         """A card the enrolled templates leave unknown, whose best card by them has templates
