@@ -95,15 +95,18 @@ def edge_angles(grey: Image, mask: Image | None = None, k: int = 2) -> list[floa
     w = mag.ravel()
     keep = w > np.percentile(w, 90)
     hist, _ = np.histogram(ang[keep], bins=90, range=(0, 90), weights=w[keep])
-    hist = np.convolve(np.concatenate([hist[-2:], hist, hist[:2]]), np.ones(5), "valid")
+    smooth = np.convolve(np.concatenate([hist[-2:], hist, hist[:2]]), np.ones(5), "valid")
     out: list[float] = []
     for _ in range(k):
-        i = int(np.argmax(hist))
-        if hist[i] <= 0:
+        i = int(np.argmax(smooth))
+        if smooth[i] <= 0:
             break
-        out.append(float(i) + 0.5)
+        # The peak's angle: the mean of the bins around it, weighted by their strength.
+        near = np.arange(i - 5, i + 6)
+        wt = hist[near % 90]
+        out.append(float((np.sum(wt * (near + 0.5)) / max(float(wt.sum()), 1e-9)) % 90.0))
         for d in range(-6, 7):
-            hist[(i + d) % 90] = 0
+            smooth[(i + d) % 90] = 0
     return out
 
 
