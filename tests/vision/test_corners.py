@@ -14,24 +14,27 @@ import pytest
 
 from vision.config import VisionConfig
 from vision.corners import CornerIndex, CornerParams, edge_angles
+from vision.deck import Deck
 from vision.demo_decks import build_demo_deck
 from vision.explain import explain
+from vision.find import Image
 from vision.match import Match, MatchParams
-from vision.simtable import Conditions, Pose, SimulatedTable
+from vision.simtable import Conditions, Pose, SimulatedTable, TruthCard
 from vision.tracker import CardWatcher, candidates_of
 
 
 @pytest.fixture(scope="module")
-def deck():  # type: ignore[no-untyped-def]
+def deck() -> Deck:
     return build_demo_deck("the-game")
 
 
 @pytest.fixture(scope="module")
-def index(deck) -> CornerIndex:  # type: ignore[no-untyped-def]
+def index(deck: Deck) -> CornerIndex:
     return CornerIndex(deck.ids, [deck.template(c) for c in deck.ids])
 
 
-def _half_under(deck, lower: str | None, upper: str, angle: float):  # type: ignore[no-untyped-def]
+def _half_under(deck: Deck, lower: str | None, upper: str, angle: float
+                ) -> tuple[Image, list[TruthCard]]:
     """A table: ``lower`` (None: a card from no deck) with ``upper`` laid over half of it,
     its index still in view; a third card apart. (image, truth)."""
     t = SimulatedTable(deck, seed=5, conditions=Conditions.clean("cloth"))
@@ -48,7 +51,7 @@ def _half_under(deck, lower: str | None, upper: str, angle: float):  # type: ign
 @pytest.mark.parametrize(("lower", "upper", "angle"), [("n27", "n80", 10.0),
                                                         ("n61", "n35", 100.0)])
 def test_a_card_half_under_another_is_named_by_its_corner(
-        deck, index: CornerIndex, lower: str, upper: str, angle: float) -> None:  # type: ignore[no-untyped-def]
+        deck: Deck, index: CornerIndex, lower: str, upper: str, angle: float) -> None:
     image, truth = _half_under(deck, lower, upper, angle)
     assert 0.3 < truth[0].visible < 0.6  # (half of it under the other)
     v = index.name(image, truth[0].corners, 110.0, [truth[1].corners, truth[2].corners])
@@ -57,14 +60,14 @@ def test_a_card_half_under_another_is_named_by_its_corner(
     assert v.candidates[0][0] == lower and len(v.candidates) == 3
 
 
-def test_a_card_from_no_deck_is_not_named_by_a_corner(deck, index: CornerIndex) -> None:  # type: ignore[no-untyped-def]
+def test_a_card_from_no_deck_is_not_named_by_a_corner(deck: Deck, index: CornerIndex) -> None:
     image, truth = _half_under(deck, None, "n80", 10.0)
     v = index.name(image, truth[0].corners, 110.0, [truth[1].corners, truth[2].corners])
     assert v.card_id is None
     assert len(v.candidates) == 3  # (still the host's best guesses to offer, never taken)
 
 
-def test_bare_table_names_nothing(deck, index: CornerIndex) -> None:  # type: ignore[no-untyped-def]
+def test_bare_table_names_nothing(deck: Deck, index: CornerIndex) -> None:
     t = SimulatedTable(deck, seed=2, conditions=Conditions.clean("wood"))
     image = t.capture().image
     place = np.array([[100, 100], [200, 100], [200, 250], [100, 250]], np.float32)
@@ -72,7 +75,7 @@ def test_bare_table_names_nothing(deck, index: CornerIndex) -> None:  # type: ig
     assert v.card_id is None and v.score < index.params.min_score
 
 
-def test_the_masked_card_does_not_name_the_place(deck, index: CornerIndex) -> None:  # type: ignore[no-untyped-def]
+def test_the_masked_card_does_not_name_the_place(deck: Deck, index: CornerIndex) -> None:
     # The place around the upper card, the upper card itself masked out: its own index
     # (whole and clear) must not be what names the place.
     image, truth = _half_under(deck, "n27", "n80", 10.0)
@@ -96,7 +99,7 @@ def test_the_corner_box_must_lie_on_the_card() -> None:
 
 
 def test_the_watcher_names_the_region_by_its_corner_only_for_a_deck_that_has_it(
-        deck) -> None:  # type: ignore[no-untyped-def]
+        deck: Deck) -> None:
     image, _ = _half_under(deck, "n27", "n80", 10.0)
     off = CardWatcher(deck, replace(VisionConfig(), corners={}), deck.id)
     on = CardWatcher(deck, VisionConfig(), deck.id)
