@@ -1011,23 +1011,23 @@ class CardWatcher:
 
     def _corner_opinion(self, image: Image, card: FoundCard, m: Match,
                         named: Sequence[FloatArray]) -> Match:
-        """A card found but not named, or a region ("something is there"): searched for by
-        its corner index (:class:`vision.corners.CornerIndex`: a card half under another
-        often shows only that), the cards named around it masked out. Named where the index
-        is clear; else unknown as before, the corner's best three its candidates where it
-        had none (a region). Cards named, or turned away as foreign (gate ``fit``), are
-        left as they are."""
-        if m.card_id is not None or m.gate == "fit" or self.corners is None:
+        """A region ("something is there": paper no card found explains, most often a card
+        half under another) searched for by its corner index
+        (:class:`vision.corners.CornerIndex`), the cards named around it masked out. Named
+        where the index is clear; else still a region, the corner's best three its
+        candidates. A card found whole but not named is left as it is: it is most often a
+        card from outside the deck, and a number's index differs from its neighbour's by a
+        digit (a 13 not enrolled would be taken for a 12: ``test_foreign_numbers``)."""
+        if m.card_id is not None or m.gate != "region" or self.corners is None:
             return m
         w, h = self.deck.size
         width = float(np.sqrt(self.card_area * w / h))
-        v = self.corners.name(image, card.corners, width,
-                              [q for q in named if q is not card.corners])
+        v = self.corners.name(image, card.corners, width, named)
         if v.card_id is not None:
             return replace(m, card_id=v.card_id, best_id=v.best_id, score=v.score,
                            margin=v.margin, gate=None, corner=v.score,
                            candidates=v.candidates)
-        return replace(m, corner=v.score, candidates=m.candidates or v.candidates)
+        return replace(m, corner=v.score, candidates=v.candidates)
 
     def _learnt_opinion(self, image: Image, card: FoundCard, m: Match) -> Match:
         """A card the enrolled templates leave unknown, whose best card by them has templates
