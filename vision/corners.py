@@ -14,7 +14,8 @@ what they name is wrong, foreign cards included; else the place stays unknown wi
 three as candidates (the host's one press), never a guess.
 
 The search costs about 2-10 ms a card and angle on a Pi-sized frame, so it runs only for
-places the finder could not name (a region, an unknown outline), once per search.
+regions (paper no card found explains), once per search; not cards found whole but
+unknown (a number not enrolled would be taken for its neighbour by its index).
 """
 
 from __future__ import annotations
