@@ -13,7 +13,8 @@ each card its best correlation; the best card is named only where it scores
 what they name is wrong, foreign cards included; else the place stays unknown with the best
 three as candidates (the host's one press), never a guess.
 
-The search costs about 2-10 ms a card and angle on a Pi-sized frame, so it runs only for
+A search costs 0.3-1.5 s of CPU on a shared 2-core machine (``bench vision --overlap``), so
+it runs only for
 regions (paper no card found explains), once per search; not cards found whole but
 unknown (a number not enrolled would be taken for its neighbour by its index).
 """
