@@ -14,9 +14,9 @@ what they name is wrong, foreign cards included; else the place stays unknown wi
 three as candidates (the host's one press), never a guess.
 
 A search costs 0.3-1.5 s of CPU on a shared 2-core machine (``bench vision --overlap``), so
-it runs only for
-regions (paper no card found explains), once per search; not cards found whole but
-unknown (a number not enrolled would be taken for its neighbour by its index).
+it runs only for regions (paper no card found explains), once per search; not for cards
+found whole but unknown (a number not enrolled would be taken for its neighbour by its
+index).
 """
 
 from __future__ import annotations
