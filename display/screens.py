@@ -22,6 +22,7 @@ import pygame
 
 from display import colours as C
 from display.ask import LATER as ASK_LATER
+from display.ask import MORE as ASK_MORE
 from display.ask import NONE as ASK_NONE
 from display.ask import PICK as ASK_PICK
 from display.ask import AskView
@@ -345,8 +346,7 @@ def draw_name_entry(p: Painter, form: SetupForm) -> None:
         # box (or its code, 「7B71」 for 筱), which no one can read or check (the bundled subset
         # has Big5's common characters; a system Noto CJK face has them all)
         fonts = p.cache.fonts
-        cands = tuple(c for c in zhuyin.candidates(form.syllable)
-                      if not fonts.missing_glyphs(c))
+        cands = zhuyin.offered(form.syllable, lambda c: not fonts.missing_glyphs(c))
         pages = max(1, -(-len(cands) // CANDS_PER_PAGE))
         page = min(form.cand_page, pages - 1)
         shown = cands[page * CANDS_PER_PAGE:(page + 1) * CANDS_PER_PAGE]
@@ -357,6 +357,22 @@ def draw_name_entry(p: Painter, form: SetupForm) -> None:
         for i, ch in enumerate(shown):
             r = p.rect(0.02 + i * w, top, w - 0.006, 0.085)
             p.button(r, HostAction("setup.cand", ch), ch, colour=C.PANEL_HI, size=0.06)
+        if pages > 1:
+            x = 0.02 + CANDS_PER_PAGE * w
+            p.button(p.rect(x, top, 2 * w - 0.006, 0.085), HostAction("setup.page", page + 1
+                                                                 if page + 1 < pages else 0),
+                     p.tr("zhuyin.more", page=page + 1, pages=pages), size=0.035)
+    elif chinese and form.syllable and zhuyin.nexts(form.syllable) and form.group is None:
+        # what can come next in the sound typed (only what Mandarin has, the commonest
+        # first; the sound alone: its tones next): one press each
+        nexts = zhuyin.nexts(form.syllable)
+        pages = max(1, -(-len(nexts) // CANDS_PER_PAGE))
+        page = min(form.cand_page, pages - 1)
+        w = 0.96 / (CANDS_PER_PAGE + 2)
+        for i, sym in enumerate(nexts[page * CANDS_PER_PAGE:(page + 1) * CANDS_PER_PAGE]):
+            r = p.rect(0.02 + i * w, top, w - 0.006, 0.085)
+            p.button(r, HostAction("setup.next", sym), form.syllable + sym,
+                     colour=C.PANEL_HI if sym else C.PANEL, size=0.05)
         if pages > 1:
             x = 0.02 + CANDS_PER_PAGE * w
             p.button(p.rect(x, top, 2 * w - 0.006, 0.085), HostAction("setup.page", page + 1
@@ -399,17 +415,34 @@ def draw_name_entry(p: Painter, form: SetupForm) -> None:
                                                                      ROSTER_GROUP), "",
                  colour=C.ACCENT if form.group == ROSTER_GROUP else C.BG_TOP,
                  focus=form.group is None)
+    spelling = chinese and bool(form.syllable) and not zhuyin.complete(form.syllable)
+
+    def can_type(sym: str) -> bool:
+        """Typed now, ``sym`` still spells a syllable Mandarin has (a tone needs a sound)."""
+        if sym in zhuyin.TONES and not spelling:
+            return False
+        return not spelling or zhuyin.can_follow(form.syllable, sym)
+
+    def heaviest(sym: str) -> int:
+        """The walk's order: the commonest first."""
+        return -zhuyin.weight_now(form.syllable, sym) if chinese else 0
+
     if chinese:
-        # the groups, right after "done": the host buttons walk them, *confirm* opens one and
+        # the groups, right after "done": the host buttons walk them (the commonest first;
+        # those with no key that can follow what is typed, skipped), *confirm* opens one and
         # its keys are walked (drawn on it: a touch lands on the key)
-        for g, keys in enumerate(zhuyin.GROUPS):
+        walk = sorted(range(len(zhuyin.GROUPS)),
+                      key=lambda g: (g == zhuyin.TONE_GROUP,
+                                     sum(heaviest(k) for k in zhuyin.GROUPS[g])))
+        for g in walk:
+            keys = zhuyin.GROUPS[g]
             ri = next(k for k, r in enumerate(zhuyin.SCREEN_ROWS) if keys[0] in r)
             first = zhuyin.SCREEN_ROWS[ri].index(keys[0])
             frame = zhuyin_key(ri, first).union(zhuyin_key(ri, first + len(keys) - 1))
             frame = frame.inflate(p.px(0.006), p.px(0.006))
             p.button(frame, HostAction("setup.group", g), "",
                      colour=C.ACCENT if form.group == g else C.BG_TOP,
-                     focus=form.group is None)
+                     focus=form.group is None and any(can_type(k) for k in keys))
     # The roster: a touch names the seat; "edit" picks a regular to rename or remove, and adds
     # the typed name (saved to the config file by the app).
     p.text(p.tr("setup.roster_editing" if form.roster_edit else "setup.roster"),
@@ -432,14 +465,19 @@ def draw_name_entry(p: Painter, form: SetupForm) -> None:
     top = keys_top
     p.button(p.rect(0.02, y, 0.18, key_h), HostAction("erase"), p.tr("key.erase"), size=0.045)
     if chinese:
-        for ri, keys in enumerate(zhuyin.SCREEN_ROWS):
-            for i, sym in enumerate(keys):
-                tone = sym in zhuyin.TONES
-                label = p.tr("key.first_tone") if sym == zhuyin.FIRST_TONE else sym
-                p.button(zhuyin_key(ri, i), HostAction("setup.zhuyin", sym), label,
-                         size=0.04 if sym == zhuyin.FIRST_TONE else 0.055,
-                         colour=C.PANEL if tone else C.PANEL_HI,
-                         focus=form.group == zhuyin.group_of(sym))
+        # (drawn in the walk's order within each group: the commonest first)
+        places = sorted(((ri, i) for ri, keys in enumerate(zhuyin.SCREEN_ROWS)
+                         for i in range(len(keys))),
+                        key=lambda at: (zhuyin.group_of(zhuyin.SCREEN_ROWS[at[0]][at[1]]),
+                                        heaviest(zhuyin.SCREEN_ROWS[at[0]][at[1]])))
+        for ri, i in places:
+            sym = zhuyin.SCREEN_ROWS[ri][i]
+            tone = sym in zhuyin.TONES
+            label = p.tr("key.first_tone") if sym == zhuyin.FIRST_TONE else sym
+            p.button(zhuyin_key(ri, i), HostAction("setup.zhuyin", sym), label,
+                     size=0.04 if sym == zhuyin.FIRST_TONE else 0.055,
+                     colour=C.PANEL if tone else C.PANEL_HI, enabled=can_type(sym),
+                     focus=form.group == zhuyin.group_of(sym))
     else:
         for ri, keys_row in enumerate(KEY_ROWS):
             w = (0.96 - gap * 9) / 10
@@ -681,8 +719,9 @@ def draw_banner(p: Painter, lines: Sequence[str]) -> None:
     p.fill(r, C.BAD)
     for i, line in enumerate(lines):
         y = round((HEADER_H + i * h) * p.h)
-        p.text(line, pygame.Rect(round(0.02 * p.w), y, round(0.96 * p.w), round(h * p.h)),
-               size=0.05, colour=text_on(C.BAD), pad=0.004)
+        # (a hint naming the box's buttons draws them: ▶ ● ◀)
+        p.hint(line, pygame.Rect(round(0.02 * p.w), y, round(0.96 * p.w), round(h * p.h)),
+               size=0.05, colour=text_on(C.BAD), weight="bold", align="center")
 
 
 def _need(f: Frame) -> Any:
@@ -717,40 +756,73 @@ def _ask_picture(p: Painter, surface: pygame.Surface | None, box: pygame.Rect, l
     p.surface.blit(scaled, scaled.get_rect(center=inner.center))
 
 
+def _ask_focused(ask: AskView, focus: int | None) -> tuple[str, int | None]:
+    """What the host buttons' focus is on in the question (as ``display.input.focus_order``
+    walks its buttons: the page's candidates, "none of these", "later", then the menu):
+    ("pick", its index on the page) / ("none" | "later" | "menu", None)."""
+    n = len(ask.candidates)
+    order: list[tuple[str, int | None]] = [("pick", i) for i in range(n)]
+    order += [("none", None), ("later", None), ("menu", None)]
+    return order[(focus or 0) % len(order)]
+
+
 def draw_ask(p: Painter, f: Any) -> None:
-    """The question: the card seen (left), its candidates (right, the best first), "none of
-    these" and "later" below; the footer's language switch."""
+    """The question: what *confirm* will do, in the screen's largest text (the focused
+    answer); the card seen (left), its candidates on this page (right, the best first);
+    "more cards", "none of these" and "later" below; the footer's language switch."""
     ask = f.snap.ask
     assert isinstance(ask, AskView)
     p.surface.fill(C.BG)
     game = ask.titles[1] if p.lang == "en" else ask.titles[0]
     header(p, p.tr("ask.title"), game)
-    top = BODY_TOP
-    p.text(p.tr("ask.question"), p.rect(0.02, top, 0.96, 0.07), size=0.05, colour=C.ACCENT)
-    body_top, body_bottom = top + 0.08, FOOTER_Y - 0.02
-    # the card as the camera saw it
-    seen = p.rect(0.02, body_top + 0.05, 0.25, body_bottom - body_top - 0.05)
-    p.text(p.tr("ask.seen"), p.rect(0.02, body_top, 0.25, 0.05), size=0.035,
+    kind, index = _ask_focused(ask, f.snap.focus)
+    # The focused answer, the most readable thing on the screen (issue 37): what confirm does.
+    band = p.rect(0.02, BODY_TOP, 0.96, 0.13)
+    p.fill(band, C.PANEL, 0.012)
+    hint = p.rect(0.03, BODY_TOP, 0.22, 0.13)
+    p.text(p.tr("ask.confirm"), hint, size=0.04, colour=C.TEXT_DIM, align="left")
+    if kind == "pick" and index is not None:
+        card = ask.candidates[index]
+        answer = card.name(p.lang) or card.card_id
+    else:
+        answer = p.tr({"none": "ask.none", "later": "ask.later",
+                       "menu": "btn.menu"}[kind], n=ask.waiting)
+    p.text(answer, p.rect(0.25, BODY_TOP, 0.72, 0.13), size=0.095, colour=C.ACCENT,
+           align="left", pad=0.01)
+    top = BODY_TOP + 0.14
+    p.text(p.tr("ask.question"), p.rect(0.02, top, 0.96, 0.05), size=0.035,
            colour=C.TEXT_DIM)
-    _ask_picture(p, _ask_surface(ask.crop) if ask.crop is not None else None,
-             seen, "?")
-    n = max(1, len(ask.candidates))
-    left, right, gap = 0.30, 0.98, 0.015
-    w = (right - left - gap * (n - 1)) / n
-    name_h = 0.13
+    body_top, body_bottom = top + 0.06, FOOTER_Y - 0.02
+    # the card as the camera saw it
+    seen = p.rect(0.02, body_top + 0.045, 0.22, body_bottom - body_top - 0.045)
+    p.text(p.tr("ask.seen"), p.rect(0.02, body_top, 0.22, 0.045), size=0.032,
+           colour=C.TEXT_DIM)
+    _ask_picture(p, _ask_surface(ask.crop) if ask.crop is not None else None, seen, "?")
+    left, right, gap = 0.27, 0.98, 0.015
+    w = (right - left - gap * 2) / 3  # (a page of 3 wide, whatever it holds)
+    name_h = 0.11
     for i, card in enumerate(ask.candidates):
         x = left + i * (w + gap)
         pic = p.rect(x, body_top, w, body_bottom - body_top - name_h - 0.01)
         _ask_picture(p, _ask_surface(card.image)
-                 if card.image is not None else None, pic, card.name(p.lang))
+                     if card.image is not None else None, pic, card.name(p.lang))
         label = card.name(p.lang) or card.card_id
+        focused = kind == "pick" and index == i
         p.button(p.rect(x, body_bottom - name_h, w, name_h), HostAction(ASK_PICK, card.card_id),
-                 p.tr("ask.this_one", name=label) if i == 0 else label,
-                 colour=C.ACCENT if i == 0 else C.PANEL_HI, size=0.045)
+                 label, colour=C.ACCENT if focused else C.PANEL_HI, size=0.042)
     y, h = FOOTER_Y, FOOTER_H
-    p.button(p.rect(0.16, y, 0.40, h), HostAction(ASK_NONE), p.tr("ask.none"), size=0.045)
-    p.button(p.rect(0.58, y, 0.26, h), HostAction(ASK_LATER),
-             p.tr("ask.later", n=ask.waiting), size=0.045)
+    x = 0.01
+    if ask.pages > 1:
+        more = "ask.more" if ask.page == 0 else "ask.best"
+        p.button(p.rect(x, y, 0.27, h), HostAction(ASK_MORE), p.tr(more), size=0.038,
+                 focus=False)
+        x += 0.28
+    rest = 0.85 - x
+    p.button(p.rect(x, y, rest * 0.56, h), HostAction(ASK_NONE), p.tr("ask.none"),
+             size=0.038, colour=C.ACCENT if kind == "none" else C.PANEL_HI)
+    p.button(p.rect(x + rest * 0.57, y, rest * 0.43, h), HostAction(ASK_LATER),
+             p.tr("ask.later", n=ask.waiting), size=0.038,
+             colour=C.ACCENT if kind == "later" else C.PANEL_HI)
     p.button(p.rect(0.86, y, 0.13, h), HostAction("lang"), p.tr("btn.lang"), size=0.04)
 
 
