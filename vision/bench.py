@@ -1034,7 +1034,7 @@ def tables_main(long_side: int = 1280, limit: int | None = None) -> int:
     nine cards in a known grid each: :func:`vision.layout.cards_in_layout`), one from
     ``set-crops``' tuning half (photos of another session). Skips, saying so, where a set is
     absent. The test split's figures are the headline; no threshold is tuned on it."""
-    from vision import realsets, realtables
+    from vision import publicsets, realsets, realtables
     from vision.enroll import measure_fit
     from vision.explain import format_histogram, histogram
     from vision.tracker import CardWatcher
@@ -1043,6 +1043,16 @@ def tables_main(long_side: int = 1280, limit: int | None = None) -> int:
     for n, root in sets.items():
         if root is None:
             print(f"bench vision --tables: {n} skipped: {realtables.absent_message(n)}")
+    public = {n: publicsets.public_set(n) for n in publicsets.NAMES}
+    for n, root in public.items():
+        if root is None:
+            print(f"bench vision --tables: {n} skipped: {publicsets.absent_message(n)}")
+        else:
+            source, licence = publicsets.SOURCES[n]
+            print(f"{n}: from {source} ({licence}), {root}")
+            for note in publicsets.notes_of(root):
+                print(f"  {note}")
+    sets.update(public)
     photos = {n: realtables.load_tables(r) for n, r in sets.items() if r is not None}
     if not photos:
         return 0
@@ -1068,6 +1078,14 @@ def tables_main(long_side: int = 1280, limit: int | None = None) -> int:
             c: tuple(t) for c, t in zip(ids, templates, strict=True)}, size)))
         print(f"deck 'crops': {len(ids)} cards, 3 templates each (k-medoids of the first 10 "
               "shots of set-crops: another session's photos)")
+    if public.get(publicsets.HAHN) is not None:
+        hahn_root = public[publicsets.HAHN]
+        assert hahn_root is not None
+        hd = publicsets.enrol_deck(hahn_root, size)
+        decks.append(("hahn", hd))
+        print(f"deck 'hahn': {len(hd.ids)} cards, one photo each (the author of "
+              f"{publicsets.HAHN_SOURCE}'s single-card photos of another day, as a new user "
+              "enrols)")
     runs: list[tuple[str, realtables.MemDeck, VisionConfig]] = []
     # The fine decision of session 1 of issue 30 (aligned at 64 px only, the 16 px shortlist,
     # 6 candidates within 0.25): the baseline the new one (aligned again at the fine size on
@@ -1109,6 +1127,9 @@ def tables_main(long_side: int = 1280, limit: int | None = None) -> int:
                 seen += realtables.observe_fine(deck, mixed_tune, long_side, base)
                 if with_foreign:
                     seen += realtables.observe_fine_foreign(deck, mixed_tune, long_side, base)
+            elif dname == "hahn":
+                seen = realtables.observe_fine(deck, [
+                    p for p in photos[publicsets.HAHN] if p.split == "tune"], long_side, base)
             else:
                 seen = realtables.observe_fine(deck, tune + mixed_tune, long_side, base)
             lo, lead, right, wrong = realtables.choose_fine(seen)

@@ -236,6 +236,9 @@ class Match:
     #: named or not (the fine decision's scores where it ran, else the compared size's).
     #: What the screen offers the host when the card is unknown (issue 37).
     candidates: tuple[tuple[str, float], ...] = ()
+    #: The corner search's best card's score (``vision.corners``; ``nan``: not run): a card
+    #: found but not named, searched for by its printed index (issue 37 item 3).
+    corner: float = float("nan")
 
 
 #: The gates a card's verdict passes, in order (``Match.gate`` names the one it failed):
