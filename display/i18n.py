@@ -205,6 +205,8 @@ STRINGS: dict[str, Mapping[str, str]] = {
                     "en": "End this game and go home?"},
     "menu.yes_end": {"zh-TW": "是，結束", "en": "Yes, end it"},
     "menu.no_keep": {"zh-TW": "不，繼續玩", "en": "No, keep playing"},
+    "status.not_yet": {"zh-TW": "「{what}」還不能用：{why}",
+                       "en": "“{what}” cannot act yet: {why}"},
     "status.choose_first": {"zh-TW": "請先按「下一個」選擇，再按「確認」",
                             "en": "Press next to choose, then confirm"},
     "menu.paused": {"zh-TW": "遊戲暫停中：計時停止，回到遊戲後繼續",

@@ -81,6 +81,11 @@ class Button:
     #: default of the focus (:func:`focus_order` puts it after the screen's other choices;
     #: the renderer marks the game display's ``judgments``)
     judgment: bool = False
+    #: looks disabled until it can act (the screen says why: ``why``); it still takes a
+    #: press, which says why again. The focus never starts on it (:func:`focus_order` puts it
+    #: after the choices that can act)
+    waiting: bool = False
+    why: str = ""
     #: the host buttons' *next* walks it (False: a touch target only, e.g. a cell of a grid
     #: whose row is not picked yet: the three buttons pick the row first, then the cell)
     focus: bool = True
@@ -122,9 +127,10 @@ REST = "focus.rest"
 def focus_order(buttons: Sequence[Button]) -> list[Button]:
     """The buttons the host buttons' *next* walks, in the order it walks them: the screen's
     main choice (``confirm``) first, then the others as drawn, the judgments about a player
-    after them, the risky ones (a rule broken, the game ended, data discarded) last, and the
-    host menu's button at the very end. The focus starts on the first, so the default is
-    never a risky choice; where the first would be a judgment, the walk starts on
+    after them, a choice that cannot act yet (``waiting``) after those, the risky ones (a
+    rule broken, the game ended, data discarded) last, and the host menu's button at the
+    very end. The focus starts on the first, so the default is never a risky choice nor one
+    that cannot act; where the first would be a judgment, the walk starts on
     :data:`REST` (a button with no area: nothing highlighted) instead."""
     usable = [b for b in buttons
               if b.enabled and b.focus and b.action.name not in NOT_FOCUSABLE]
@@ -135,8 +141,10 @@ def focus_order(buttons: Sequence[Button]) -> list[Button]:
 
     def rank(b: Button) -> int:
         if b.action.name == "menu":
-            return 4
+            return 5
         if b.risky:
+            return 4
+        if b.waiting:
             return 3
         if b.judgment:
             return 2

@@ -103,10 +103,10 @@ FooterChoice = (tuple[HostAction, str, int | None, C.RGB, bool]
 
 
 def footer(p: Painter, choices: Sequence[FooterChoice] = (), *, undo: bool = True,
-           waiting: frozenset[str] = frozenset()) -> None:
+           waiting: frozenset[str] = frozenset(), why: str = "") -> None:
     """Undo at the left, the choices in the middle, the language switch at the right.
     ``waiting``: the actions whose button looks disabled until it can act (it still takes a
-    press; the screen says why)."""
+    press, which says ``why``: what the screen says next to it)."""
     y, h = FOOTER_Y, FOOTER_H
     if undo:
         p.button(p.rect(0.01, y, 0.13, h), HostAction("undo"), p.tr("btn.undo"), size=0.04)
@@ -121,7 +121,7 @@ def footer(p: Painter, choices: Sequence[FooterChoice] = (), *, undo: bool = Tru
         action, label, key, colour, enabled = item[:5]
         risky = bool(item[5]) if len(item) > 5 else False
         p.button(p.rect(x, y, width, h), action, label, key=key, colour=colour, enabled=enabled,
-                 size=0.055, risky=risky, waiting=action.name in waiting)
+                 size=0.055, risky=risky, waiting=action.name in waiting, why=why)
         x += width + gap
 
 

@@ -145,6 +145,12 @@ class TheGameScreen:
             entry_row=entry.row if entry is not None else None,
             entry_digits=entry.digits if entry is not None else "")
 
+    def moment(self, screen: PygameScreen, loop: Loop) -> tuple[Any, ...]:
+        """A message's moment: the turn, and the refused play on the screen (a refusal goes
+        with its red flag on the row)."""
+        state: State = loop.referee.state
+        return (state.phase, state.turn, cast(Table, loop.referee.table).refused)
+
     def snapshot_parts(self, screen: PygameScreen, loop: Loop) -> dict[str, Any]:
         referee = loop.referee
         table = cast(Table, referee.table)

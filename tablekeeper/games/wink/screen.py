@@ -253,6 +253,11 @@ class WinkScreen:
             place_row=self.place_row,
             pad_row=self.pad_row)
 
+    def moment(self, screen: PygameScreen, loop: Loop) -> tuple[Any, ...]:
+        """A message's moment: the step of the turn (naming, placing, an accusation)."""
+        state: State = loop.referee.state
+        return (state.phase, state.turn, state.active)
+
     def snapshot_parts(self, screen: PygameScreen, loop: Loop) -> dict[str, Any]:
         referee = loop.referee
         state: State = referee.state
