@@ -250,6 +250,10 @@ STRINGS: dict[str, Mapping[str, str]] = {
     "over.title": {"zh-TW": "遊戲結束", "en": "Game over"},
     "over.winner": {"zh-TW": "{name} 獲勝！", "en": "{name} wins!"},
     "over.winners": {"zh-TW": "共同獲勝！", "en": "Shared win!"},
+    "over.place": {"zh-TW": "第 {n} 名", "en": "{n}{th}"},
+    "over.nobody_scored": {"zh-TW": "沒有人得分：這局沒有贏家",
+                           "en": "Nobody scored: no winner"},
+    "over.chart_empty": {"zh-TW": "還沒有人得過分", "en": "No points were scored"},
     "over.chart": {"zh-TW": "每回合分數", "en": "Scores by round"},
     "over.reason.score": {"zh-TW": "有人達到 {n} 分", "en": "Someone reached {n} points"},
     "over.reason.cards": {"zh-TW": "{n} 位玩家沒牌了", "en": "{n} players ran out of cards",
@@ -538,6 +542,12 @@ def tr(key: str, lang: str, /, **params: object) -> str:
     except (KeyError, IndexError, ValueError):
         _log.error("display: bad parameters %r for key %r", sorted(params), key)
         return text
+
+
+def place(n: int, lang: str) -> str:
+    """A place in the standings in words: 「第 2 名」, "2nd"."""
+    th = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return tr("over.place", lang, n=n, th=th)
 
 
 def next_lang(lang: str) -> str:

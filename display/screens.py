@@ -76,6 +76,13 @@ class Frame:
         return max(0, deadline - self.now_ms)
 
 
+def standings(figures: Sequence[Any]) -> list[int]:
+    """Each seat's place (1-based) from its figures, best first by their order (smaller is
+    better: pass e.g. ``(-points, ...)``): seats with equal figures share a place, and the
+    next place is skipped for each (1, 2, 2, 4)."""
+    return [1 + sum(1 for other in figures if other < mine) for mine in figures]
+
+
 def header(p: Painter, title: str, right: str = "", *, menu: bool = True) -> None:
     """The title at the left, the round (``right``) and the host menu's button at the right
     (touch; the host buttons open it with a long press of *back*)."""
