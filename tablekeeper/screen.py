@@ -532,9 +532,11 @@ class PygameScreen:
             return
         if not loop.referee.firmware.host_held(HostButton.BACK):
             self._back_down = None
+            self.holds.discard("back")
             self.back(loop, now_ns)
         elif now_ns - down >= LONG_PRESS_NS:
             self._back_down = None
+            self.holds.discard("back")
             self.open_menu()
 
     def back(self, loop: Loop, now_ns: int) -> None:
@@ -589,7 +591,17 @@ class PygameScreen:
             self._name_button(loop, action, t_ns)
             return
         if action is HostButton.BACK:
+            if self._back_down is not None:
+                # the last press of *back* was let go before this one came (two quick
+                # presses between two looks at the button): it was a short one, taken now
+                self._back_down = None
+                self.holds.discard("back")
+                self.back(loop, t_ns)
             self._back_down = t_ns  # short or long: told when it is released or held
+            # the game's clocks stand still from the press: held, it opens the menu, and
+            # the 0.8 s of holding is no player's time (a short press resumes them)
+            self.holds.add("back")
+            self.sync_pause(loop, t_ns)
             self._back_held(loop, t_ns)
             return
         choices = self._choices()
