@@ -465,7 +465,7 @@ def draw_over(p: Painter, f: Frame) -> None:
     reason = p.tr("eb.over.host") if view.end_reason == "host" else p.tr("eb.over.last")
     header(p, p.tr("eb.over.title"), reason)
     winners = list(view.winners)
-    top = p.rect(0.02, BODY_TOP + 0.005, 0.46, 0.075)
+    top = p.rect(0.02, BODY_TOP + 0.003, 0.46, 0.062)
     scored = any(view.scores) or any(view.stops)
     if not scored:  # (ended before anyone scored: everyone's 0 is no shared win)
         p.text(p.tr("over.nobody_scored"), top, size=0.05, colour=C.ACCENT, align="left")
@@ -479,27 +479,26 @@ def draw_over(p: Painter, f: Frame) -> None:
     tied = [s for s in range(view.players) if view.scores[s] == best]
     if len(tied) > 1 and scored:
         p.text(p.tr("eb.over.tie_stops") if len(winners) < len(tied) else
-               p.tr("eb.over.tie_none"), p.rect(0.5, BODY_TOP + 0.005, 0.48, 0.075),
+               p.tr("eb.over.tie_none"), p.rect(0.5, BODY_TOP + 0.003, 0.48, 0.062),
                size=0.042, colour=C.WARN, align="left")
     # the ranking: one card per seat, best first
     stops = view.stops
     figures = [(-view.scores[s], -stops[s]) for s in range(view.players)]
     places = standings(figures)
     ranking = sorted(range(view.players), key=lambda s: (figures[s], s))
-    cells = _cells(p, view.players, p.rect(0.02, BODY_TOP + 0.085, 0.96, 0.15))
+    cells = _cells(p, view.players, p.rect(0.02, BODY_TOP + 0.07, 0.96, 0.125))
     for seat, r in zip(ranking, cells, strict=True):
-        third = r.height // 3
-        upper = pygame.Rect(r.x, r.y, r.width, third)
+        line = r.height * 2 // 7
+        upper = pygame.Rect(r.x, r.y, r.width, r.height - 2 * line)
         seat_badge(p, f, seat, upper, f.name(seat), size=0.042)
         # in words: the place, then the points and the stop tiles (a tie's decider), each
         # named (not "1. 1 pt, 0 stop", a run of numbers)
-        p.text(place(places[seat], p.lang), pygame.Rect(r.x, upper.bottom, r.width, third),
-               size=0.04, pad=0.004)
+        p.text(place(places[seat], p.lang), pygame.Rect(r.x, upper.bottom, r.width, line),
+               size=0.04)
         p.text(p.tr("eb.over.score_words", points=p.tr("eb.over.points", n=view.scores[seat]),
                     stops=p.tr("eb.over.stops", n=stops[seat])),
-               pygame.Rect(r.x, upper.bottom + third, r.width, r.height - 2 * third),
-               size=0.04, pad=0.004)
-    recap(p, f, p.rect(0.02, BODY_TOP + 0.24, 0.96, 0.495))
+               pygame.Rect(r.x, upper.bottom + line, r.width, line), size=0.04)
+    recap(p, f, p.rect(0.02, BODY_TOP + 0.2, 0.96, 0.535))
     footer(p, [(HostAction("confirm"), p.tr("btn.new_game"), None, C.ACCENT, True)], undo=False)
 
 

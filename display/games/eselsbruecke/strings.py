@@ -76,5 +76,5 @@ STRINGS: dict[str, dict[str, str]] = {
     "eb.over.story": {"zh-TW": "{name} 第 {n} 格", "en": "{name}, slot {n}"},
     "eb.over.score_words": {"zh-TW": "{points}，{stops}", "en": "{points} · {stops}"},
     "eb.over.points": {"zh-TW": "{n} 分", "en": "{n} pts", "en:one": "{n} pt"},
-    "eb.over.stops": {"zh-TW": "停止 {n} 塊", "en": "{n} stops", "en:one": "{n} stop"},
+    "eb.over.stops": {"zh-TW": "停止 {n}", "en": "{n} stops", "en:one": "{n} stop"},
 }
