@@ -15,6 +15,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
@@ -34,7 +36,9 @@ class Table:
     """The Game's demo table on the kiosk's screen, on into a turn whose player has played
     enough (the end of their turn is on its way)."""
 
-    def __init__(self, folder: Path, lang: str, seed: int) -> None:
+    def __init__(self, folder: Path, lang: str, seed: int, played: int | None = None) -> None:
+        """``played``: on into a turn with this many cards played (None: as many as the
+        turn needs, the end of the turn on its way; 0: the first card on its way)."""
         kit = games.load("the-game")
         deck = kit.deck(None)
         self.clock = FakeClock()
@@ -46,7 +50,8 @@ class Table:
         self.referee = self.loop.referee
         self.table: Any = self.referee.table
         while not (self.state.phase is Phase.PLAY and self.state.turn >= 2
-                   and self.state.played_this_turn >= self.state.min_to_play):
+                   and (self.state.played_this_turn >= self.state.min_to_play
+                        if played is None else self.state.played_this_turn == played)):
             now = self.clock.now_ns()
             self.clock.advance(max(0, self.loop.next_wake(now) - now))
             self.loop.step()
@@ -82,10 +87,15 @@ class Table:
         self.parts.firmware.close()
 
 
-def test_a_refused_play_entered_by_hand_waits_for_the_host(tmp_path: Path) -> None:
-    table = Table(tmp_path, "en", seed=3)
+@pytest.mark.parametrize("played", [None, 0])
+def test_a_refused_play_entered_by_hand_waits_for_the_host(tmp_path: Path,
+                                                          played: int | None) -> None:
+    """Entered as the player is about to end the turn, or to lay the turn's first card:
+    the players wait for the host as a table does (in the kiosk they ended the turn, or laid
+    the card, 0.1 s to 2 s later, and the refusal went with it)."""
+    table = Table(tmp_path, "en", seed=3, played=played)
     try:
-        turn = table.state.turn
+        turn, plays = table.state.turn, len(table.state.plays)
         table.enter_refused_play()
         # the host reads it: 20 s of the table going on (every frame drawn), and it stays
         for _ in range(200):
@@ -93,6 +103,7 @@ def test_a_refused_play_entered_by_hand_waits_for_the_host(tmp_path: Path) -> No
             assert REFUSED in table.drawn(), table.clock.now_ns()
             assert table.table.refused is not None
             assert table.state.turn == turn  # (the player waits for the host too)
+            assert len(table.state.plays) == plays
         # the host walks the focus (reading the choices): it stays
         table.screen.gpio_button(table.loop, HostButton.NEXT, table.clock.now_ns())
         table.step(20)

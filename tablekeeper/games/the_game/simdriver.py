@@ -70,6 +70,8 @@ class DemoTable:
     PILE_KEPT = 3
     #: a laid card the screen has not shown after this long is laid again, straighter
     RETRY_MS = 8_000
+    #: a player about to lay a card while a refused play is on the screen looks again after
+    WAIT_MS = 1_000
 
     def __init__(self, sim: SimTable, referee: Referee, rng: random.Random, *,
                  camera: Any | None = None, seat_pins: list[Any] | None = None,
@@ -226,6 +228,12 @@ class DemoTable:
             self._at(t_ns - 400 * NS_PER_MS, hand, "table")
 
         def lay() -> None:
+            if plays_after is not None and table_of(self.referee).refused is not None:
+                # a refused play is on the screen (the host's entry by hand): the player
+                # waits for the host before laying their card (it is on its way meanwhile)
+                self._awaiting = plays_after
+                self._lay(row, card, t_ns + self.WAIT_MS * NS_PER_MS, plays_after)
+                return
             self.placed += 1
             self._awaiting = plays_after
             if camera is None:
