@@ -284,7 +284,7 @@ STRINGS: dict[str, Mapping[str, str]] = {
     "tablesetup.unavailable": {"zh-TW": "這一步在這台機器上尚未提供",
         "en": "This step is not available on this box yet"},
     "home.needs_setup": {"zh-TW": "需要設定", "en": "Needs set-up"},
-    "btn.setup_area": {"zh-TW": "設定", "en": "Set up"},
+    "btn.setup_area": {"zh-TW": "設定這台機器", "en": "Set up this box"},
     "menu.setup": {"zh-TW": "設定這台機器", "en": "Set up this box"},
     "tablesetup.cards.lay": {"zh-TW": "請放上：{name}", "en": "Lay: {name}"},
     "tablesetup.cards.taken": {"zh-TW": "拍好了：{name}", "en": "Taken: {name}"},

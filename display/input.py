@@ -86,6 +86,9 @@ class Button:
     #: after the choices that can act)
     waiting: bool = False
     why: str = ""
+    #: *next* walks it although its action is one the walk leaves out (:data:`NOT_FOCUSABLE`):
+    #: the language on the home screen, the one place the host reaches it before a game
+    walk: bool = False
     #: the host buttons' *next* walks it (False: a touch target only, e.g. a cell of a grid
     #: whose row is not picked yet: the three buttons pick the row first, then the cell)
     focus: bool = True
@@ -114,7 +117,8 @@ GLOBAL_KEYS: dict[int, HostAction] = {
 
 
 #: Actions the three-button focus never lands on: *back* is undo (and, on the setup screen,
-#: the way home), and the language is in the host menu; touch and keys still reach them.
+#: the way home), and the language is in the host menu (on the home screen it is walked too:
+#: ``Button.walk``); touch and keys still reach them.
 NOT_FOCUSABLE = frozenset({"undo", "lang", "home"})
 
 
@@ -133,7 +137,7 @@ def focus_order(buttons: Sequence[Button]) -> list[Button]:
     that cannot act; where the first would be a judgment, the walk starts on
     :data:`REST` (a button with no area: nothing highlighted) instead."""
     usable = [b for b in buttons
-              if b.enabled and b.focus and b.action.name not in NOT_FOCUSABLE]
+              if b.enabled and b.focus and (b.action.name not in NOT_FOCUSABLE or b.walk)]
     if all(b.action.name == "menu" for b in usable):
         # nothing to choose: no focus (never on the menu: a reflex *confirm* takes the
         # screen's own main action, as on a screen with no buttons)

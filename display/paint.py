@@ -202,6 +202,7 @@ class Painter:
         focus: bool = True,
         waiting: bool = False,
         why: str = "",
+        walk: bool = False,
         icon: int = 0,
     ) -> Button:
         """A touch button; its shortcut key, if any, is shown in its corner. ``waiting``: it
@@ -223,7 +224,8 @@ class Painter:
                                     label_box.height)
         self.text(label, label_box, size=size, colour=fg, pad=0.012)
         button = Button((rect.x, rect.y, rect.width, rect.height), action, label, enabled, key,
-                        risky=risky, focus=focus, waiting=waiting, why=why if waiting else "")
+                        risky=risky, focus=focus, waiting=waiting, why=why if waiting else "",
+                        walk=walk)
         self.buttons.append(button)
         return button
 

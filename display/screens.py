@@ -110,14 +110,17 @@ FooterChoice = (tuple[HostAction, str, int | None, C.RGB, bool]
 
 
 def footer(p: Painter, choices: Sequence[FooterChoice] = (), *, undo: bool = True,
-           waiting: frozenset[str] = frozenset(), why: str = "") -> None:
+           waiting: frozenset[str] = frozenset(), why: str = "",
+           lang_walked: bool = False) -> None:
     """Undo at the left, the choices in the middle, the language switch at the right.
     ``waiting``: the actions whose button looks disabled until it can act (it still takes a
-    press, which says ``why``: what the screen says next to it)."""
+    press, which says ``why``: what the screen says next to it). ``lang_walked``: the host
+    buttons' *next* reaches the language switch too (the home screen)."""
     y, h = FOOTER_Y, FOOTER_H
     if undo:
         p.button(p.rect(0.01, y, 0.13, h), HostAction("undo"), p.tr("btn.undo"), size=0.04)
-    p.button(p.rect(0.86, y, 0.13, h), HostAction("lang"), p.tr("btn.lang"), size=0.04)
+    p.button(p.rect(0.86, y, 0.13, h), HostAction("lang"), p.tr("btn.lang"), size=0.04,
+             walk=lang_walked)
     if not choices:
         return
     left, right, gap = 0.16, 0.84, 0.015
@@ -296,7 +299,9 @@ def draw_home(p: Painter, f: Frame) -> None:
     if getattr(menu, "can_set_up", False):
         choices.append((HostAction("area.open"), p.tr("btn.setup_area"), None, C.PANEL_HI,
                         True))
-    footer(p, choices, undo=False)
+    # (the language is one *next* after the games and the set-up: the host reaches it with
+    # the three buttons before any game, not only through the host menu)
+    footer(p, choices, undo=False, lang_walked=True)
 
 
 def draw_title(p: Painter, f: Frame) -> None:
