@@ -250,7 +250,10 @@ STRINGS: dict[str, Mapping[str, str]] = {
     "over.title": {"zh-TW": "遊戲結束", "en": "Game over"},
     "over.winner": {"zh-TW": "{name} 獲勝！", "en": "{name} wins!"},
     "over.winners": {"zh-TW": "共同獲勝！", "en": "Shared win!"},
-    "over.place": {"zh-TW": "第 {n} 名", "en": "{n}{th}"},
+    "over.place.st": {"zh-TW": "第 {n} 名", "en": "{n}st"},
+    "over.place.nd": {"zh-TW": "第 {n} 名", "en": "{n}nd"},
+    "over.place.rd": {"zh-TW": "第 {n} 名", "en": "{n}rd"},
+    "over.place.th": {"zh-TW": "第 {n} 名", "en": "{n}th"},
     "over.nobody_scored": {"zh-TW": "沒有人得分：這局沒有贏家",
                            "en": "Nobody scored: no winner"},
     "over.chart_empty": {"zh-TW": "還沒有人得過分", "en": "No points were scored"},
@@ -547,7 +550,7 @@ def tr(key: str, lang: str, /, **params: object) -> str:
 def place(n: int, lang: str) -> str:
     """A place in the standings in words: 「第 2 名」, "2nd"."""
     th = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return tr("over.place", lang, n=n, th=th)
+    return tr(f"over.place.{th}", lang, n=n)
 
 
 def next_lang(lang: str) -> str:

@@ -495,8 +495,7 @@ def draw_over(p: Painter, f: Frame) -> None:
         # named (not "1. 1 pt, 0 stop", a run of numbers)
         p.text(place(places[seat], p.lang), pygame.Rect(r.x, upper.bottom, r.width, line),
                size=0.04)
-        p.text(p.tr("eb.over.score_words", points=p.tr("eb.over.points", n=view.scores[seat]),
-                    stops=p.tr("eb.over.stops", n=stops[seat])),
+        p.text(p.tr("eb.over.score_words", n=view.scores[seat], s=stops[seat]),
                pygame.Rect(r.x, upper.bottom + line, r.width, line), size=0.04)
     recap(p, f, p.rect(0.02, BODY_TOP + 0.2, 0.96, 0.535))
     footer(p, [(HostAction("confirm"), p.tr("btn.new_game"), None, C.ACCENT, True)], undo=False)
