@@ -207,8 +207,8 @@ STRINGS: dict[str, Mapping[str, str]] = {
     "menu.no_keep": {"zh-TW": "不，繼續玩", "en": "No, keep playing"},
     "status.not_yet": {"zh-TW": "「{what}」還不能用：{why}",
                        "en": "“{what}” cannot act yet: {why}"},
-    "status.choose_first": {"zh-TW": "請先按「下一個」選擇，再按「確認」",
-                            "en": "Press next to choose, then confirm"},
+    "status.choose_first": {"zh-TW": "請先按 ▶ 選擇，再按 ● 確認",
+                            "en": "Press ▶ to choose, then ● to confirm"},
     "menu.paused": {"zh-TW": "遊戲暫停中：計時停止，回到遊戲後繼續",
                     "en": "The game is paused: its clocks wait until you go back to it"},
     "menu.paused_restart": {"zh-TW": "機器重新啟動過：遊戲暫停中，選「回到遊戲」繼續",
@@ -375,6 +375,10 @@ STRINGS: dict[str, Mapping[str, str]] = {
     "setup.config.clash": {"zh-TW": "設定檔同一項剛被手動改過：已存這裡的值，原值記在記錄裡",
                            "en": "That setting was also edited in the config file: the value "
                                  "set here is saved, the file's is in the log"},
+    "setup.config.clash.zones": {"zh-TW": "設定檔裡的區域剛被手動改過："
+                                           "已存這裡找到的區域，原本的記在記錄裡",
+                                 "en": "The zones were also edited in the config file: the "
+                                       "zones found here are saved, the file's are in the log"},
     "setup.config.none": {"zh-TW": "這台機器沒有設定檔，無法儲存",
                           "en": "This box runs without a config file: cannot save"},
     "setup.zones.lay.pile": {"zh-TW": "把一張牌放在牌堆的位置",

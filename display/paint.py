@@ -77,6 +77,16 @@ class TextCache:
         return size
 
 
+#: The marks a hint's text uses for the box's buttons (:meth:`Painter.hint` draws each as
+#: the button): the three host buttons, and a seat's own button ("◎").
+HOST_MARKS = frozenset("▶●◀◎")
+#: The keys that stand in for them on a keyboard (``--keyboard``)
+KEY_NAMES = {"▶": "Space", "●": "Enter", "◀": "Backspace"}
+#: the host buttons' caps as hints draw them (hardware.md names no colour for them: a light
+#: grey, apart from the seats' colours)
+HOST_CAP: RGB = (214, 218, 226)
+
+
 class Painter:
     """One frame's drawing context: the surface, its units, the language, what was drawn."""
 
@@ -187,6 +197,82 @@ class Painter:
         self.surface.blit(surf, rect)
         self.texts.append(TextRecord(text, rect, box, fitted))
         return rect
+
+    def hint(
+        self,
+        text: str,
+        box: pygame.Rect,
+        *,
+        size: float = 0.04,
+        colour: RGB = TEXT,
+        weight: Weight = "regular",
+        align: Align = "left",
+        seat: str | None = None,
+    ) -> pygame.Rect:
+        """A line of ``text`` whose marks of the box's buttons (:data:`HOST_MARKS`: ▶ next,
+        ● confirm, ◀ back; ◎ a seat's button, in the colour ``seat``) are drawn as the
+        buttons themselves: a round cap with its sign. With a keyboard (``keycaps``) each
+        cap is followed by the key that stands in for it."""
+        if not any(m in text for m in HOST_MARKS):
+            return self.text(text, box, size=size, colour=colour, weight=weight, align=align)
+        parts: list[str] = []
+        for ch in text:
+            if ch in HOST_MARKS or not parts or parts[-1] in HOST_MARKS:
+                parts.append(ch)
+            else:
+                parts[-1] += ch
+        caps = sum(p in HOST_MARKS for p in parts)
+        keys = [KEY_NAMES.get(p, "") if self.keycaps else "" for p in parts]
+        plain = "".join(p for p in parts if p not in HOST_MARKS) + "".join(keys)
+        # the caps are as wide as one character and a half each
+        fitted = self.cache.fit(plain + "口" * (caps * 3 // 2 + 1), weight, self.px(size),
+                                box.width, box.height)
+        cap = max(4, round(fitted * 1.15))
+        surfs = [None if p in HOST_MARKS else self.cache.surface(p, weight, fitted, colour)
+                 for p in parts]
+        key_surfs = [self.cache.surface(k, weight, max(6, fitted * 3 // 4), colour) if k
+                     else None for k in keys]
+        gap = max(2, cap // 4)
+        width = sum((cap + gap if s is None else s.get_width())
+                    + (k.get_width() + gap if k is not None else 0)
+                    for s, k in zip(surfs, key_surfs, strict=True))
+        x = (box.left if align == "left" else box.right - width if align == "right"
+             else box.centerx - width // 2)
+        top = box.centery
+        for part, surf, key in zip(parts, surfs, key_surfs, strict=True):
+            if surf is None:
+                self.host_cap(part, pygame.Rect(x, top - cap // 2, cap, cap), seat)
+                x += cap + gap
+            else:
+                self.surface.blit(surf, surf.get_rect(left=x, centery=top))
+                x += surf.get_width()
+            if key is not None:
+                self.surface.blit(key, key.get_rect(left=x, centery=top))
+                x += key.get_width() + gap
+        rect = pygame.Rect(x - width, top - max(cap, fitted) // 2, width, max(cap, fitted))
+        self.texts.append(TextRecord(text, rect, box, fitted))
+        return rect
+
+    def host_cap(self, mark: str, rect: pygame.Rect, seat: str | None = None) -> None:
+        """One of the box's buttons as a round cap (``mark``: one of :data:`HOST_MARKS`):
+        the three host buttons light grey with their sign (▶ a triangle pointing on, ◀ one
+        pointing back, ● a dot), a seat's button in the seat's colour."""
+        centre = rect.center
+        r = min(rect.width, rect.height) / 2
+        face = player_rgb(seat) if mark == "◎" and seat else HOST_CAP
+        pygame.draw.circle(self.surface, face, centre, r)
+        pygame.draw.circle(self.surface, PANEL, centre, r, max(1, round(r / 6)))
+        sign = text_on(face)
+        cx, cy = centre
+        k = r * 0.5
+        if mark == "▶":
+            pts = [(cx - k * 0.7, cy - k), (cx - k * 0.7, cy + k), (cx + k, cy)]
+            pygame.draw.polygon(self.surface, sign, pts)
+        elif mark == "◀":
+            pts = [(cx + k * 0.7, cy - k), (cx + k * 0.7, cy + k), (cx - k, cy)]
+            pygame.draw.polygon(self.surface, sign, pts)
+        elif mark == "●":
+            pygame.draw.circle(self.surface, sign, centre, k * 0.8)
 
     def button(
         self,

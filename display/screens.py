@@ -357,8 +357,7 @@ def draw_name_entry(p: Painter, form: SetupForm) -> None:
         # box (or its code, 「7B71」 for 筱), which no one can read or check (the bundled subset
         # has Big5's common characters; a system Noto CJK face has them all)
         fonts = p.cache.fonts
-        cands = tuple(c for c in zhuyin.candidates(form.syllable)
-                      if not fonts.missing_glyphs(c))
+        cands = zhuyin.offered(form.syllable, lambda c: not fonts.missing_glyphs(c))
         pages = max(1, -(-len(cands) // CANDS_PER_PAGE))
         page = min(form.cand_page, pages - 1)
         shown = cands[page * CANDS_PER_PAGE:(page + 1) * CANDS_PER_PAGE]
@@ -369,6 +368,22 @@ def draw_name_entry(p: Painter, form: SetupForm) -> None:
         for i, ch in enumerate(shown):
             r = p.rect(0.02 + i * w, top, w - 0.006, 0.085)
             p.button(r, HostAction("setup.cand", ch), ch, colour=C.PANEL_HI, size=0.06)
+        if pages > 1:
+            x = 0.02 + CANDS_PER_PAGE * w
+            p.button(p.rect(x, top, 2 * w - 0.006, 0.085), HostAction("setup.page", page + 1
+                                                                 if page + 1 < pages else 0),
+                     p.tr("zhuyin.more", page=page + 1, pages=pages), size=0.035)
+    elif chinese and form.syllable and zhuyin.nexts(form.syllable) and form.group is None:
+        # what can come next in the sound typed (only what Mandarin has, the commonest
+        # first; the sound alone: its tones next): one press each
+        nexts = zhuyin.nexts(form.syllable)
+        pages = max(1, -(-len(nexts) // CANDS_PER_PAGE))
+        page = min(form.cand_page, pages - 1)
+        w = 0.96 / (CANDS_PER_PAGE + 2)
+        for i, sym in enumerate(nexts[page * CANDS_PER_PAGE:(page + 1) * CANDS_PER_PAGE]):
+            r = p.rect(0.02 + i * w, top, w - 0.006, 0.085)
+            p.button(r, HostAction("setup.next", sym), form.syllable + sym,
+                     colour=C.PANEL_HI if sym else C.PANEL, size=0.05)
         if pages > 1:
             x = 0.02 + CANDS_PER_PAGE * w
             p.button(p.rect(x, top, 2 * w - 0.006, 0.085), HostAction("setup.page", page + 1
@@ -411,17 +426,34 @@ def draw_name_entry(p: Painter, form: SetupForm) -> None:
                                                                      ROSTER_GROUP), "",
                  colour=C.ACCENT if form.group == ROSTER_GROUP else C.BG_TOP,
                  focus=form.group is None)
+    spelling = chinese and bool(form.syllable) and not zhuyin.complete(form.syllable)
+
+    def can_type(sym: str) -> bool:
+        """Typed now, ``sym`` still spells a syllable Mandarin has (a tone needs a sound)."""
+        if sym in zhuyin.TONES and not spelling:
+            return False
+        return not spelling or zhuyin.can_follow(form.syllable, sym)
+
+    def heaviest(sym: str) -> int:
+        """The walk's order: the commonest first."""
+        return -zhuyin.weight_now(form.syllable, sym) if chinese else 0
+
     if chinese:
-        # the groups, right after "done": the host buttons walk them, *confirm* opens one and
+        # the groups, right after "done": the host buttons walk them (the commonest first;
+        # those with no key that can follow what is typed, skipped), *confirm* opens one and
         # its keys are walked (drawn on it: a touch lands on the key)
-        for g, keys in enumerate(zhuyin.GROUPS):
+        walk = sorted(range(len(zhuyin.GROUPS)),
+                      key=lambda g: (g == zhuyin.TONE_GROUP,
+                                     sum(heaviest(k) for k in zhuyin.GROUPS[g])))
+        for g in walk:
+            keys = zhuyin.GROUPS[g]
             ri = next(k for k, r in enumerate(zhuyin.SCREEN_ROWS) if keys[0] in r)
             first = zhuyin.SCREEN_ROWS[ri].index(keys[0])
             frame = zhuyin_key(ri, first).union(zhuyin_key(ri, first + len(keys) - 1))
             frame = frame.inflate(p.px(0.006), p.px(0.006))
             p.button(frame, HostAction("setup.group", g), "",
                      colour=C.ACCENT if form.group == g else C.BG_TOP,
-                     focus=form.group is None)
+                     focus=form.group is None and any(can_type(k) for k in keys))
     # The roster: a touch names the seat; "edit" picks a regular to rename or remove, and adds
     # the typed name (saved to the config file by the app).
     p.text(p.tr("setup.roster_editing" if form.roster_edit else "setup.roster"),
@@ -444,14 +476,19 @@ def draw_name_entry(p: Painter, form: SetupForm) -> None:
     top = keys_top
     p.button(p.rect(0.02, y, 0.18, key_h), HostAction("erase"), p.tr("key.erase"), size=0.045)
     if chinese:
-        for ri, keys in enumerate(zhuyin.SCREEN_ROWS):
-            for i, sym in enumerate(keys):
-                tone = sym in zhuyin.TONES
-                label = p.tr("key.first_tone") if sym == zhuyin.FIRST_TONE else sym
-                p.button(zhuyin_key(ri, i), HostAction("setup.zhuyin", sym), label,
-                         size=0.04 if sym == zhuyin.FIRST_TONE else 0.055,
-                         colour=C.PANEL if tone else C.PANEL_HI,
-                         focus=form.group == zhuyin.group_of(sym))
+        # (drawn in the walk's order within each group: the commonest first)
+        places = sorted(((ri, i) for ri, keys in enumerate(zhuyin.SCREEN_ROWS)
+                         for i in range(len(keys))),
+                        key=lambda at: (zhuyin.group_of(zhuyin.SCREEN_ROWS[at[0]][at[1]]),
+                                        heaviest(zhuyin.SCREEN_ROWS[at[0]][at[1]])))
+        for ri, i in places:
+            sym = zhuyin.SCREEN_ROWS[ri][i]
+            tone = sym in zhuyin.TONES
+            label = p.tr("key.first_tone") if sym == zhuyin.FIRST_TONE else sym
+            p.button(zhuyin_key(ri, i), HostAction("setup.zhuyin", sym), label,
+                     size=0.04 if sym == zhuyin.FIRST_TONE else 0.055,
+                     colour=C.PANEL if tone else C.PANEL_HI, enabled=can_type(sym),
+                     focus=form.group == zhuyin.group_of(sym))
     else:
         for ri, keys_row in enumerate(KEY_ROWS):
             w = (0.96 - gap * 9) / 10
@@ -693,8 +730,9 @@ def draw_banner(p: Painter, lines: Sequence[str]) -> None:
     p.fill(r, C.BAD)
     for i, line in enumerate(lines):
         y = round((HEADER_H + i * h) * p.h)
-        p.text(line, pygame.Rect(round(0.02 * p.w), y, round(0.96 * p.w), round(h * p.h)),
-               size=0.05, colour=text_on(C.BAD), pad=0.004)
+        # (a hint naming the box's buttons draws them: ▶ ● ◀)
+        p.hint(line, pygame.Rect(round(0.02 * p.w), y, round(0.96 * p.w), round(h * p.h)),
+               size=0.05, colour=text_on(C.BAD), weight="bold", align="center")
 
 
 def _need(f: Frame) -> Any:

@@ -115,6 +115,20 @@ class SetupForm:
     #: the regular picked while editing (an index into ``roster``)
     roster_pick: int | None = None
 
+    def _spelt(self, syllable: str, *, tones_now: bool = False) -> SetupForm:
+        """``syllable`` spelt so far. Where only a tone can follow (after a final, a sound
+        nothing else completes, or a sound picked whole: ``tones_now``) the tones open by
+        themselves; where the sound has one tone only, it is typed too (its characters are
+        offered at once)."""
+        if syllable and not zhuyin.complete(syllable):
+            after_final = zhuyin.next_place(syllable[-1]) == zhuyin.FIRST_TONE
+            if tones_now or after_final or zhuyin.rests(syllable) == ("",):
+                only = zhuyin.tones(syllable)
+                if len(only) == 1:
+                    return replace(self, syllable=syllable + only[0], cand_page=0, group=None)
+                return replace(self, syllable=syllable, cand_page=0, group=zhuyin.TONE_GROUP)
+        return replace(self, syllable=syllable, cand_page=0, group=None)
+
     def title(self, lang: str) -> str:
         return self.titles[1] if lang == "en" else self.titles[0]
 
@@ -201,12 +215,10 @@ class SetupForm:
                                cand_page=0, roster_edit=False, roster_pick=None, group=None)
         if self.focus is not None:
             if name == "setup.zhuyin" and isinstance(arg, str):
-                syllable = zhuyin.add(self.syllable, arg)
-                # after a final only a tone can follow: the tones open by themselves
-                after_final = bool(syllable) and not zhuyin.complete(syllable) \
-                    and zhuyin.next_place(syllable[-1]) == zhuyin.FIRST_TONE
-                return replace(self, syllable=syllable, cand_page=0,
-                               group=zhuyin.TONE_GROUP if after_final else None)
+                return self._spelt(zhuyin.add(self.syllable, arg))
+            if name == "setup.next" and isinstance(arg, str) and self.syllable \
+                    and arg in zhuyin.nexts(self.syllable):
+                return self._spelt(self.syllable + arg, tones_now=not arg)
             if name == "setup.group":
                 ok = isinstance(arg, int) and (0 <= arg < len(zhuyin.GROUPS)
                                                or arg == ROSTER_GROUP)

@@ -23,7 +23,9 @@ import logging
 import os
 import tempfile
 import threading
+from collections.abc import Callable
 from functools import cache
+from typing import Any
 
 _log = logging.getLogger(__name__)
 
@@ -100,6 +102,217 @@ def next_place(sym: str) -> str:
     typed: after an initial the medials (ㄧ), after a medial the finals (ㄚ), after a final the
     tones (ˉ), after a tone the initials (ㄅ)."""
     return {0: "ㄧ", 1: "ㄚ", 2: FIRST_TONE}.get(_slot(sym), "ㄅ")
+
+
+def _split(syllable: str) -> tuple[str, str]:
+    """A syllable's sound and its tone ("" while it has none)."""
+    if syllable and syllable[-1] in TONES:
+        return syllable[:-1], syllable[-1]
+    return syllable, ""
+
+
+@cache
+def common_characters() -> frozenset[str]:
+    """Big5's level 1, 常用字 (5,401 characters, 0xA440-0xC67E, from Python's ``big5``
+    codec): Big5 drew it up from the Ministry of Education's list of the characters in
+    everyday use (the bundled font carries the same set: ``display/fonts/make_subset.py``)."""
+    out: set[str] = set()
+    for lead in range(0xA4, 0xC7):
+        for trail in (*range(0x40, 0x7F), *range(0xA1, 0xFF)):
+            if (lead << 8 | trail) > 0xC67E:
+                break
+            try:
+                out.add(bytes((lead, trail)).decode("big5"))
+            except UnicodeDecodeError:
+                continue
+    return frozenset(out)
+
+
+@cache
+def weights() -> dict[str, int]:
+    """Every syllable Mandarin has (its symbols, then its tone; those libchewing has
+    characters for), with its weight, which the name keyboard orders its choices by: how
+    often it is said in libchewing's phrases (:func:`phrase_counts`, each phrase's frequency
+    counted once per syllable it has), or, where libchewing's dictionary is of another
+    format, how many of its characters are in everyday use (:func:`common_characters`).
+    Asked of libchewing once (about 6,000 syllables tried, half a second; empty without
+    it)."""
+    if _engine() is None:
+        return {}
+    common = common_characters()
+    said = phrase_counts()
+    out: dict[str, int] = {}
+    for initial in ("", *INITIALS):
+        for medial in ("", *MEDIALS):
+            for final in ("", *FINALS):
+                sound = initial + medial + final
+                if not sound:
+                    continue
+                for tone in (FIRST_TONE, "ˊ", "ˇ", "ˋ", "˙"):
+                    chars = candidates(sound + tone)
+                    if chars:
+                        out[sound + tone] = (said.get(sound + tone, 0) if said
+                                             else sum(c in common for c in chars))
+    return out
+
+
+#: libchewing's tones in its phone codes (0: the first, which has no mark)
+_TONE_CODES = (FIRST_TONE, "˙", "ˊ", "ˇ", "ˋ")
+
+
+@cache
+def phrase_counts() -> dict[str, int]:
+    """How often each syllable is said in libchewing's phrase dictionary (0.5's
+    ``index_tree.dat``: a tree of phone codes whose leaves give a phrase and its frequency,
+    from libchewing's corpus): each phrase of two or more characters adds its frequency to
+    each of its syllables. Empty where the dictionary is missing or of another format
+    (libchewing 0.6 and later)."""
+    import numpy as np
+
+    data = next((d for d in DATA_DIRS if os.path.exists(os.path.join(d, "index_tree.dat"))),
+                None)
+    if data is None:
+        return {}
+    try:
+        raw = np.fromfile(os.path.join(data, "index_tree.dat"), dtype=np.uint8)
+    except OSError as exc:
+        _log.info("注音 input: libchewing's phrase tree unreadable (%s)", exc)
+        return {}
+    if raw.size == 0 or raw.size % 8 or raw.size > 64 * 1024 * 1024:
+        return {}
+    nodes = raw.reshape(-1, 8).astype(np.int64)
+    key = nodes[:, 0] | nodes[:, 1] << 8
+    first = nodes[:, 2] | nodes[:, 3] << 8 | nodes[:, 4] << 16
+    second = nodes[:, 5] | nodes[:, 6] << 8 | nodes[:, 7] << 16
+    counts: dict[int, int] = {}
+    # level by level from the root (node 0): each level's nodes, with the phones above them
+    level = np.array([0])
+    paths = np.zeros((1, 0), dtype=np.int64)
+    while level.size:
+        begin, end = first[level], second[level]
+        if np.any(begin > end) or np.any(end > len(key)):
+            _log.info("注音 input: libchewing's phrase tree is not 0.5's format")
+            return {}
+        sizes = end - begin
+        parent = np.repeat(np.arange(level.size), sizes)
+        child = np.repeat(begin - np.cumsum(sizes) + sizes, sizes) + np.arange(sizes.sum())
+        leaf = key[child] == 0
+        depth = paths.shape[1]
+        if depth >= 2 and leaf.any():
+            freq = second[child[leaf]]
+            for col in range(depth):
+                phones = paths[parent[leaf], col]
+                for phone, total in zip(*_sums(phones, freq), strict=True):
+                    counts[phone] = counts.get(phone, 0) + total
+        inner = ~leaf
+        level = child[inner]
+        paths = np.concatenate([paths[parent[inner]], key[child[inner]][:, None]], axis=1)
+        if paths.shape[1] > 16:
+            return {}
+    return {_syllable(phone): n for phone, n in counts.items()}
+
+
+def _sums(phones: Any, freq: Any) -> tuple[list[int], list[int]]:
+    import numpy as np
+
+    found, where = np.unique(phones, return_inverse=True)
+    return [int(p) for p in found], [int(n) for n in np.bincount(where, weights=freq)]
+
+
+def _syllable(phone: int) -> str:
+    """libchewing's phone code as 注音: initial, medial, final, tone (bits 9, 7, 3, 0)."""
+    initial, medial, final, tone = phone >> 9 & 31, phone >> 7 & 3, phone >> 3 & 15, phone & 7
+    return ((INITIALS[initial - 1] if initial else "") + (MEDIALS[medial - 1] if medial else "")
+            + (FINALS[final - 1] if final else "")
+            + (_TONE_CODES[tone] if tone < len(_TONE_CODES) else "?"))
+
+
+@cache
+def _sounds() -> dict[str, int]:
+    """Each sound (a syllable without its tone) and its weight over the tones."""
+    out: dict[str, int] = {}
+    for syllable, n in weights().items():
+        sound, _ = _split(syllable)
+        out[sound] = out.get(sound, 0) + n
+    return out
+
+
+@cache
+def rests(partial: str) -> tuple[str, ...]:
+    """What can complete the sound ``partial`` (no tone yet) into a syllable Mandarin has,
+    heaviest first: the symbols still to come ("" where ``partial`` is a sound already, as ㄓ
+    or ㄧ). After ㄇ: ㄧ, ㄚ, ㄠ … (never ㄩ or ㄨㄥ, which no syllable has after ㄇ)."""
+    if not partial or complete(partial):
+        return ()
+    found = {sound[len(partial):]: n for sound, n in _sounds().items()
+             if sound.startswith(partial)}
+    return tuple(sorted(found, key=lambda rest: (-found[rest], len(rest), rest)))
+
+
+@cache
+def nexts(partial: str) -> tuple[str, ...]:
+    """The symbols that can come next after the sound ``partial`` (no tone yet), heaviest
+    first, and "" where ``partial`` is a whole sound already (its tones next): after ㄊ,
+    ㄧ, ㄢ, ㄨ … (never ㄩ); after ㄊㄧ, ㄥ, ㄢ, ㄠ … One short list per symbol, rather than
+    every way to finish the syllable in one long one."""
+    found: dict[str, int] = {}
+    for rest in rests(partial):
+        found[rest[:1]] = found.get(rest[:1], 0) + _sounds()[partial + rest]
+    return tuple(sorted(found, key=lambda sym: (-found[sym], sym)))
+
+
+def tones(sound: str) -> tuple[str, ...]:
+    """The tones ``sound`` (a syllable without its tone) has in Mandarin, heaviest first."""
+    found = {t: weights()[sound + t] for t in (FIRST_TONE, "ˊ", "ˇ", "ˋ", "˙")
+             if sound + t in weights()}
+    return tuple(sorted(found, key=lambda t: -found[t]))
+
+
+def can_follow(partial: str, sym: str) -> bool:
+    """``sym`` typed after ``partial`` (a sound, no tone yet) still spells a syllable
+    Mandarin has, or its start (without libchewing: every symbol can)."""
+    if not weights() or not partial or complete(partial):
+        return True
+    if sym in TONES:
+        return partial + sym in weights()
+    return any(rest.startswith(sym) for rest in rests(partial))
+
+
+def weight_now(syllable: str, sym: str) -> int:
+    """How common ``sym`` is as the next symbol after ``syllable`` (the name keyboard walks
+    its groups and keys heaviest first): for a tone, its rank among the sound's tones; else
+    the weight of the syllables it begins (after nothing or a whole syllable) or continues."""
+    spelling = bool(syllable) and not complete(syllable)
+    if sym in TONES:
+        order = tones(syllable) if spelling else ()
+        return len(order) - order.index(sym) if sym in order else 0
+    if not spelling:
+        return first_weight(sym)
+    return sum(n for sound, n in _sounds().items()
+               if sound.startswith(syllable) and sound[len(syllable):].startswith(sym))
+
+
+def group_keys(syllable: str, group: int) -> tuple[str, ...]:
+    """The keys of group ``group`` that can be typed after ``syllable``, in the walk's order
+    (heaviest first; ties in the keyboard's order)."""
+    keys = [k for k in GROUPS[group] if can_follow(syllable, k)]
+    return tuple(sorted(keys, key=lambda k: -weight_now(syllable, k)))
+
+
+@cache
+def first_weight(sym: str) -> int:
+    """The weight of the syllables that begin with ``sym`` (the name keyboard walks its
+    groups and keys heaviest first)."""
+    return sum(n for sound, n in _sounds().items() if sound.startswith(sym))
+
+
+def offered(syllable: str, drawable: Callable[[str], bool] = lambda c: True) -> tuple[str, ...]:
+    """The characters the name screen offers for ``syllable``: those in everyday use
+    (:func:`common_characters`) first, then the rarer, each in libchewing's order (the
+    likeliest first); only those the screen can draw (``drawable``)."""
+    common = common_characters()
+    found = [c for c in candidates(syllable) if drawable(c)]
+    return tuple(sorted(found, key=lambda c: c not in common))
 
 
 def complete(syllable: str) -> bool:

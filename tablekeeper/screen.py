@@ -962,15 +962,25 @@ class PygameScreen:
               and after.players[after.focus].name != before.players[after.focus].name):
             # done (confirm), or one *next* on: erase, the regulars, ㄅ (the next character)
             self._focus_on = HostAction("setup.done")
+        elif after.group == zhuyin.TONE_GROUP and after.group != before.group \
+                and zhuyin.tones(after.syllable):
+            # the tones opened (after a final, or a sound picked): on the commonest it has
+            self._focus_on = HostAction("setup.zhuyin", zhuyin.tones(after.syllable)[0])
         elif after.group is not None and after.group != before.group:
-            # a group opened (or the tones, after a final): on its first key; the regulars
+            # a group opened: on its first key (drawn commonest first); the regulars
             # opened: on the first
+            keys = (zhuyin.group_keys(after.syllable, after.group)
+                    if after.group != ROSTER_GROUP else ())
             self._focus_on = (HostAction("setup.roster", 0) if after.group == ROSTER_GROUP
-                              else HostAction("setup.zhuyin", zhuyin.GROUPS[after.group][0]))
+                              else HostAction("setup.zhuyin", keys[0] if keys
+                                              else zhuyin.GROUPS[after.group][0]))
         elif after.syllable and after.syllable != before.syllable:
-            # on the group where the syllable's next symbol is: initial → medial → final
-            place = zhuyin.group_of(zhuyin.next_place(after.syllable[-1]))
-            self._focus_on = HostAction("setup.group", place)
+            nexts = zhuyin.nexts(after.syllable)
+            if nexts:  # on the commonest next symbol of the sound (one press types it)
+                self._focus_on = HostAction("setup.next", nexts[0])
+            else:  # on the group where the syllable's next symbol is
+                place = zhuyin.group_of(zhuyin.next_place(after.syllable[-1]))
+                self._focus_on = HostAction("setup.group", place)
         elif before.group is not None and after.group is None:
             self._focus_on = HostAction("setup.group", before.group)  # closed: on it
         self.renderer.invalidate()

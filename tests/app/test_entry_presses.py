@@ -129,6 +129,7 @@ def fewest_presses(box: Box, get: Callable[[], Hashable], put: Callable[[Hashabl
         if key not in frames:
             box.render()
             frames[key] = list(box.screen.renderer.buttons)
+            box.screen.focus = focus  # (as it was: the frame drawn for its buttons only)
         box.screen.renderer.buttons = tuple(frames[key])
         order = focus_order(frames[key])
         return order[focus % len(order)] if order else None
@@ -164,12 +165,44 @@ def report(title: str, best: dict[Hashable, int], targets: int) -> int:
     return worst
 
 
+#: The Game's pile states the card picker is measured over: each row direction with each top
+#: it can have, nothing played but the top (the most cards the row can take then)
+def _piles() -> Iterator[tuple[str, int]]:
+    for top in range(1, 99):  # an ascending row's top 1 (its row card) .. 98
+        yield "up", top
+    for top in range(100, 2, -1):  # a descending row's top 100 .. 3
+        yield "down", top
+
+
+def _on_pile(state: Any, direction: str, top: int) -> Any:
+    """``state`` with its first row at ``top`` (the row card, or ``top`` just played on it)
+    and nothing else played: the row's direction as given."""
+    from dataclasses import replace
+
+    from engine.the_game import Direction, Row
+
+    start = 1 if direction == "up" else 100
+    row = Row(Direction(direction), start, () if top == start else (top,))
+    played = frozenset() if top == start else frozenset({top})
+    return replace(state, rows=(row, *state.rows[1:]), played=played)
+
+
+#: the issue's target for a card once its row is picked, the final *confirm* included
+CARD_TARGET = 6
+
+
 def test_the_game_card_by_hand(box_of: Callable[[str], Box]) -> None:
+    """Every card every pile state can take, by the three host buttons on the real screen:
+    the fewest presses match the picker's own count (``Line.cost``), which then gives the
+    worst and mean over every (pile state, card)."""
+    from tablekeeper.games.the_game import host
+
     box = box_of("the_game")
     box.start()
     box.act("tg.enter")
     part = box.screen.part(box.loop)
-    from tablekeeper.games.the_game import host
+    game = box.loop.referee.game
+    started = game.state
 
     def get() -> Hashable:
         entry: Hashable = part.entry
@@ -180,39 +213,112 @@ def test_the_game_card_by_hand(box_of: Callable[[str], Box]) -> None:
 
     def target(state: Hashable, action: HostAction) -> Hashable | None:
         assert isinstance(state, host.Entry)
-        if action.name == "tg.entry.ok" and state.row is not None and state.card is not None:
-            return (state.row, state.card)
+        if action.name == "tg.entry.pick" and state.row == 0:
+            return action.arg
         return None
 
-    steps = ("tg.entry.row", "tg.entry.tens", "tg.entry.units")
-    def layout(state: Hashable) -> Hashable:
-        assert isinstance(state, host.Entry)
-        return state.row, bool(state.digits)
+    steps = ("tg.entry.row", "tg.entry.open")
 
-    best = fewest_presses(box, get, put, target, steps, lambda s: True, layout)
-    wanted = {(row, card) for row in range(4) for card in range(2, 100)}
-    assert wanted <= set(best)
-    best = {k: v for k, v in best.items() if k in wanted}
-    worst = report("The Game: a card (2-99) on a row, from the panel opened", best, len(wanted))
-    # the row (<= 4), then the tens and units wheels (<= 5 each, from the card the row most
-    # likely takes), *next* between them and to OK, and OK
-    assert worst <= 4 + 5 + 1 + 5 + 1 + 1
-    # the card, once the row is picked: the wheels and OK
-    row0 = host.Entry().apply("tg.entry.row", 0)
-    first = box.loop.referee.state.rows[0]
-    put(row0.start_at(host.next_card(first.top, True)))
-    box.screen.focus = 0
-    def card_of(state: Hashable, action: HostAction) -> Hashable | None:
-        hit = target(state, action)
-        return hit[1] if isinstance(hit, tuple) else None
+    def walk(direction: str, top: int) -> dict[Hashable, int]:
+        game.state = _on_pile(started, direction, top)
+        part.entry = host.Entry()
+        box.screen.focus = 0
+        box.render()
+        return fewest_presses(box, get, put, target, steps,
+                              lambda s: isinstance(s, host.Entry) and s.row is not None)
 
-    card = fewest_presses(box, get, put, card_of, steps, lambda s: True, layout)
-    card = {k: v for k, v in card.items() if isinstance(k, int) and 2 <= k <= 99}
-    report("The Game: a card once its row is picked", card, 98)
-    assert max(card.values()) <= 13
-    # the cards just above an ascending row's top: *next*, *next*, OK, and a turn per step
-    near = [card[c] for c in range(first.top + 1, first.top + 6)]
-    assert near == [3, 4, 5, 6, 7]
+    # the real screen, from the panel opened (the row picked first: 1 press), on piles
+    # spread over the rows' range; the picker's count agrees to the press
+    for direction, top in (("up", 1), ("up", 2), ("up", 12), ("up", 23), ("up", 58),
+                           ("up", 90), ("up", 98), ("down", 100), ("down", 77),
+                           ("down", 35), ("down", 11), ("down", 3)):
+        best = walk(direction, top)
+        line = host.choices(game.state, 0).line()
+        wanted = host.choices(game.state, 0).cards
+        assert set(best) == wanted, (direction, top)
+        assert best == {c: 1 + _cost(line, c) for c in wanted}, (direction, top)
+    # every pile state, by the picker's count
+    costs: dict[tuple[str, int, int], int] = {}
+    for direction, top in _piles():
+        game.state = _on_pile(started, direction, top)
+        choices = host.choices(game.state, 0)
+        line = choices.line()
+        for card in choices.cards:
+            costs[(direction, top, card)] = _cost(line, card)
+    game.state = started
+    worst = report("The Game: a card once its row is picked, every (pile state, card)",
+                   {k: v for k, v in costs.items()}, len(costs))
+    def away(d: str, top: int, card: int) -> int:  # how far along the row's direction
+        return card - top if d == "up" else top - card
+
+    likely = [v for (d, t, c), v in costs.items() if 1 <= away(d, t, c) <= 3]
+    near = [v for (d, t, c), v in costs.items() if 1 <= away(d, t, c) <= 10]
+    back10 = [v for (d, t, c), v in costs.items() if away(d, t, c) == -10]
+    fresh = [v for (d, t, c), v in costs.items() if (d, t) == ("up", 1)]
+    print(f"  the three cards next to the top: worst {max(likely)}; the ten next to it: worst "
+          f"{max(near)}, mean {sum(near) / len(near):.1f}; the 10-back: worst {max(back10)}; "
+          f"a fresh row (98 cards): worst {max(fresh)}, mean {sum(fresh) / len(fresh):.1f}")
+    by_count: dict[int, int] = {}
+    for direction, top in _piles():
+        n = len(host.choices(_on_pile(started, direction, top), 0).cards)
+        w = max(v for (d, t, c), v in costs.items() if (d, t) == (direction, top))
+        by_count[n] = max(by_count.get(n, 0), w)
+    most = max((n for n, w in by_count.items() if w <= CARD_TARGET), default=0)
+    print(f"  at most {CARD_TARGET} presses wherever the row can take {most} cards or fewer; "
+          f"share of (pile, card) within {CARD_TARGET}: "
+          f"{sum(v <= CARD_TARGET for v in costs.values()) / len(costs):.0%}")
+    # The target (6 for any card) holds wherever the row can take at most 29 cards; above
+    # that it cannot with these three buttons while the likeliest card is one press away (see
+    # docs/host-buttons.md: 59 cards at most in 6 presses, 98 would put it at 5 presses).
+    # The floor measured: 8 at worst (a fresh row, 98 cards), the likeliest cards 1-3.
+    assert worst <= 8
+    assert most >= 20
+    assert max(likely) <= 3 and max(back10) <= 2
+    assert sum(costs.values()) / len(costs) <= 7.0
+
+
+def _cost(line: Any, card: int) -> int:
+    cost = line.cost(card)
+    assert cost is not None, card
+    return int(cost)
+
+
+def test_the_game_picker_starts_from_the_table_as_it_is(box_of: Callable[[str], Box]) -> None:
+    """Seen in the kiosk: the entry kept its start number after the pile moved. Now its line
+    is the table's: after a card is played on the row, the next entry starts above it, and a
+    card played elsewhere is not offered."""
+    from engine.the_game import CardPlayed
+    from tablekeeper.games.the_game import host
+
+    box = box_of("the_game")
+    box.start()
+    referee = box.loop.referee
+
+    def first_card() -> int | None:
+        box.act("tg.enter")
+        box.act("tg.entry.row", 0)
+        focused = box.focused()
+        assert focused is not None and focused.action.name == "tg.entry.pick"
+        card = focused.action.arg
+        return card if isinstance(card, int) else None
+
+    assert first_card() == 2
+    box.press(HostButton.CONFIRM)  # taken: 2 on row 1
+    box.render()
+    assert referee.state.rows[0].cards == (2,)
+    # the panel opens again: it starts from the row's new top
+    assert first_card() == 3
+    box.act("tg.entry.cancel")
+    # a card the camera saw played on another row is not offered
+    referee.submit(CardPlayed(at_ms=referee.at_ms(box.now), row=1, card=3))
+    assert first_card() == 4
+    part = box.screen.part(box.loop)
+    assert part.entry is not None and 3 not in host.choices(referee.state, 0).cards
+    # a card played while the panel is open: the line on screen follows
+    referee.submit(CardPlayed(at_ms=referee.at_ms(box.now), row=0, card=4))
+    box.render()
+    focused = box.focused()
+    assert focused is not None and focused.action == HostAction("tg.entry.pick", 5)
 
 
 def _wink_placing(box: Box) -> None:
@@ -284,10 +390,29 @@ NAMES: tuple[tuple[str, tuple[str, str]], ...] = (
 )
 
 
+#: More given names common in Taiwan, from the Ministry of the Interior's 全國姓名統計分析
+#: (national name statistics; its 2014, 2016 and 2018 editions' ten commonest names of men
+#: and of women, as ETtoday 2014-10-29, Mirror Media 2018-11-05 and CNA reported them), the
+#: names it names as the new generation's (born 2001 on, and 2011 on), and the National
+#: Health Insurance's commonest names of 2013's newborn (as the Global Times reported it)
+MORE_NAMES: tuple[tuple[str, tuple[str, str]], ...] = (
+    ("建宏", ("ㄐㄧㄢˋ", "ㄏㄨㄥˊ")), ("俊宏", ("ㄐㄩㄣˋ", "ㄏㄨㄥˊ")), ("志豪", ("ㄓˋ", "ㄏㄠˊ")),
+    ("志偉", ("ㄓˋ", "ㄨㄟˇ")), ("文雄", ("ㄨㄣˊ", "ㄒㄩㄥˊ")), ("承翰", ("ㄔㄥˊ", "ㄏㄢˋ")),
+    ("金龍", ("ㄐㄧㄣˉ", "ㄌㄨㄥˊ")), ("志強", ("ㄓˋ", "ㄑㄧㄤˊ")), ("正雄", ("ㄓㄥˋ", "ㄒㄩㄥˊ")),
+    ("淑惠", ("ㄕㄨˊ", "ㄏㄨㄟˋ")), ("美惠", ("ㄇㄟˇ", "ㄏㄨㄟˋ")), ("麗華", ("ㄌㄧˋ", "ㄏㄨㄚˊ")),
+    ("淑娟", ("ㄕㄨˊ", "ㄐㄩㄢˉ")), ("淑貞", ("ㄕㄨˊ", "ㄓㄣˉ")), ("淑華", ("ㄕㄨˊ", "ㄏㄨㄚˊ")),
+    ("秀英", ("ㄒㄧㄡˋ", "ㄧㄥˉ")), ("書豪", ("ㄕㄨˉ", "ㄏㄠˊ")), ("承恩", ("ㄔㄥˊ", "ㄣˉ")),
+    ("宥廷", ("ㄧㄡˋ", "ㄊㄧㄥˊ")), ("品睿", ("ㄆㄧㄣˇ", "ㄖㄨㄟˋ")), ("宜蓁", ("ㄧˊ", "ㄓㄣˉ")),
+    ("欣妤", ("ㄒㄧㄣˉ", "ㄩˊ")), ("詩涵", ("ㄕˉ", "ㄏㄢˊ")), ("詠晴", ("ㄩㄥˇ", "ㄑㄧㄥˊ")),
+    ("子晴", ("ㄗˇ", "ㄑㄧㄥˊ")), ("品妍", ("ㄆㄧㄣˇ", "ㄧㄢˊ")), ("宥翔", ("ㄧㄡˋ", "ㄒㄧㄤˊ")),
+    ("宇恩", ("ㄩˇ", "ㄣˉ")), ("宇翔", ("ㄩˇ", "ㄒㄧㄤˊ")), ("語彤", ("ㄩˇ", "ㄊㄨㄥˊ")),
+    ("羽彤", ("ㄩˇ", "ㄊㄨㄥˊ")), ("柏宇", ("ㄅㄛˊ", "ㄩˇ")), ("品妤", ("ㄆㄧㄣˇ", "ㄩˊ")),
+)
+
+
 def _char_presses(box: Box, form: Any, char: str, syllable: str) -> tuple[int, Any]:
     """The fewest presses that add ``char`` (spelt ``syllable``) to the name, from the name
     screen as it is (the highlight where the screen put it); and the form after."""
-    from display import zhuyin
 
     screen = box.screen
     start = (form, screen.focus)
@@ -331,10 +456,10 @@ def _char_presses(box: Box, form: Any, char: str, syllable: str) -> tuple[int, A
         for button in PRESSES:
             show(state)
             if button is HostButton.CONFIRM and focused is not None and (
-                    focused.action.name not in ("setup.group", "setup.zhuyin", "setup.page")
+                    focused.action.name not in ("setup.group", "setup.zhuyin", "setup.page",
+                                                "setup.next")
                     or (focused.action.name == "setup.zhuyin"
-                        and str(focused.action.arg).replace(zhuyin.FIRST_TONE, "")
-                        not in syllable.replace(zhuyin.FIRST_TONE, "ˉ"))):
+                        and str(focused.action.arg) not in syllable)):
                 continue
             box.press(button)
             settle()
@@ -344,7 +469,7 @@ def _char_presses(box: Box, form: Any, char: str, syllable: str) -> tuple[int, A
                     or not syllable.startswith(after.syllable):
                 continue  # left the screen, or spelt something else: never the fewest
             key = (after, screen.focus)
-            if key not in seen and depth < 30:
+            if key not in seen and depth < 60:
                 seen.add(key)
                 queue.append((key, depth + 1))
     raise AssertionError(f"{char} ({syllable}) cannot be typed")
@@ -356,7 +481,7 @@ def test_a_two_character_name_in_zhuyin(box_of: Callable[[str], Box]) -> None:
     box = box_of("something_missing")
     screen = box.screen
     costs: dict[Hashable, int] = {}
-    for name, syllables in NAMES:
+    for name, syllables in NAMES + MORE_NAMES:
         screen.setup = None
         box.screen.home = None
         box.act("setup.focus", 0)
@@ -367,12 +492,16 @@ def test_a_two_character_name_in_zhuyin(box_of: Callable[[str], Box]) -> None:
             total += n
         assert screen.setup.players[0].name == name
         costs[name] = total + 1  # and *confirm* on "done" (the highlight waits there)
+    first: dict[Hashable, int] = {k: v for k, v in costs.items() if k in dict(NAMES)}
     print("\n注音 names, presses (each with its done):",
           ", ".join(f"{k} {v}" for k, v in costs.items()))
-    worst = report("注音: a two-character name", costs, len(NAMES))
-    # (the issue asked for 30 at most: not reached, see docs/host-buttons.md; 53 before the
-    # keys were grouped)
-    assert worst <= 49 and sum(costs.values()) / len(costs) <= 40
+    worst = report("注音: a two-character name, the ten", first, len(NAMES))
+    report(f"注音: a two-character name, all {len(costs)}", costs, len(costs))
+    # The issue asked for 30 at most: not reached (docs/host-buttons.md says what limits it);
+    # the ten cost 53 before the keys were grouped, 49 before the keys that cannot follow
+    # what is typed were skipped and the rest of a syllable offered commonest first.
+    assert worst <= 43 and sum(first.values()) / len(first) <= 34
+    assert max(costs.values()) <= 59 and sum(costs.values()) / len(costs) <= 34
 
 
 def test_adding_a_player_and_back_to_start(box_of: Callable[[str], Box]) -> None:
@@ -427,11 +556,10 @@ def test_after_a_card_by_hand_the_focus_is_on_the_play_screens_first_choice(
     box = box_of("the_game")
     box.start()
     box.act("tg.enter")
-    for button in (HostButton.CONFIRM, HostButton.NEXT, HostButton.NEXT):  # row 1, to OK
-        box.press(button)
-        box.render()
+    box.press(HostButton.CONFIRM)  # row 1: its likeliest card highlighted
+    box.render()
     focused = box.focused()
-    assert focused is not None and focused.action.name == "tg.entry.ok"
+    assert focused is not None and focused.action == HostAction("tg.entry.pick", 2)
     box.press(HostButton.CONFIRM)
     box.render()
     assert box.loop.referee.state.rows[0].cards == (2,)  # the card the row takes next

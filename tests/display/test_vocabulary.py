@@ -113,7 +113,7 @@ def test_every_message_has_both_languages_and_nothing_for_the_builder() -> None:
 
 #: touch's own buttons for what the host buttons do otherwise; and the rows and groups, out
 #: of the walk while one of them is open (*back* returns to them)
-TOUCH_ONLY = frozenset({"tg.entry.digit", "tg.entry.del", "tg.entry.tens", "tg.entry.units",
+TOUCH_ONLY = frozenset({"tg.entry.digit", "tg.entry.del", "tg.entry.ok", "tg.entry.row",
                         "setup.group", "place.row", "grid.pad_row"})
 
 

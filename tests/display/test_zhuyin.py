@@ -7,6 +7,8 @@ is tested with the library hidden.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pygame
 import pytest
 from display_testing import SIZES, book
@@ -117,3 +119,34 @@ def test_without_libchewing_the_latin_keyboard_stays_and_says_why(
     finally:
         zhuyin._engine.cache_clear()
         zhuyin.candidates.cache_clear()
+
+
+@needs_chewing
+def test_only_what_mandarin_has_is_offered_next() -> None:
+    """After a symbol, the name keyboard offers only what can follow it in a syllable
+    libchewing has characters for (after ㄇ: never ㄩ), and after the whole sound only the
+    tones it has (ㄇㄟ has no first tone)."""
+    assert "ㄩ" not in zhuyin.nexts("ㄇ") and "ㄟ" in zhuyin.nexts("ㄇ")
+    for sym in zhuyin.nexts("ㄇ"):
+        sound = "ㄇ" + sym
+        assert any(zhuyin.candidates(sound + rest + tone)
+                   for rest in zhuyin.rests(sound) for tone in zhuyin.tones(sound + rest))
+    assert zhuyin.FIRST_TONE not in zhuyin.tones("ㄇㄟ") and "ˇ" in zhuyin.tones("ㄇㄟ")
+    assert not zhuyin.can_follow("ㄇ", "ㄩ") and zhuyin.can_follow("ㄇ", "ㄧ")
+    # "" where the sound is whole already: ㄓ (知) takes its tone next
+    assert "" in zhuyin.nexts("ㄓ")
+
+
+@needs_chewing
+@pytest.mark.parametrize("content", [b"\x00" * 7, b"\x00\x00" + b"\xff" * 6, b""])
+def test_a_phrase_tree_of_another_format_falls_back_to_counting(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, content: bytes) -> None:
+    """libchewing's phrase frequencies come from 0.5's ``index_tree.dat``; a file of another
+    shape (truncated, a range past its end, empty: as libchewing 0.6's data would be to this
+    reader) gives none, and the keyboard orders by the characters in everyday use instead."""
+    real = zhuyin.phrase_counts()  # (the installed dictionary's, cached)
+    if any((Path(d) / "index_tree.dat").exists() for d in zhuyin.DATA_DIRS):  # 0.5's
+        assert real["ㄕˋ"] > real["ㄇㄟˇ"] > 0  # (是 is said more than 美)
+    (tmp_path / "index_tree.dat").write_bytes(content)
+    monkeypatch.setattr(zhuyin, "DATA_DIRS", (str(tmp_path),))
+    assert zhuyin.phrase_counts.__wrapped__() == {}

@@ -6,7 +6,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from display.games import GameDisplay
-from display.games.the_game.view import GameView, PlayView, RowView, TableView
+from display.games.the_game.picker import line_of
+from display.games.the_game.view import GameView, PickView, PlayView, RowView, TableView
 from display.model import PlayerInfo, Snapshot
 
 PLAYERS: tuple[PlayerInfo, ...] = (
@@ -48,6 +49,23 @@ BASE = GameView(
 )
 
 
+def _picks(view: GameView, row: int, opened: int | None = None) -> tuple[PickView, ...]:
+    """The by-hand entry's line for ``row`` of ``view`` (every card on the rows played; the
+    ``opened``-th choice opened), as the kit lays it (``tablekeeper.games.the_game.host``)."""
+    played = {c for r in view.rows for c in r.cards}
+    pile = view.rows[row]
+    pool = [c for c in range(2, 100) if c not in played]
+    ahead = sorted((c for c in pool if (c > pile.top if pile.up else c < pile.top)),
+                   reverse=not pile.up)
+    back = pile.top - 10 if pile.up else pile.top + 10
+    line = line_of(ahead, likely=2, backward=back if back in pool else None)
+    if opened is not None:
+        pick = line.picks[opened]
+        line = line_of(pick.cards, dense=pick.dense)
+    return tuple(PickView(p.cards[0], p.cards[-1], len(p.cards), p.backward, i == line.focus)
+                 for i, p in enumerate(line.picks))
+
+
 def snapshots(lang: str, game: GameDisplay) -> list[tuple[str, Snapshot]]:
     """(name, snapshot) for each screen state, in game order; ``game``: the game's display
     part (its package passes it: the samples do not import their package back)."""
@@ -71,8 +89,15 @@ def snapshots(lang: str, game: GameDisplay) -> list[tuple[str, Snapshot]]:
         said_seat=2, said_code="below_minimum", said_reason="1 of the 2 cards")))
     add("play-claim", replace(s, state=replace(BASE, played_this_turn=0),
                               table=TableView(claim_seat=2)))
-    add("play-entry", replace(s, state=BASE, table=TableView(entry_open=True, entry_row=2,
-                                                             entry_digits="5")))
+    add("play-entry-rows", replace(s, state=BASE, table=TableView(entry_open=True)))
+    add("play-entry", replace(s, state=BASE, table=TableView(
+        entry_open=True, entry_row=2, entry_picks=_picks(BASE, 2))))
+    add("play-entry-range", replace(s, state=BASE, table=TableView(
+        entry_open=True, entry_row=2, entry_picks=_picks(BASE, 2, opened=0), entry_depth=1)))
+    fresh = GameView(phase="play", rows=_rows(()), hand_counts=(6,) * 5, to_act=0, turn=1,
+                     draw_count=68, cards_left=98, names=PLAYERS)
+    add("play-entry-fresh-row", replace(s, state=fresh, table=TableView(
+        entry_open=True, entry_row=0, entry_picks=_picks(fresh, 0), entry_digits="5")))
     add("play-camera-down", replace(s, state=BASE, camera_status="camera_disconnected"))
     empty = replace(BASE, draw_count=0, min_to_play=1, cards_left=11,
                     hand_counts=(2, 0, 4, 3, 2), to_act=3, variant="expert")

@@ -216,7 +216,8 @@ def side_panel(p: Painter, f: Frame) -> None:
         p.text(said_text(p, f, table), msg_box, size=0.036, colour=text_on(C.WARN), pad=0.006)
     else:
         hint = p.tr("tg.may_end") if met else p.tr("tg.hold_hint")
-        p.text(hint, msg_box, size=0.036, colour=C.TEXT_DIM, weight="regular", align="left")
+        seat = f.player(view.to_act).colour if view.to_act is not None else None
+        p.hint(hint, msg_box, size=0.036, colour=C.TEXT_DIM, seat=seat)
     pile = (p.tr("tg.pile", n=view.draw_count) if view.draw_count
             else p.tr("tg.pile_empty"))
     p.text(pile, p.rect(SIDE_X, y + 0.245, SIDE_W * 0.58, 0.06), size=0.042, align="left")
@@ -248,21 +249,18 @@ def claim_panel(p: Painter, f: Frame) -> None:
 
 
 def entry_panel(p: Painter, f: Frame) -> None:
-    """The play entered by hand: the row, then the card on two digit wheels (tens, units;
-    they start at the card the row most likely takes). With the host buttons: the row first,
-    then *confirm* turns the focused wheel up and *back* down, *next* goes on to the units
-    and then to OK. By touch: the wheels' ▲▼, or the digit pad."""
+    """The play entered by hand: the row, then the card, on a line of the cards that row can
+    take (the table's state: playable, not played yet), going away from the row's top. The
+    host buttons: *next* walks on, *back* the other way (round the line's end: the far
+    cards), *confirm* takes the card or opens the range; the row's 10-back sits first. By
+    touch: the same choices, or the digit pad and OK."""
     view = _need(f)
     table = _table(f)
     box = p.rect(0.03, BODY_TOP + 0.005, 0.94, FOOTER_Y - BODY_TOP - 0.02)
     p.veil()
     p.fill(box, C.PANEL, 0.02)
     p.outline(box, C.ACCENT, 0.006, 0.02)
-    p.text(p.tr("tg.entry.title"), p.rect(0.05, BODY_TOP + 0.01, 0.9, 0.08), size=0.055,
-           align="left")
-    row_chosen = table.entry_row is not None
-    ready = row_chosen and bool(table.entry_digits)
-    value = int(table.entry_digits) if table.entry_digits else 0
+    row_chosen = table.entry_row is not None and 0 <= table.entry_row < len(view.rows)
 
     def rows() -> None:
         p.text(p.tr("tg.entry.row"), p.rect(0.05, BODY_TOP + 0.09, 0.2, 0.1), size=0.045,
@@ -270,53 +268,85 @@ def entry_panel(p: Painter, f: Frame) -> None:
         for i, row in enumerate(view.rows):
             r = p.rect(0.26 + i * 0.175, BODY_TOP + 0.09, 0.16, 0.1)
             chosen = table.entry_row == i
+            # (once a row is picked its line has the host buttons; a tap still changes it)
             p.button(r, HostAction("tg.entry.row", i), row.label,
-                     colour=C.ACCENT if chosen else C.PANEL_HI, size=0.06)
+                     colour=C.ACCENT if chosen else C.PANEL_HI, size=0.06,
+                     focus=not row_chosen)
 
-    def wheels() -> None:
-        top = BODY_TOP + 0.21
-        p.text(p.tr("tg.entry.card_label"), p.rect(0.05, top, 0.4, 0.06), size=0.04,
-               colour=C.TEXT_DIM if row_chosen else C.DISABLED, align="left")
-        for k, (wheel, digit, label) in enumerate(
-                (("tg.entry.tens", value // 10, "tg.entry.tens"),
-                 ("tg.entry.units", value % 10, "tg.entry.units"))):
-            x = 0.05 + k * 0.2
-            p.text(p.tr(label), p.rect(x, top + 0.06, 0.18, 0.05), size=0.032,
-                   colour=C.TEXT_DIM, weight="regular")
-            p.button(p.rect(x, top + 0.11, 0.18, 0.17), HostAction(wheel),
-                     str(digit) if table.entry_digits else "–", size=0.12,
-                     colour=C.PANEL_HI, enabled=row_chosen)
-            # touch: turn it down (the wheel itself turns it up)
-            p.button(p.rect(x, top + 0.29, 0.18, 0.07), HostAction(wheel, -1), "▼",
-                     size=0.04, enabled=row_chosen, focus=False)
-        hint = "tg.entry.wheel_hint" if row_chosen else "tg.entry.row_first"
-        p.text(p.tr(hint), p.rect(0.05, top + 0.37, 0.4, 0.06), size=0.032,
-               colour=C.TEXT_DIM, weight="regular", align="left")
+    def cancel() -> None:
+        p.button(p.rect(0.4, FOOTER_Y, 0.2, 0.1), HostAction("tg.entry.cancel"),
+                 p.tr("tg.btn.cancel"), size=0.05)
 
-    def pad() -> None:
-        # the digit pad, for touch (the host buttons turn the wheels instead)
-        for d in range(10):
-            r = p.rect(0.50 + (d % 5) * 0.08, BODY_TOP + 0.32 + (d // 5) * 0.13, 0.072, 0.12)
-            p.button(r, HostAction("tg.entry.digit", d), str(d), size=0.06, focus=False)
-        p.button(p.rect(0.50, BODY_TOP + 0.58, 0.392, 0.1), HostAction("tg.entry.del"),
-                 p.tr("tg.btn.del"), size=0.045, focus=False)
-
-    def buttons() -> None:
-        footer(p, [(HostAction("tg.entry.ok"), p.tr("tg.btn.ok"), None, C.ACCENT, ready),
-                   (HostAction("tg.entry.cancel"), p.tr("tg.btn.cancel"), None, C.PANEL_HI,
-                    True)])
-
-    # drawn in the order the host buttons' *next* walks them: the row first; once it is
-    # picked, the wheels, then OK (one *next* from the units), then the rows again
-    if row_chosen:
-        wheels()
-        buttons()
+    if not row_chosen:
+        p.text(p.tr("tg.entry.title"), p.rect(0.05, BODY_TOP + 0.01, 0.9, 0.08), size=0.055,
+               align="left")
         rows()
-    else:
-        rows()
-        wheels()
-        buttons()
-    pad()
+        cancel()
+        pad(p, table, enabled=False)
+        return
+    assert table.entry_row is not None
+    row = view.rows[table.entry_row]
+    p.text(p.tr("tg.entry.cards_on", row=row.label), p.rect(0.05, BODY_TOP + 0.01, 0.9, 0.08),
+           size=0.055, align="left")
+    # drawn in the order *next* walks them (the highlight starts on the likeliest card, its
+    # *back* side drawn before it); placed on the screen as a number line, away from the top
+    picks = table.entry_picks
+    cols = 5
+    place = sorted(range(len(picks)), key=lambda i: (not picks[i].backward,
+                                                      picks[i].first * (1 if row.up else -1)))
+    spot = {i: k for k, i in enumerate(place)}
+    top = BODY_TOP + 0.2
+    cell_w, cell_h = 0.112, 0.105
+    for i, pick in enumerate(picks):
+        k = spot[i]
+        r = p.rect(0.05 + (k % cols) * (cell_w + 0.008), top + (k // cols) * (cell_h + 0.01),
+                   cell_w, cell_h)
+        face = UP_CARD if row.up else DOWN_CARD
+        if pick.card is not None and pick.backward:  # the number, and "10 back" under it
+            p.button(r, HostAction("tg.entry.pick", pick.card), "", colour=face)
+            p.text(str(pick.card), pygame.Rect(r.x, r.y, r.width, r.height * 62 // 100),
+                   size=0.05, colour=C.BLACK, pad=0.004)
+            p.text(p.tr("tg.entry.back10"), pygame.Rect(r.x, r.y + r.height * 58 // 100,
+                                                        r.width, r.height * 38 // 100),
+                   size=0.03, colour=C.BLACK, weight="regular", pad=0.004)
+        elif pick.card is not None:
+            p.button(r, HostAction("tg.entry.pick", pick.card), str(pick.card), colour=face,
+                     size=0.06)
+        else:
+            lo, hi = sorted((pick.first, pick.last))
+            p.button(r, HostAction("tg.entry.open", (pick.first, pick.last)), f"{lo}–{hi}",
+                     colour=C.PANEL_HI, size=0.042)
+    if not picks:
+        p.text(p.tr("tg.entry.none"), p.rect(0.05, top, 0.57, 0.1), size=0.045,
+               colour=C.WARN, align="left")
+    up = "tg.entry.up" if table.entry_depth else "tg.entry.rows"
+    p.button(p.rect(0.05, FOOTER_Y - 0.125, 0.2, 0.085), HostAction("tg.entry.up"), p.tr(up),
+             size=0.04)
+    for k, hint in enumerate(p.tr("tg.entry.pick_hint").split("\n")):
+        p.hint(hint, p.rect(0.27, FOOTER_Y - 0.135 + k * 0.05, 0.37, 0.05), size=0.042,
+               colour=C.TEXT_DIM)
+    cancel()
+    rows()
+    pad(p, table, enabled=True)
+
+
+def pad(p: Painter, table: TableView, *, enabled: bool) -> None:
+    """The digit pad and OK, for touch (the host buttons use the line of cards)."""
+    x0, top = 0.665, BODY_TOP + 0.2
+    p.text(p.tr("tg.entry.type"), p.rect(x0, top, 0.3, 0.05), size=0.03, colour=C.TEXT_DIM,
+           weight="regular", align="left")
+    shown = table.entry_digits or "–"
+    p.text(shown, p.rect(x0, top + 0.05, 0.14, 0.1), size=0.07,
+           colour=C.TEXT if enabled else C.DISABLED)
+    p.button(p.rect(x0 + 0.15, top + 0.055, 0.14, 0.09), HostAction("tg.entry.ok"),
+             p.tr("tg.btn.ok"), colour=C.ACCENT, size=0.045,
+             enabled=enabled and bool(table.entry_digits), focus=False)
+    for d in range(10):
+        r = p.rect(x0 + (d % 5) * 0.058, top + 0.16 + (d // 5) * 0.1, 0.052, 0.09)
+        p.button(r, HostAction("tg.entry.digit", d), str(d), size=0.05, focus=False,
+                 enabled=enabled)
+    p.button(p.rect(x0, top + 0.365, 0.282, 0.075), HostAction("tg.entry.del"),
+             p.tr("tg.btn.del"), size=0.04, focus=False, enabled=enabled)
 
 
 # --- the end ---------------------------------------------------------------------------------

@@ -41,6 +41,23 @@ class RowView:
 
 
 @dataclass(frozen=True)
+class PickView:
+    """One choice of the by-hand entry's picker: a card (``first == last``) or a range of the
+    cards the row can take (``count`` of them, ``first`` nearest the row's top) that opens;
+    ``backward``: the row's exact 10-back; ``focus``: the highlight starts here."""
+
+    first: int
+    last: int
+    count: int = 1
+    backward: bool = False
+    focus: bool = False
+
+    @property
+    def card(self) -> int | None:
+        return self.first if self.count == 1 else None
+
+
+@dataclass(frozen=True)
 class PlayView:
     """One card played (the end screen's chart)."""
 
@@ -109,9 +126,13 @@ class TableView:
     said_code: str = ""
     said_reason: str = ""
     #: the host's by-hand entry while it is open: the row chosen (None: not yet), the digits
+    #: typed on the pad (touch), the picker's line on screen (its choices in the order *next*
+    #: walks them, and how many ranges deep: 0 is the row's own line)
     entry_open: bool = False
     entry_row: int | None = None
     entry_digits: str = ""
+    entry_picks: tuple[PickView, ...] = ()
+    entry_depth: int = 0
 
     @property
     def refused(self) -> bool:

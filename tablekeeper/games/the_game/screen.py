@@ -7,9 +7,11 @@ turn ended for the acting player), the table's transient state for the screens
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, cast
 
-from display.games.the_game.view import TableView
+from display.games.the_game.picker import Line
+from display.games.the_game.view import PickView, TableView
 from display.model import PlayerInfo
 from display.sound import Sounds, tone
 from engine.core import Event, Rejection
@@ -46,6 +48,9 @@ class TheGameScreen:
         self.entry: host.Entry | None = None
         self._refusals_heard = 0
         self._table_key: tuple[Any, ...] = ()
+        #: the entry's line the highlight was put on (a line changed by the table, a card
+        #: played while the panel is open, puts it back on the likeliest card)
+        self._line: Line | None = None
 
     def asking(self, screen: PygameScreen, loop: Loop) -> bool:
         """A claim of "I cannot play" waits for the host's confirmation (the game pauses)."""
@@ -83,42 +88,68 @@ class TheGameScreen:
         return True
 
     def back(self, screen: PygameScreen, loop: Loop, now_ns: int) -> bool:
-        """The host's *back* in the entry panel: the focused digit wheel turns down (the
-        panel's Cancel closes it). False: not ours (*back* undoes)."""
+        """The host's *back* in the entry panel: on the rows, the panel closes; on a line of
+        cards, the highlight walks the other way (round from the first choice to the last:
+        the far cards and the 10-back are there). False: not ours (*back* undoes)."""
         if self.entry is None:
             return False
-        choices = screen._choices()
-        chosen = choices[screen.focus % len(choices)] if choices else None
-        if chosen is not None and chosen.name in ("tg.entry.tens", "tg.entry.units"):
-            self.entry = self.entry.turn(chosen.name, -1)
-            screen.renderer.invalidate()
+        if self.entry.row is None:
+            self.entry = None
+            screen.focus = 0
+        else:
+            choices = screen._choices()
+            if choices:
+                screen.focus = (screen.focus - 1) % len(choices)
+        screen.renderer.invalidate()
         return True  # (never an undo behind the open panel)
 
     def _entry(self, screen: PygameScreen, table: Table, state: State, name: str, arg: Any,
                now_ns: int) -> bool:
         entry = self.entry or host.Entry()
         if name == "tg.entry.row" and isinstance(arg, int) and 0 <= arg < len(state.rows):
-            # the wheels start at the card the row most likely takes; the focus on the tens
-            row = state.rows[arg]
-            picked = entry.apply(name, arg)
-            self.entry = picked if entry.digits else picked.start_at(
-                host.next_card(row.top, row.direction.value == "up"))
-            screen.focus = 0
+            # the row's line of cards, from the table as it is now; the highlight on the
+            # likeliest card
+            self.entry = replace(entry.apply(name, arg), digits="")
+            self._focus_line(screen, state)
+            return True
+        if name == "tg.entry.open" and isinstance(arg, tuple):
+            self.entry = entry.open(state, (int(arg[0]), int(arg[1])))
+            self._focus_line(screen, state)
+            return True
+        if name == "tg.entry.up":
+            came_from = entry.opened[-1] if entry.opened else None
+            row = entry.row
+            self.entry = entry.apply(name, arg)
+            line = self._line = self.entry.line(state)
+            if line is None:  # back on the rows: the highlight on the row it left
+                screen.focus = row if row is not None else 0
+            else:  # on the range it left
+                screen.focus = next((i for i, p in enumerate(line.picks)
+                                     if came_from is not None and p.cards == came_from.cards),
+                                    line.focus)
             screen.renderer.invalidate()
             return True
         if name == "tg.entry.cancel":
             self.entry = None
             screen.focus = 0  # the play screen's first choice (never where OK was: the menu)
-        elif name == "tg.entry.ok":
-            if entry.row is not None and entry.card is not None:
+        elif name in ("tg.entry.pick", "tg.entry.ok"):
+            card = arg if name == "tg.entry.pick" else entry.card
+            if entry.row is not None and isinstance(card, int):
                 self.entry = None
                 screen.focus = 0
-                result = table.enter_play(entry.row, entry.card, now_ns)
+                result = table.enter_play(entry.row, card, now_ns)
                 if isinstance(result, Rejection):
                     screen.show_result(result, now_ns)
         else:
             self.entry = entry.apply(name, arg)
         return True
+
+    def _focus_line(self, screen: PygameScreen, state: State) -> None:
+        """The highlight on the line's first choice (its choices are the panel's first
+        buttons, in the order *next* walks them)."""
+        line = self._line = self.entry.line(state) if self.entry is not None else None
+        screen.focus = line.focus if line is not None else 0
+        screen.renderer.invalidate()
 
     def start(self, screen: PygameScreen, loop: Loop, form: Any, now_ns: int,
               rng: random.Random) -> Event:
@@ -132,6 +163,10 @@ class TheGameScreen:
 
     def table_view(self, table: Table) -> TableView:
         refused, claim, said, entry = table.refused, table.claim, table.said, self.entry
+        line = entry.line(table.referee.state) if entry is not None else None
+        picks = () if line is None else tuple(
+            PickView(p.cards[0], p.cards[-1], len(p.cards), p.backward, i == line.focus)
+            for i, p in enumerate(line.picks))
         return TableView(
             refused_row=refused.row if refused is not None else None,
             refused_card=refused.card if refused is not None else 0,
@@ -143,7 +178,8 @@ class TheGameScreen:
             said_reason=said.reason if said is not None else "",
             entry_open=entry is not None,
             entry_row=entry.row if entry is not None else None,
-            entry_digits=entry.digits if entry is not None else "")
+            entry_digits=entry.digits if entry is not None else "",
+            entry_picks=picks, entry_depth=len(entry.opened) if entry is not None else 0)
 
     def moment(self, screen: PygameScreen, loop: Loop) -> tuple[Any, ...]:
         """A message's moment: the turn, and the refused play on the screen (a refusal goes
@@ -159,6 +195,11 @@ class TheGameScreen:
             self._refusals_heard = table.refusals
             if table.refused is not None:
                 self.sounds.refused()  # at once, with the red flag on the row
+        if self.entry is not None:
+            line = self.entry.line(state)
+            if line != self._line:  # the table moved under the open panel
+                self._line = line
+                screen.focus = line.focus if line is not None else 0
         view = self.table_view(table)
         self._table_key = (view.refused_row, view.refused_card, view.claim_seat,
                            view.said_code, view.entry_open)
