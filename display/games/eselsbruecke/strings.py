@@ -74,6 +74,6 @@ STRINGS: dict[str, dict[str, str]] = {
     "eb.over.tie_none": {"zh-TW": "同分且停止板塊一樣多", "en": "Tied, with as many stop tiles"},
     "eb.over.recap": {"zh-TW": "每個故事的關鍵詞", "en": "Every story's keywords"},
     "eb.over.story": {"zh-TW": "{name} 第 {n} 格", "en": "{name}, slot {n}"},
-    "eb.over.score": {"zh-TW": "{n} 分，停止 {s}", "en": "{n} pts, {s} stop",
-                      "en:one": "{n} pt, {s} stop"},
+    "eb.over.score_words": {"zh-TW": "{n} 分，停止 {s}", "en": "{n} pts · stops {s}",
+                            "en:one": "{n} pt · stops {s}"},
 }
