@@ -207,6 +207,8 @@ STRINGS: dict[str, Mapping[str, str]] = {
                     "en": "End this game and go home?"},
     "menu.yes_end": {"zh-TW": "是，結束", "en": "Yes, end it"},
     "menu.no_keep": {"zh-TW": "不，繼續玩", "en": "No, keep playing"},
+    "status.not_yet": {"zh-TW": "「{what}」還不能用：{why}",
+                       "en": "“{what}” cannot act yet: {why}"},
     "status.choose_first": {"zh-TW": "請先按 ▶ 選擇，再按 ● 確認",
                             "en": "Press ▶ to choose, then ● to confirm"},
     "menu.paused": {"zh-TW": "遊戲暫停中：計時停止，回到遊戲後繼續",
@@ -250,6 +252,13 @@ STRINGS: dict[str, Mapping[str, str]] = {
     "over.title": {"zh-TW": "遊戲結束", "en": "Game over"},
     "over.winner": {"zh-TW": "{name} 獲勝！", "en": "{name} wins!"},
     "over.winners": {"zh-TW": "共同獲勝！", "en": "Shared win!"},
+    "over.place.st": {"zh-TW": "第 {n} 名", "en": "{n}st"},
+    "over.place.nd": {"zh-TW": "第 {n} 名", "en": "{n}nd"},
+    "over.place.rd": {"zh-TW": "第 {n} 名", "en": "{n}rd"},
+    "over.place.th": {"zh-TW": "第 {n} 名", "en": "{n}th"},
+    "over.nobody_scored": {"zh-TW": "沒有人得分：這局沒有贏家",
+                           "en": "Nobody scored: no winner"},
+    "over.chart_empty": {"zh-TW": "還沒有人得過分", "en": "No points were scored"},
     "over.chart": {"zh-TW": "每回合分數", "en": "Scores by round"},
     "over.reason.score": {"zh-TW": "有人達到 {n} 分", "en": "Someone reached {n} points"},
     "over.reason.cards": {"zh-TW": "{n} 位玩家沒牌了", "en": "{n} players ran out of cards",
@@ -280,7 +289,7 @@ STRINGS: dict[str, Mapping[str, str]] = {
     "tablesetup.unavailable": {"zh-TW": "這一步在這台機器上尚未提供",
         "en": "This step is not available on this box yet"},
     "home.needs_setup": {"zh-TW": "需要設定", "en": "Needs set-up"},
-    "btn.setup_area": {"zh-TW": "設定", "en": "Set up"},
+    "btn.setup_area": {"zh-TW": "設定這台機器", "en": "Set up this box"},
     "menu.setup": {"zh-TW": "設定這台機器", "en": "Set up this box"},
     "tablesetup.cards.lay": {"zh-TW": "請放上：{name}", "en": "Lay: {name}"},
     "tablesetup.cards.taken": {"zh-TW": "拍好了：{name}", "en": "Taken: {name}"},
@@ -577,6 +586,12 @@ def tr(key: str, lang: str, /, **params: object) -> str:
     except (KeyError, IndexError, ValueError):
         _log.error("display: bad parameters %r for key %r", sorted(params), key)
         return text
+
+
+def place(n: int, lang: str) -> str:
+    """A place in the standings in words: 「第 2 名」, "2nd"."""
+    th = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return tr(f"over.place.{th}", lang, n=n)
 
 
 def next_lang(lang: str) -> str:

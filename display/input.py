@@ -81,6 +81,14 @@ class Button:
     #: default of the focus (:func:`focus_order` puts it after the screen's other choices;
     #: the renderer marks the game display's ``judgments``)
     judgment: bool = False
+    #: looks disabled until it can act (the screen says why: ``why``); it still takes a
+    #: press, which says why again. The focus never starts on it (:func:`focus_order` puts it
+    #: after the choices that can act)
+    waiting: bool = False
+    why: str = ""
+    #: *next* walks it although its action is one the walk leaves out (:data:`NOT_FOCUSABLE`):
+    #: the language on the home screen, the one place the host reaches it before a game
+    walk: bool = False
     #: the host buttons' *next* walks it (False: a touch target only, e.g. a cell of a grid
     #: whose row is not picked yet: the three buttons pick the row first, then the cell)
     focus: bool = True
@@ -109,7 +117,8 @@ GLOBAL_KEYS: dict[int, HostAction] = {
 
 
 #: Actions the three-button focus never lands on: *back* is undo (and, on the setup screen,
-#: the way home), and the language is in the host menu; touch and keys still reach them.
+#: the way home), and the language is in the host menu (on the home screen it is walked too:
+#: ``Button.walk``); touch and keys still reach them.
 NOT_FOCUSABLE = frozenset({"undo", "lang", "home"})
 
 
@@ -122,12 +131,13 @@ REST = "focus.rest"
 def focus_order(buttons: Sequence[Button]) -> list[Button]:
     """The buttons the host buttons' *next* walks, in the order it walks them: the screen's
     main choice (``confirm``) first, then the others as drawn, the judgments about a player
-    after them, the risky ones (a rule broken, the game ended, data discarded) last, and the
-    host menu's button at the very end. The focus starts on the first, so the default is
-    never a risky choice; where the first would be a judgment, the walk starts on
+    after them, a choice that cannot act yet (``waiting``) after those, the risky ones (a
+    rule broken, the game ended, data discarded) last, and the host menu's button at the
+    very end. The focus starts on the first, so the default is never a risky choice nor one
+    that cannot act; where the first would be a judgment, the walk starts on
     :data:`REST` (a button with no area: nothing highlighted) instead."""
     usable = [b for b in buttons
-              if b.enabled and b.focus and b.action.name not in NOT_FOCUSABLE]
+              if b.enabled and b.focus and (b.action.name not in NOT_FOCUSABLE or b.walk)]
     if all(b.action.name == "menu" for b in usable):
         # nothing to choose: no focus (never on the menu: a reflex *confirm* takes the
         # screen's own main action, as on a screen with no buttons)
@@ -135,8 +145,10 @@ def focus_order(buttons: Sequence[Button]) -> list[Button]:
 
     def rank(b: Button) -> int:
         if b.action.name == "menu":
-            return 4
+            return 5
         if b.risky:
+            return 4
+        if b.waiting:
             return 3
         if b.judgment:
             return 2

@@ -97,6 +97,15 @@ def problems(texts: Sequence[TextRecord], size: tuple[int, int], screen: str = "
                 continue
             out.append(Problem("overlap", (record.text, "(a player's shape)"),
                                f"{tuple(record.rect)} and {tuple(mark)} share {tuple(clip)}"))
+    # two player shapes on each other (the names at the end of a chart's lines piled on one
+    # point): neither can be told
+    for k, (n, one) in enumerate(marks):
+        for m, other in marks[k + 1:]:
+            clip = one.clip(other)
+            if clip.width > SLACK_PX and clip.height > SLACK_PX and not any(
+                    f > min(n, m) and rect.contains(one.union(other)) for f, rect in fills):
+                out.append(Problem("overlap", ("(a player's shape)", "(a player's shape)"),
+                                   f"{tuple(one)} and {tuple(other)} share {tuple(clip)}"))
     # A text on a tile keeps a margin from the tile's sides (「100」 filled The Game's card
     # tile edge to edge); a text beside a tile does not run into it (「下降 100→2」 touched the
     # card's tile). The tile a text lies on is the smallest fill drawn before it that holds it.

@@ -287,11 +287,13 @@ class Painter:
         risky: bool = False,
         focus: bool = True,
         waiting: bool = False,
+        why: str = "",
+        walk: bool = False,
         icon: int = 0,
     ) -> Button:
         """A touch button; its shortcut key, if any, is shown in its corner. ``waiting``: it
-        looks disabled (it cannot act yet; the screen says why next to it) but still takes a
-        press, which says again what is missing (the focus stays on it)."""
+        looks disabled (it cannot act yet; the screen says why next to it: ``why``) but still
+        takes a press, which says why again; the focus starts on a choice that can act."""
         bg = colour if enabled and not waiting else PANEL
         fg = text_on(bg) if enabled and not waiting else TEXT_DIM
         self.fill(rect, bg, 0.015)
@@ -308,7 +310,8 @@ class Painter:
                                     label_box.height)
         self.text(label, label_box, size=size, colour=fg, pad=0.012)
         button = Button((rect.x, rect.y, rect.width, rect.height), action, label, enabled, key,
-                        risky=risky, focus=focus)
+                        risky=risky, focus=focus, waiting=waiting, why=why if waiting else "",
+                        walk=walk)
         self.buttons.append(button)
         return button
 

@@ -77,6 +77,13 @@ class Frame:
         return max(0, deadline - self.now_ms)
 
 
+def standings(figures: Sequence[Any]) -> list[int]:
+    """Each seat's place (1-based) from its figures, best first by their order (smaller is
+    better: pass e.g. ``(-points, ...)``): seats with equal figures share a place, and the
+    next place is skipped for each (1, 2, 2, 4)."""
+    return [1 + sum(1 for other in figures if other < mine) for mine in figures]
+
+
 def header(p: Painter, title: str, right: str = "", *, menu: bool = True) -> None:
     """The title at the left, the round (``right``) and the host menu's button at the right
     (touch; the host buttons open it with a long press of *back*)."""
@@ -104,14 +111,17 @@ FooterChoice = (tuple[HostAction, str, int | None, C.RGB, bool]
 
 
 def footer(p: Painter, choices: Sequence[FooterChoice] = (), *, undo: bool = True,
-           waiting: frozenset[str] = frozenset()) -> None:
+           waiting: frozenset[str] = frozenset(), why: str = "",
+           lang_walked: bool = False) -> None:
     """Undo at the left, the choices in the middle, the language switch at the right.
     ``waiting``: the actions whose button looks disabled until it can act (it still takes a
-    press; the screen says why)."""
+    press, which says ``why``: what the screen says next to it). ``lang_walked``: the host
+    buttons' *next* reaches the language switch too (the home screen)."""
     y, h = FOOTER_Y, FOOTER_H
     if undo:
         p.button(p.rect(0.01, y, 0.13, h), HostAction("undo"), p.tr("btn.undo"), size=0.04)
-    p.button(p.rect(0.86, y, 0.13, h), HostAction("lang"), p.tr("btn.lang"), size=0.04)
+    p.button(p.rect(0.86, y, 0.13, h), HostAction("lang"), p.tr("btn.lang"), size=0.04,
+             walk=lang_walked)
     if not choices:
         return
     left, right, gap = 0.16, 0.84, 0.015
@@ -122,7 +132,7 @@ def footer(p: Painter, choices: Sequence[FooterChoice] = (), *, undo: bool = Tru
         action, label, key, colour, enabled = item[:5]
         risky = bool(item[5]) if len(item) > 5 else False
         p.button(p.rect(x, y, width, h), action, label, key=key, colour=colour, enabled=enabled,
-                 size=0.055, risky=risky, waiting=action.name in waiting)
+                 size=0.055, risky=risky, waiting=action.name in waiting, why=why)
         x += width + gap
 
 
@@ -290,7 +300,9 @@ def draw_home(p: Painter, f: Frame) -> None:
     if getattr(menu, "can_set_up", False):
         choices.append((HostAction("area.open"), p.tr("btn.setup_area"), None, C.PANEL_HI,
                         True))
-    footer(p, choices, undo=False)
+    # (the language is one *next* after the games and the set-up: the host reaches it with
+    # the three buttons before any game, not only through the host menu)
+    footer(p, choices, undo=False, lang_walked=True)
 
 
 def draw_title(p: Painter, f: Frame) -> None:

@@ -149,9 +149,13 @@ class Referee:
         return self.paused and self.paused_why in ("menu", "restart")
 
     def pause(self, now_ns: int, why: str) -> bool:
-        """Stop the game clock at ``now_ns`` (``why``: ``menu``, ``question``, ``restart``
-        ...), journalled. Only a game under way pauses; True if it paused now."""
+        """Stop the game clock at ``now_ns`` (``why``: ``menu``, ``question``, ``restart``,
+        ``back``: the host holding *back*, which may open the menu ...), journalled. Only a game
+        under way pauses; True if it paused now. Paused while *back* was held, the pause goes
+        on under the name of what followed (the menu): one pause, from the press."""
         if self.paused_since is not None:
+            if self.paused_why == "back" and why != "back":
+                self.paused_why = why
             return False
         if not self.engine.started(self.state) or self.over:
             return False

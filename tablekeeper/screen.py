@@ -27,7 +27,7 @@ import pygame
 from display.ask import AskView
 from display.home import GameChoice, HomeMenu
 from display.hostmenu import MenuItem, MenuView
-from display.i18n import STRINGS
+from display.i18n import STRINGS, tr
 from display.input import REST, HostAction, SeatInput, TextInput
 from display.model import CardView, Notice, PlayerInfo, Snapshot
 from display.setup import ROSTER_GROUP, SetupForm
@@ -132,8 +132,15 @@ class PygameScreen:
         self._focus_on: HostAction | None = None
         self.saved: list[Path] = []
         self.notice: Notice | None = None
-        self._notice_until = 0
+        #: when the notice goes by itself (None: a refusal, which waits for the host)
+        self._notice_until: int | None = 0
+        #: the notice and the moment of the game it belongs to (:meth:`moment`): it is shown
+        #: while that moment lasts
         self._notice_owner: tuple[Notice, Any] | None = None
+        #: the loop of the host's last action (a refusal's moment is taken from it)
+        self._acting: Loop | None = None
+        #: the actions of the buttons drawn that cannot act yet (None: nothing drawn)
+        self._waiting: frozenset[str] | None = None
         self._last_shot: tuple[Any, ...] | None = None
         self._card_surfaces: dict[str, pygame.Surface] = {}
         self.quit_requested = False
@@ -527,9 +534,11 @@ class PygameScreen:
             return
         if not loop.referee.firmware.host_held(HostButton.BACK):
             self._back_down = None
+            self.holds.discard("back")
             self.back(loop, now_ns)
         elif now_ns - down >= LONG_PRESS_NS:
             self._back_down = None
+            self.holds.discard("back")
             self.open_menu()
 
     def back(self, loop: Loop, now_ns: int) -> None:
@@ -584,7 +593,17 @@ class PygameScreen:
             self._name_button(loop, action, t_ns)
             return
         if action is HostButton.BACK:
+            if self._back_down is not None:
+                # the last press of *back* was let go before this one came (two quick
+                # presses between two looks at the button): it was a short one, taken now
+                self._back_down = None
+                self.holds.discard("back")
+                self.back(loop, t_ns)
             self._back_down = t_ns  # short or long: told when it is released or held
+            # the game's clocks stand still from the press: held, it opens the menu, and
+            # the 0.8 s of holding is no player's time (a short press resumes them)
+            self.holds.add("back")
+            self.sync_pause(loop, t_ns)
             self._back_held(loop, t_ns)
             return
         choices = self._choices()
@@ -639,6 +658,19 @@ class PygameScreen:
             chosen = choices[self.focus % len(choices)]
             self.host_action(loop, HostAction(chosen.name, chosen.arg), t_ns)
 
+    def _say_why_not_yet(self, name: str, arg: Any, now_ns: int) -> None:
+        """A press of a button that cannot act yet (it looks disabled; the screen says why
+        beside it) says why on the banner: a press is never met with nothing."""
+        waiting = next((b for b in self.renderer.buttons if b.waiting
+                        and (b.action.name, b.action.arg) == (name, arg)), None)
+        if waiting is None:
+            return
+        self.notice = Notice(text=tr("status.not_yet", self.lang, what=waiting.label,
+                                     why=waiting.why) if waiting.why else waiting.label)
+        self._notice_until = now_ns + 6_000 * NS_PER_MS
+        self._notice_owner = None
+        self.renderer.invalidate()
+
     def _choices(self) -> list[host.Choice]:
         return host.focusable(self.renderer.buttons)
 
@@ -650,10 +682,16 @@ class PygameScreen:
                 self.setup = self.setup.apply(action)
             return
         name, arg = action.name, action.arg
+        self._acting = loop
+        if name not in ("next", "lang", "menu") and self.notice is not None:
+            # the host acts: a message shown for the last thing done has been read
+            # (walking the focus, the language or the menu leave it up)
+            self.notice = None
         if self._naming() and name in ("next", "confirm"):
             self._name_button(loop, HostButton.NEXT if name == "next" else HostButton.CONFIRM,
                               now_ns)
             return
+        self._say_why_not_yet(name, arg, now_ns)
         if name == "lang":
             self.set_lang("en" if self.lang == "zh-TW" else "zh-TW")
             return
@@ -1003,7 +1041,9 @@ class PygameScreen:
                 log.warning("%s", problem)
 
     def show_result(self, result: Any, now_ns: int) -> None:
-        """A rejection is shown for 4 s; anything accepted clears it."""
+        """A rejection is shown until the host acts again or the moment of the game it
+        belongs to ends (the turn, the recall ...: :meth:`moment`), however long that is and
+        whatever else the table does meanwhile; anything accepted clears it."""
         if isinstance(result, Rejection):
             # players read a message in their language; the engine's reason (English, for
             # the builder) goes to the log
@@ -1011,9 +1051,22 @@ class PygameScreen:
             # (the game's own ``reject.*`` strings register with its display part: whether
             # the key is known is decided when the banner is drawn, see :meth:`snapshot`)
             self.notice = Notice(key=f"reject.{result.code}")
-            self._notice_until = now_ns + 4_000 * NS_PER_MS
+            self._notice_until = None
+            loop = self._acting
+            self._notice_owner = ((self.notice, self.moment(loop))
+                                  if loop is not None else None)
         else:
             self.notice = None
+
+    def moment(self, loop: Loop) -> Any:
+        """The moment of the game a message belongs to: the game's part says
+        (``moment(screen, loop)``: the turn, the recall, the refused play ...); without one,
+        the game's state itself (any event ends it). The home screen, the set-up screen and
+        the set-up area are one moment each."""
+        referee = loop.referee
+        hook = getattr(self.part(loop), "moment", None)
+        inner = hook(self, loop) if hook is not None else referee.state
+        return (id(referee), self.home is not None, self.area is not None, inner)
 
     # --- drawing ---------------------------------------------------------------------------
 
@@ -1028,17 +1081,21 @@ class PygameScreen:
             if game is not None and (game != referee.kit.name or self.home is not None):
                 continue  # another game's, or the home screen: not this table's problem now
             notices.append(Notice(key=key) if key is not None else Notice(text=text))
-        if self.notice is not None and now_ns < self._notice_until:
-            # a notice belongs to the game's state it was shown in: gone once that state ends
-            # (an event from the camera or a button after a refusal), whatever its time left
+        until = self._notice_until
+        if self.notice is not None and (until is None or now_ns < until):
+            # a notice belongs to the moment of the game it was shown in: gone once that
+            # moment ends (the turn, the recall: the game's part says), whatever its time left
             owner = self._notice_owner
+            moment = self.moment(loop)
             if owner is None or owner[0] is not self.notice:
-                self._notice_owner = owner = (self.notice, state)
-            if owner[1] is state:
+                self._notice_owner = owner = (self.notice, moment)
+            if owner[1] == moment:
                 notice = self.notice
                 if notice.key.startswith("reject.") and notice.key not in STRINGS:
                     notice = Notice(key="status.refused")  # (a code with no words of its own)
                 notices.append(notice)
+            else:
+                self.notice = None
         status = referee.firmware.arbiter.status(now_ns)
         notices.extend(Notice("status.button_stuck", seat=seat - 1) for seat in sorted(
             status.stuck))
@@ -1111,6 +1168,14 @@ class PygameScreen:
         result = self.renderer.render(snap)
         if not result.drawn:
             return False
+        waiting = frozenset(b.action.name for b in self.renderer.buttons if b.waiting)
+        if waiting != self._waiting:
+            # a main choice that could not act can now (the cards are in view ...), or the
+            # other way round: the focus goes to the screen's first choice that can act
+            if self._waiting is not None:
+                self.focus = 0
+                self.renderer.invalidate()
+            self._waiting = waiting
         if self._focus_on is not None:  # the highlight waits where the name goes on
             wanted, self._focus_on = self._focus_on, None
             choices = self._choices()

@@ -1034,7 +1034,7 @@ def tables_main(long_side: int = 1280, limit: int | None = None) -> int:
     nine cards in a known grid each: :func:`vision.layout.cards_in_layout`), one from
     ``set-crops``' tuning half (photos of another session). Skips, saying so, where a set is
     absent. The test split's figures are the headline; no threshold is tuned on it."""
-    from vision import realsets, realtables
+    from vision import publicsets, realsets, realtables
     from vision.enroll import measure_fit
     from vision.explain import format_histogram, histogram
     from vision.tracker import CardWatcher
@@ -1043,6 +1043,16 @@ def tables_main(long_side: int = 1280, limit: int | None = None) -> int:
     for n, root in sets.items():
         if root is None:
             print(f"bench vision --tables: {n} skipped: {realtables.absent_message(n)}")
+    public = {n: publicsets.public_set(n) for n in publicsets.NAMES}
+    for n, root in public.items():
+        if root is None:
+            print(f"bench vision --tables: {n} skipped: {publicsets.absent_message(n)}")
+        else:
+            source, licence = publicsets.SOURCES[n]
+            print(f"{n}: from {source} ({licence}), {root}")
+            for note in publicsets.notes_of(root):
+                print(f"  {note}")
+    sets.update(public)
     photos = {n: realtables.load_tables(r) for n, r in sets.items() if r is not None}
     if not photos:
         return 0
@@ -1068,6 +1078,14 @@ def tables_main(long_side: int = 1280, limit: int | None = None) -> int:
             c: tuple(t) for c, t in zip(ids, templates, strict=True)}, size)))
         print(f"deck 'crops': {len(ids)} cards, 3 templates each (k-medoids of the first 10 "
               "shots of set-crops: another session's photos)")
+    if public.get(publicsets.HAHN) is not None:
+        hahn_root = public[publicsets.HAHN]
+        assert hahn_root is not None
+        hd = publicsets.enrol_deck(hahn_root, size)
+        decks.append(("hahn", hd))
+        print(f"deck 'hahn': {len(hd.ids)} cards, one photo each (the author of "
+              f"{publicsets.HAHN_SOURCE}'s single-card photos of another day, as a new user "
+              "enrols)")
     runs: list[tuple[str, realtables.MemDeck, VisionConfig]] = []
     # The fine decision of session 1 of issue 30 (aligned at 64 px only, the 16 px shortlist,
     # 6 candidates within 0.25): the baseline the new one (aligned again at the fine size on
@@ -1076,6 +1094,7 @@ def tables_main(long_side: int = 1280, limit: int | None = None) -> int:
                   fine_within=0.25)
     new = replace(MatchParams(), fine=True)
     mixed_tune = [p for p in photos.get(realtables.MIXED, []) if p.split == "tune"]
+    tuned: set[str] = set()  # (runs whose gate is tuned, not measured at enrolment)
     for dname, deck in decks:
         runs.append((dname, deck, VisionConfig()))
         # The foreign-card gate enrolment measures (issue 37: every deck, SET-like too),
@@ -1108,6 +1127,9 @@ def tables_main(long_side: int = 1280, limit: int | None = None) -> int:
                 seen += realtables.observe_fine(deck, mixed_tune, long_side, base)
                 if with_foreign:
                     seen += realtables.observe_fine_foreign(deck, mixed_tune, long_side, base)
+            elif dname == "hahn":
+                seen = realtables.observe_fine(deck, [
+                    p for p in photos[publicsets.HAHN] if p.split == "tune"], long_side, base)
             else:
                 seen = realtables.observe_fine(deck, tune + mixed_tune, long_side, base)
             lo, lead, right, wrong = realtables.choose_fine(seen)
@@ -1116,6 +1138,18 @@ def tables_main(long_side: int = 1280, limit: int | None = None) -> int:
                   f"{right} of {len(seen)} named right, {wrong} wrong)", flush=True)
             fine = replace(base, min_fine=lo, min_fine_margin=lead)
             runs.append((f"{dname}+{tag}", deck, VisionConfig(match=fine, deck_thresholds={})))
+            if tag == "fine-foreign":
+                # Issue 37: the fine thresholds and the foreign-card gate chosen together on
+                # the same tuning observations (own and foreign cards): one configuration
+                # for the deck whole or in part.
+                lo, lead, mf, right, wrong = realtables.choose_gate(seen)
+                print(f"deck '{dname}+fine-gate': min_fine {lo}, min_fine_margin {lead}, "
+                      f"max_fit {mf} (tuning observations, own and foreign cards: {right} "
+                      f"of {len(seen)} named right, {wrong} wrong)", flush=True)
+                tuned.add(f"{dname}+fine-gate")
+                runs.append((f"{dname}+fine-gate", deck, VisionConfig(match=replace(
+                    base, min_fine=lo, min_fine_margin=lead, max_fit=mf),
+                    deck_thresholds={})))
             if tag == "fine" and gate.max_fit is not None:
                 runs.append((f"{dname}+{tag}+fit", deck, VisionConfig(
                     match=replace(fine, max_fit=gate.max_fit), deck_thresholds={})))
@@ -1151,7 +1185,7 @@ def tables_main(long_side: int = 1280, limit: int | None = None) -> int:
         # Foreign cards (issue 30 item 5 on real tables): a deck of every other card of the
         # family; the test photos' other cards must come back unknown.
         half = realtables.half_deck(deck)
-        if config.match.max_fit > 0:
+        if config.match.max_fit > 0 and dname not in tuned:
             # (a deck of half the cards, enrolled: its own gate, as enrolment measures it)
             got = measure_fit(half, replace(config.match, max_fit=0.0))
             config = replace(config, match=replace(config.match, max_fit=got.max_fit or 0.0))

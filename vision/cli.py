@@ -380,7 +380,9 @@ def _recognize(args: argparse.Namespace) -> int:
                 for card, o in zip(line["cards"], obs, strict=True):
                     card["candidates"] = [{"id": c, "score": round(float(v), 4)}
                                           for c, v in candidates_of(watcher.matcher, image, o)]
-                    card["why"] = explain(o.match, params, straight=o.straight)
+                    card["why"] = explain(o.match, params, straight=o.straight,
+                                          corner=None if watcher.corners is None
+                                          else watcher.corners.params)
                 line["gates"] = histogram(gate_of(o.match) for o in obs)
         print(json.dumps(line, ensure_ascii=False), flush=True)
     return 1 if failed else 0
@@ -625,6 +627,9 @@ def add_vision_bench(benches: Any) -> None:
     p.add_argument("--foreign-numbers", action="store_true",
                    help="instead: decks of numbers, every other card enrolled: how many cards "
                         "not enrolled are accepted (issue 30 item 5; default 120 frames)")
+    p.add_argument("--overlap", action="store_true",
+                   help="instead: cards half under another on the simulated table, the "
+                        "corner-index search off and on (issue 37; default 30 scenes a seed)")
     p.add_argument("--photos", metavar="DIR", default=None,
                    help="instead: the real-photo check on OpenCV's sample photos in DIR "
                         "(Debian opencv-doc: /usr/share/doc/opencv-doc/examples/data)")
@@ -640,6 +645,10 @@ def _bench_vision(args: argparse.Namespace) -> int:
         return bench.real_main()
     if args.tables:
         return bench.tables_main(limit=args.frames)
+    if args.overlap:
+        from vision.overlapbench import overlap_main
+
+        return overlap_main(n=args.frames or 30, seed=args.seed)
     if args.foreign_numbers:
         return bench.foreign_numbers_main(frames=args.frames or 120, seed=args.seed)
     if args.styles:

@@ -38,6 +38,7 @@ from typing import Any, Self, TypeVar
 import cv2
 import numpy as np
 
+from vision.corners import CORNER_DECKS, CornerParams
 from vision.find import FindParams
 from vision.match import MatchParams
 from vision.zone import Point as Point
@@ -118,6 +119,11 @@ class VisionConfig:
     deck_thresholds: Mapping[str, Thresholds] = field(
         default_factory=lambda: dict(DEMO_THRESHOLDS))
     zones: tuple[Zone, ...] = ()
+    #: deck id -> where its cards print their index and how sure a corner must be to name a
+    #: card whose rest is out of sight (``vision.corners``; issue 37). Decks not here are
+    #: not searched by their corner.
+    corners: Mapping[str, CornerParams] = field(
+        default_factory=lambda: dict(CORNER_DECKS))
     stable_frames: int = 2
     forget_frames: int = 45
     min_sharpness: float = 60.0

@@ -33,6 +33,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
+from vision.corners import CornerParams
 from vision.match import GATES, Match, MatchParams
 
 #: The name of an accepted card's "gate" in histograms.
@@ -45,11 +46,14 @@ def _num(x: float) -> float | None:
     return None if math.isnan(x) else round(float(x), 4)
 
 
-def explain(m: Match, params: MatchParams, *, straight: bool = False) -> dict[str, Any]:
+def explain(m: Match, params: MatchParams, *, straight: bool = False,
+            corner: CornerParams | None = None) -> dict[str, Any]:
     """Each gate's value and threshold for the verdict ``m`` (made with ``params``), and the
     gate that rejected it (``rejected_by``; None when it was named). ``nan`` values (a step
-    that did not run) are None."""
-    return {
+    that did not run) are None. ``corner``: the deck's corner search (``vision.corners``),
+    whose score and thresholds are given where it ran (``named_by``: ``corner`` where it
+    named the card, else ``card``)."""
+    out = {
         "found": "straight" if straight else "outline",
         "best": m.best_id or None,
         "rejected_by": None if m.card_id is not None else (m.gate or "min_score"),
@@ -64,6 +68,13 @@ def explain(m: Match, params: MatchParams, *, straight: bool = False) -> dict[st
         "min_fine_margin": params.min_fine_margin if params.fine else None,
         "fit": _num(m.fit), "max_fit": params.max_fit if params.max_fit > 0 else None,
     }
+    if not math.isnan(m.corner):
+        out["corner"] = _num(m.corner)
+        out["min_corner"] = corner.min_score if corner is not None else None
+        out["min_corner_margin"] = corner.min_margin if corner is not None else None
+    if m.card_id is not None:
+        out["named_by"] = "corner" if not math.isnan(m.corner) else "card"
+    return out
 
 
 def gate_of(m: Match) -> str:

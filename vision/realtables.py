@@ -100,6 +100,16 @@ class TablePhoto:
     path: Path
     split: str  # "tune" | "test"
     cards: tuple[str, ...]  # row by row from the top left
+    #: Where each card lies, where the set's exporter placed them (4 corners each, as
+    #: fractions of the photo's width and height); else :func:`reference_cards` finds them.
+    boxes: tuple[tuple[tuple[float, float], ...], ...] | None = None
+
+    def reference(self, img: Image) -> list[FloatArray] | None:
+        """The cards' boxes in ``img`` (this photo, read at any size), in ``cards``' order."""
+        if self.boxes is None:
+            return reference_cards(img, len(self.cards))
+        hw = np.array([img.shape[1], img.shape[0]], np.float32)
+        return [np.asarray(np.array(b, np.float32) * hw, np.float32) for b in self.boxes]
 
 
 def cache_dir(environ: Mapping[str, str] | None = None) -> Path:
@@ -172,9 +182,23 @@ def table_set(name: str, cache: Path | None = None,
 
 
 def load_tables(root: Path) -> list[TablePhoto]:
+    """The photos of a table set (``tables.csv``; its optional ``boxes`` column: a JSON
+    list of each card's 4 corners as fractions of the photo's width and height)."""
+    import json
+
+    out: list[TablePhoto] = []
     with io.StringIO(read_text(root / "tables.csv", 16 << 20), newline="") as f:
-        return [TablePhoto(root / r["file"], r["split"], tuple(r["cards"].split(";")))
-                for r in csv.DictReader(f)]
+        for r in csv.DictReader(f):
+            cards = tuple(r["cards"].split(";"))
+            boxes = None
+            if r.get("boxes"):
+                boxes = tuple(tuple((float(x), float(y)) for x, y in b)
+                              for b in json.loads(r["boxes"]))
+                if len(boxes) != len(cards) or any(len(b) != 4 for b in boxes):
+                    raise ValueError(f"{root / 'tables.csv'}: {r['file']}: its boxes do not "
+                                     "match its cards")
+            out.append(TablePhoto(root / r["file"], r["split"], cards, boxes))
+    return out
 
 
 def read_photo(path: Path, long_side: int = 1280) -> Image:
@@ -201,11 +225,23 @@ def _ordered(box: FloatArray) -> FloatArray:
 def reference_cards(img: Image, expect: int) -> list[FloatArray] | None:
     """The cards of a table photo (light cards on a dark table), row by row as the source
     labelled them: each a 4x2 box (its minimum-area rectangle); None where the threshold does
-    not give exactly ``expect`` card-sized blobs."""
+    not give exactly ``expect`` card-sized blobs. Where cards touch (one blob for two), the
+    light area is eroded (4, then 8 px) to part them and each box grown back as much."""
     grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
     grey = cv2.GaussianBlur(grey, (0, 0), 1.5)
     _, mask = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+    for erode in (0, 4, 8):
+        m = np.asarray(mask if not erode else cv2.erode(mask, np.ones((2 * erode + 1,) * 2,
+                                                                     np.uint8)), np.uint8)
+        boxes = _card_blobs(m, expect, erode)
+        if boxes is not None:
+            return row_wise(boxes)
+    return None
+
+
+def _card_blobs(mask: npt.NDArray[np.uint8], expect: int, grow: int
+                ) -> list[FloatArray] | None:
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     areas = [float(cv2.contourArea(c)) for c in contours]
     if not areas:
@@ -215,10 +251,10 @@ def reference_cards(img: Image, expect: int) -> list[FloatArray] | None:
     boxes = []
     for c, a in zip(contours, areas, strict=True):
         if 0.4 * typical <= a <= 1.8 * typical:
-            boxes.append(_ordered(np.asarray(cv2.boxPoints(cv2.minAreaRect(c)), np.float32)))
-    if len(boxes) != expect:
-        return None
-    return row_wise(boxes)
+            (cx, cy), (w, h), ang = cv2.minAreaRect(c)
+            rect = ((cx, cy), (w + 2 * grow, h + 2 * grow), ang)
+            boxes.append(_ordered(np.asarray(cv2.boxPoints(rect), np.float32)))
+    return boxes if len(boxes) == expect else None
 
 
 def row_wise(boxes: Sequence[FloatArray]) -> list[FloatArray]:
@@ -339,7 +375,7 @@ def measure_tables(watcher: CardWatcher, photos: Sequence[TablePhoto],
     out = TableScore()
     for p in photos:
         img = read_photo(p.path, long_side)
-        ref = reference_cards(img, len(p.cards))
+        ref = p.reference(img)
         if ref is None:
             out.skipped.append(f"{p.path.name}: its {len(p.cards)} cards not found by the "
                                "reference threshold")
@@ -405,27 +441,32 @@ class FineSeen:
     fine: float
     margin: float
     colour_ok: bool
+    #: its misfit to its best candidate (``DeckMatcher.fit``; nan: not measured)
+    fit: float = float("nan")
 
-    def accepted(self, lo: float, lead: float) -> str | None:
-        ok = self.colour_ok and self.fine >= lo and self.margin >= lead
+    def accepted(self, lo: float, lead: float, max_fit: float = 0.0) -> str | None:
+        ok = (self.colour_ok and self.fine >= lo and self.margin >= lead
+              and not (max_fit > 0 and self.fit > max_fit))
         return self.best if ok else None
 
 
 def observe_fine(deck: MemDeck, photos: Sequence[TablePhoto], long_side: int = 1280,
                  base: MatchParams | None = None) -> list[FineSeen]:
     """The fine decision on each labelled card of ``photos`` that is found, its thresholds
-    (``min_fine``, ``min_fine_margin``) off."""
+    (``min_fine``, ``min_fine_margin``) and the foreign-card gate off; and the misfit of
+    its best candidate (``DeckMatcher.fit``)."""
     from dataclasses import replace
 
     from vision.config import VisionConfig
     from vision.tracker import CardWatcher
 
-    params = replace(base or MatchParams(), fine=True, min_fine=-1.0, min_fine_margin=0.0)
+    params = replace(base or MatchParams(), fine=True, min_fine=-1.0, min_fine_margin=0.0,
+                     max_fit=0.0)
     watcher = CardWatcher(deck, VisionConfig(match=params, deck_thresholds={}), deck.id)
     out: list[FineSeen] = []
     for p in photos:
         img = read_photo(p.path, long_side)
-        ref = reference_cards(img, len(p.cards))
+        ref = p.reference(img)
         if ref is None:
             continue
         obs = watcher.observe(img)
@@ -438,8 +479,9 @@ def observe_fine(deck: MemDeck, photos: Sequence[TablePhoto], long_side: int = 1
             m = o.match
             if m.fine != m.fine:  # (not decided: a card the matcher could not shortlist)
                 continue
+            fit = watcher.matcher.fit(img, o.corners, replace(m, card_id=m.best_id))
             out.append(FineSeen(label, m.best_id, m.fine, m.fine_margin,
-                                m.gate != "colour"))
+                                m.gate != "colour", fit))
     return out
 
 
@@ -468,6 +510,48 @@ def choose_fine(seen: Sequence[FineSeen]) -> tuple[float, float, int, int]:
         return 0.7, 0.03, 0, 0
     (_, right, lo, lead), wrong = best
     return lo, lead, right, wrong
+
+
+#: The foreign-card gates (``max_fit``) :func:`choose_gate` searches with :data:`FINE_GRID`.
+FIT_GRID = tuple(round(0.02 + 0.005 * k, 3) for k in range(57))
+#: :func:`choose_gate`'s guard band: a gate counts only where one this much looser would
+#: still name no card wrong on the tuning observations. Their cards from outside the deck
+#: are mostly of the same evening as the deck (the boards' tuning folds; the mixed set's 3
+#: tuning photos are the only other light), and another evening's light brings a foreign
+#: card's misfit down as it brings the deck's own up: the gate the most names would pick
+#: lies right at the first foreign card of the tuning photos (0.085: 0 named there; 0.1: 2).
+FIT_GUARD = 1.25
+
+
+def choose_gate(seen: Sequence[FineSeen]) -> tuple[float, float, float, int, int]:
+    """(min_fine, min_fine_margin, max_fit, right, wrong) on ``seen`` (the deck's own cards
+    and cards from outside it, whose every name is wrong): the fine decision's thresholds
+    and the foreign-card gate chosen together, of :data:`FINE_GRID` x :data:`FIT_GRID`,
+    those naming no card wrong, also with the gate :data:`FIT_GUARD` times looser, naming
+    the most; then the strictest."""
+    if not seen:
+        return 0.7, 0.03, FIT_GRID[0], 0, 0
+    fine = np.array([s.fine for s in seen])
+    margin = np.array([s.margin for s in seen])
+    fit = np.array([s.fit for s in seen])
+    colour = np.array([s.colour_ok for s in seen])
+    right_id = np.array([s.best == s.card for s in seen])
+    best: tuple[int, float, float, float] | None = None
+    for mf in FIT_GRID:
+        fits = colour & ~(fit > mf)
+        loose = colour & ~(fit > FIT_GUARD * mf)
+        for lo in FINE_GRID["min_fine"]:
+            for lead in FINE_GRID["min_fine_margin"]:
+                over = (fine >= lo) & (margin >= lead)
+                if (loose & over & ~right_id).any():
+                    continue
+                key = (int((fits & over & right_id).sum()), lo, lead, -mf)
+                if best is None or key > best:
+                    best = key
+    if best is None:
+        return 0.7, 0.03, FIT_GRID[0], 0, 0
+    right, lo, lead, neg = best
+    return lo, lead, -neg, right, 0
 
 
 def half_deck(deck: MemDeck) -> MemDeck:

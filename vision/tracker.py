@@ -80,6 +80,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.config import VisionConfig, Zone
+from vision.corners import CornerIndex
 from vision.find import (
     CardFinder,
     FloatArray,
@@ -456,11 +457,12 @@ def candidates_of(matcher: DeckMatcher, image: Image, o: Observation,
     score): a named card's verdict carries them (``Match.candidates``, at most
     :data:`vision.match.CANDIDATES`); for a card not named they are computed once, every
     template scored (:meth:`DeckMatcher.ranked_in`), the fine decision's ranking first where
-    it ran (its aligned candidates), the compared size's after them."""
+    it ran (its aligned candidates), or the corner search's where it ran (a region: a card
+    mostly out of sight), the compared size's after them."""
     m = o.match
     if o.card_id is not None:
         return m.candidates
-    fine = m.candidates if not np.isnan(m.fine) else ()
+    fine = m.candidates if not (np.isnan(m.fine) and np.isnan(m.corner)) else ()
     if len(fine) >= limit:
         return fine[:limit]
     quad = np.roll(o.corners, m.rotation, axis=0)  # (as found: ``observe`` turned it)
@@ -685,6 +687,13 @@ class CardWatcher:
         #: the templates learnt at the table alone (None: none): a second opinion on a card
         #: the enrolled ones leave unknown (:meth:`_learnt_opinion`)
         self.learnt: DeckMatcher | None = None
+        #: The deck's corner indices (``VisionConfig.corners``; None: not searched): a card
+        #: found but not named, or a region, searched for by its printed index.
+        self.corners: CornerIndex | None = None
+        cp = self.config.corners.get(did)
+        if cp is not None:
+            self.corners = CornerIndex(enrolled.ids, [enrolled.template(c)
+                                                      for c in enrolled.ids], cp)
         self._deck_version: object = object()
         self._deck_changed()
         self._tracks: list[_Track] = []
@@ -932,6 +941,9 @@ class CardWatcher:
         areas = [c.area for c, m in found if m.card_id is not None]
         if areas:
             self.card_area = float(np.median(areas))
+        if self.corners is not None and self.card_area > 0:
+            named = [c.corners for c, m in found if m.card_id is not None]
+            found = [(c, self._corner_opinion(image, c, m, named)) for c, m in found]
         for card, m in found:
             # Report corners in the card's own orientation: its printed top-left first.
             corners = np.roll(card.corners, -m.rotation, axis=0).astype(np.float32)
@@ -1074,6 +1086,26 @@ class CardWatcher:
             params=self.config.match_params(self._deck_id))
         return True
 
+    def _corner_opinion(self, image: Image, card: FoundCard, m: Match,
+                        named: Sequence[FloatArray]) -> Match:
+        """A region ("something is there": paper no card found explains, most often a card
+        half under another) searched for by its corner index
+        (:class:`vision.corners.CornerIndex`), the cards named around it masked out. Named
+        where the index is clear; else still a region, the corner's best three its
+        candidates. A card found whole but not named is left as it is: it is most often a
+        card from outside the deck, and a number's index differs from its neighbour's by a
+        digit (a 13 not enrolled would be taken for a 12: ``test_foreign_numbers``)."""
+        if m.card_id is not None or m.gate != "region" or self.corners is None:
+            return m
+        w, h = self.deck.size
+        width = float(np.sqrt(self.card_area * w / h))
+        v = self.corners.name(image, card.corners, width, named)
+        if v.card_id is not None:
+            return replace(m, card_id=v.card_id, best_id=v.best_id, score=v.score,
+                           margin=v.margin, gate=None, corner=v.score,
+                           candidates=v.candidates)
+        return replace(m, corner=v.score, candidates=v.candidates)
+
     def _learnt_opinion(self, image: Image, card: FoundCard, m: Match) -> Match:
         """A card the enrolled templates leave unknown, whose best card by them has templates
         learnt at the table: named that card if its learnt templates fit it (the deck's
@@ -1081,7 +1113,9 @@ class CardWatcher:
         verdicts are never changed otherwise: learnt among them, tonight's light made a
         learnt template fit other cards better than their own (``bench ask``,
         set-boards-9: named 49 % -> 35 %, or 116 cards wrong), so a learnt template only
-        makes the camera sure of the card the enrolled ones already rank first."""
+        makes the camera sure of the card the enrolled ones already rank first. Where the
+        deck has a foreign-card gate (``max_fit``), the card must also fit its learnt
+        templates under it (:meth:`DeckMatcher.fit_learnt`)."""
         learnt = self.learnt
         if m.card_id is not None or learnt is None or m.best_id not in learnt.ids:
             return m
@@ -1089,6 +1123,17 @@ class CardWatcher:
         p = learnt.params
         if e.best_id != m.best_id or e.score < p.min_score or e.margin < p.min_margin:
             return m
+        if self.matcher.params.max_fit > 0:
+            # The foreign-card gate holds for them too, measured against the card as learnt
+            # tonight: a card the evening's light made misfit its enrolled templates fits
+            # its learnt ones; a card from outside the deck still misfits them.
+            per = getattr(self.deck, "learnt_templates", None)
+            mine = per().get(m.best_id, ()) if callable(per) else ()
+            fit = self.matcher.fit_learnt(image, card.corners, m.best_id, m.rotation, mine,
+                                          e.rotation)
+            if not fit <= self.matcher.params.max_fit:
+                return replace(m, fit=fit) if fit == fit else m
+            return replace(m, card_id=m.best_id, gate=None, fit=fit)
         return replace(m, card_id=m.best_id, gate=None)
 
     def take_unsure(self) -> list[UnsureCard]:

@@ -87,7 +87,8 @@ def draw(p: Painter, f: Frame, view: MarkersView) -> None:
         _colours(p, view, x, w)
     choices: list[Any] = []
     # (the main button looks disabled until it can act, the instruction above says why; it
-    # still takes a press, which says again what is missing)
+    # still takes a press, which says why again; the focus starts on what can act, never on
+    # starting over, which drops the picture taken before)
     if view.phase == "before":
         choices.append((HostAction("confirm"), p.tr("setup.markers.btn.laid"), None,
                         C.ACCENT, True))
@@ -98,11 +99,11 @@ def draw(p: Painter, f: Frame, view: MarkersView) -> None:
         choices.append((HostAction("confirm"), p.tr("setup.btn.save"), None, C.ACCENT, True))
     if view.phase in ("after", "result"):
         choices.append((HostAction("markers.again"), p.tr("setup.markers.btn.again"), None,
-                        C.PANEL_HI, True))
+                        C.PANEL_HI, True, True))
     choices.append((HostAction("back"), p.tr("setup.btn.back"), None, C.PANEL_HI, True))
     waiting = (frozenset({"confirm"}) if view.phase in ("before", "after") and not view.ready
                else frozenset())
-    footer(p, choices, undo=False, waiting=waiting)
+    footer(p, choices, undo=False, waiting=waiting, why=text)
 
 
 def _colours(p: Painter, view: MarkersView, x: float, w: float) -> None:

@@ -85,8 +85,8 @@ def draw(p: Painter, f: Frame, view: ZonesView) -> None:
     choices: list[Any] = []
     if view.phase == "look":
         # (looks disabled before the cards are found, the line above says why; it still
-        # takes a press: the focus stays on it, and a press then only says again what is
-        # missing -- never *back* by surprise)
+        # takes a press, which says why again; the focus starts on what can act, and
+        # moves to it once the cards are found)
         choices.append((HostAction("confirm"), p.tr("setup.zones.btn.take"), None,
                         C.ACCENT, True))
     elif view.phase == "adjust":
@@ -95,7 +95,7 @@ def draw(p: Painter, f: Frame, view: ZonesView) -> None:
                         C.PANEL_HI, True))
     choices.append((HostAction("back"), p.tr("setup.btn.back"), None, C.PANEL_HI, True))
     waiting = frozenset({"confirm"}) if view.phase == "look" and not view.ready else frozenset()
-    footer(p, choices, undo=False, waiting=waiting)
+    footer(p, choices, undo=False, waiting=waiting, why=line)
 
 
 _ROW = re.compile(r"row(\d+)")

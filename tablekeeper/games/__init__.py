@@ -149,6 +149,9 @@ class ScreenPart(Protocol):
     # Optional: ``asking(screen, loop) -> bool``: the game asks the host a question now (a
     # card's question, a claim to confirm); its clocks pause until it is answered
     # (:meth:`tablekeeper.screen.PygameScreen.modal`).
+    # Optional: ``moment(screen, loop) -> tuple``: the moment of the game a message belongs
+    # to (the turn, the recall ...); a refusal's banner stays until the host acts or this
+    # changes (:meth:`tablekeeper.screen.PygameScreen.moment`; default: any event ends it).
 
 
 @dataclass(frozen=True)

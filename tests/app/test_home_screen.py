@@ -162,3 +162,31 @@ def test_a_problem_told_again_is_shown_once(loop: Loop) -> None:
     screen.show_problem("deck /x: missing; the demo deck is used")
     assert screen.problems == ["markers.json: not found; the camera reads the cards alone",
                                "deck /x: missing; the demo deck is used"]
+
+
+def test_the_language_is_reached_from_home_with_the_three_buttons(loop: Loop) -> None:
+    """Issue 41, round three: on the home screen *next* walked the games and 「設定」 and never
+    reached 中文 / English (the host menu held it, behind a hold of *back*). It is walked now,
+    after the games and the set-up; *confirm* switches, and the focus stays on it. The set-up
+    button says what it opens."""
+    from display.i18n import tr
+
+    screen = _screen(loop)
+    screen.lang = "zh-TW"
+    screen.show_home(games.home_choices())
+    screen.render(loop, loop.clock.now_ns())
+    for lang in ("zh-TW", "en"):  # the set-up button is named for the area it opens
+        assert tr("btn.setup_area", lang) == tr("tablesetup.title", lang)
+    for _ in range(len(games.names()) + 3):
+        focused = screen.renderer.focused
+        if focused is not None and focused.action.name == "lang":
+            break
+        screen.gpio_button(loop, HostButton.NEXT, loop.clock.now_ns())
+        screen.render(loop, loop.clock.now_ns())
+    focused = screen.renderer.focused
+    assert focused is not None and focused.action.name == "lang"
+    screen.gpio_button(loop, HostButton.CONFIRM, loop.clock.now_ns())
+    screen.render(loop, loop.clock.now_ns())
+    assert screen.lang == "en" and screen.home is not None
+    focused = screen.renderer.focused
+    assert focused is not None and focused.action.name == "lang"  # (back in one press)

@@ -130,7 +130,8 @@ def test_the_answer_clock_waits_while_the_host_menu_is_open(loop: Loop, clock: F
     assert replay(contents) == live  # the same state, the same times
     kinds = [(r.note.kind, r.note.fields.get("why")) for r in contents.notes()
              if r.note is not None and r.note.kind in ("pause", "resume")]
-    assert kinds == [("pause", "menu"), ("resume", "menu")]
+    # (paused from the press of *back*: the menu it opened took the pause over)
+    assert kinds == [("pause", "back"), ("resume", "menu")]
     resume = next(r.note for r in contents.notes()
                   if r.note is not None and r.note.kind == "resume")
     assert 120_000 <= resume.fields["paused_ms"] <= 125_000
@@ -199,3 +200,72 @@ def test_nothing_pauses_before_a_game_starts(loop: Loop, clock: FakeClock) -> No
     screen.host_action(loop, HostAction("menu"), clock.now_ns())
     loop.step()
     assert screen.menu_open and not loop.referee.paused
+
+
+def test_the_hold_of_back_is_no_players_time(loop: Loop, clock: FakeClock, tmp_path: Path,
+                                             factory: Any) -> None:
+    """The 0.8 s the host holds *back* before the menu opens: the clock stood still from
+    the press (it ran until the menu opened: the guesser lost the hold's time), journalled
+    from the press, so replay gives the same times."""
+    _to_recall(loop, clock)
+    _run(loop, clock, 5_000)
+    left = _left_ms(loop, clock)
+    pressed_at = loop.referee.game_ms(clock.now_ns())
+    screen = _screen(loop)
+    back = factory.pin(PINS.back)
+    back.press(clock.now_ns())
+    _run(loop, clock, 1_000)  # held: the menu opens after 0.8 s
+    assert screen.menu_open and loop.referee.paused
+    back.release(clock.now_ns())
+    _run(loop, clock, 3_000)
+    screen.host_action(loop, HostAction("confirm"), clock.now_ns())  # back to the game
+    loop.step()
+    assert not screen.menu_open and not loop.referee.paused
+    assert _left_ms(loop, clock) == left  # not one ms of the hold was the guesser's
+    live = loop.referee.state
+    contents = read(tmp_path / "game.jsonl")
+    assert replay(contents) == live
+    notes = [r.note for r in contents.notes() if r.note is not None
+             and r.note.kind in ("pause", "resume")]
+    assert [n.at_ms for n in notes] == [pressed_at, pressed_at]
+    assert notes[1].fields["paused_ms"] == 4_000
+
+
+def test_a_short_back_resumes_the_clock_at_once(loop: Loop, clock: FakeClock,
+                                                factory: Any) -> None:
+    """A short press of *back* (an undo) holds the clock only while it is down."""
+    _to_recall(loop, clock)
+    _run(loop, clock, 2_000)
+    back = factory.pin(PINS.back)
+    back.press(clock.now_ns())
+    _run(loop, clock, 500)
+    assert loop.referee.paused
+    back.release(clock.now_ns())
+    _run(loop, clock, 500)
+    assert not loop.referee.paused and not _screen(loop).menu_open
+    assert loop.referee.state.phase is eb.Phase.DEAL  # (the *back*: the deal undone)
+
+
+def test_a_second_quick_back_is_not_lost(loop: Loop, clock: FakeClock, factory: Any) -> None:
+    """Two quick presses of *back*, the second down before the loop looked at the button
+    again: each is a *back* (here: the rules page back to the menu, then the menu closed).
+    The second press took the first one's place, and the first was lost."""
+    _to_recall(loop, clock)
+    screen = _screen(loop)
+    screen.open_menu()
+    screen.menu_page = "rules"
+    loop.step()
+    back = factory.pin(PINS.back)
+    back.press(clock.now_ns())
+    clock.advance_ms(20)
+    loop.step()  # the first press seen, still down
+    clock.advance_ms(60)
+    back.release(clock.now_ns())
+    clock.advance_ms(60)
+    back.press(clock.now_ns())  # the second, before the loop looks again
+    clock.advance_ms(20)
+    loop.step()
+    clock.advance_ms(60)
+    back.release(clock.now_ns())
+    _run(loop, clock, 500, step_ms=50)
+    assert not screen.menu_open  # rules -> menu -> closed: both taken

@@ -17,7 +17,7 @@ def test_shots_writes_the_screens_in_both_languages(tmp_path: Path,
                  "--only", "over"]) == 0
     files = sorted(p.name for p in tmp_path.glob("*.png"))
     wanted = [n for n, _ in snapshots() if "buzz" in n or "over" in n]
-    assert len(files) == 2 * len(wanted) == 10
+    assert len(files) == 2 * len(wanted) == 12
     assert "320x200-en-buzz-tie.png" in files and "320x200-zh-TW-over.png" in files
     assert f"{len(files)} PNG files" in capsys.readouterr().out
 

@@ -65,3 +65,15 @@ def test_the_check_finds_a_text_filling_its_tile_or_running_into_one() -> None:
     # a tile under a dialog's veil is not beside the dialog's text
     veil = pygame.Rect(0, 0, 800, 480)
     assert problems([words], size, fills=[(0, tile), (0, veil)]) == []
+
+
+def test_the_check_finds_player_shapes_on_each_other() -> None:
+    """Issue 41, round three: the names at the end of a chart's lines piled on one point (the
+    lines of players who all ended on the same score, The Game's rows ending together):
+    two player shapes sharing pixels are an overlap; apart, or under a dialog, fine."""
+    size = (800, 480)
+    a, b = pygame.Rect(700, 350, 14, 14), pygame.Rect(700, 356, 14, 14)
+    assert [p.kind for p in problems([], size, marks=[(0, a), (0, b)])] == ["overlap"]
+    assert problems([], size, marks=[(0, a), (0, b.move(0, 8))]) == []
+    assert problems([], size, fills=[(1, pygame.Rect(0, 0, 800, 480))],
+                    marks=[(0, a), (0, b)]) == []

@@ -236,3 +236,35 @@ def test_a_steps_main_button_looks_disabled_until_it_can_act(lang: str) -> None:
             assert tr("setup.zones.empty", lang) in texts
     assert looks["setup-zones-look-empty"] == C.PANEL
     assert looks["setup-zones-look-ready"] == C.ACCENT
+
+
+@pytest.mark.parametrize("lang", ["zh-TW", "en"])
+def test_the_focus_starts_on_what_can_act_and_a_waiting_button_says_why(
+        tmp_path: Path, demo_decks: Callable[[str], Deck], lang: str) -> None:
+    """The zones step opened on an empty table: 「用這些區域」 cannot act yet, so the focus
+    is not on it (it sat there, and *confirm* said nothing); walked to and confirmed, it
+    says why on the banner. Once the cards are in view it can act, and the focus goes to it."""
+    from display.i18n import tr
+
+    box = Box(tmp_path, demo_decks("the-game"))
+    box.screen.lang = lang
+    laying = box.hands.do
+    box.hands.do = lambda want: False  # type: ignore[method-assign]  # (nobody at the table)
+    assert box.screen.show_area("the-game", "zones")
+    area = box.screen.area
+    assert area is not None and area.step is not None and area.step.key == "zones"
+    for _ in range(3):
+        box.step()
+    take = next(b for b in box.screen.renderer.buttons if b.action.name == "confirm")
+    assert take.waiting and take.why in [t.text for t in box.screen.renderer.texts]  # (why)
+    assert box.focus() == ("back", None)  # what can act
+    box.next_until(("confirm", None))
+    box.press(HostButton.CONFIRM)
+    said = tr("status.not_yet", lang, what=tr("setup.zones.btn.take", lang),
+              why=take.why)
+    assert said in [t.text for t in box.screen.renderer.texts]
+    assert area.step is not None and area.step.key == "zones"  # (still here)
+    box.hands.do = laying  # type: ignore[method-assign]  # the cards are laid
+    box.until(lambda: not any(b.waiting for b in box.screen.renderer.buttons))
+    box.step()
+    assert box.focus() == ("confirm", None)

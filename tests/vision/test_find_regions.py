@@ -6,6 +6,7 @@ apart has none."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -18,6 +19,9 @@ from vision.deck import Deck
 from vision.demo_decks import build_demo_deck
 from vision.simtable import Conditions, Pose, SimulatedTable
 from vision.tracker import CardWatcher, recognise
+
+#: The watcher without The Game's corner search: the region as the finder reports it.
+NO_CORNERS = replace(VisionConfig(), corners={})
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +44,8 @@ def test_a_card_half_under_another_is_a_region(deck: Deck, surface: str) -> None
     image = table.capture().image
     under = next(t for t in table.truth() if t.card_id == "n63")
     assert 0.2 < under.visible < 0.8
-    watcher = CardWatcher(deck, VisionConfig(), deck.id)
+    # (the corner search off: the region as the finder reports it; on, below)
+    watcher = CardWatcher(deck, NO_CORNERS, deck.id)
     obs = watcher.observe(image)
     assert sorted(o.card_id for o in obs if o.card_id) == ["n51", "n83"]
     regions = [o for o in obs if o.match.gate == "region"]
@@ -60,18 +65,23 @@ def test_a_card_half_under_another_is_a_region(deck: Deck, surface: str) -> None
     # cards only).
     plain = recognise(watcher.finder, watcher.matcher, image)
     assert all(m.gate != "region" for _, m in plain)
+    # With The Game's corner search (the default), the strip in view shows n63's index:
+    # the region is named by it (issue 37 item 3).
+    got = CardWatcher(deck, VisionConfig(), deck.id).observe(image)
+    assert sorted(o.card_id for o in got if o.card_id) == ["n51", "n63", "n83"]
+    assert not any(o.match.gate == "region" for o in got)
 
 
 def test_cards_apart_make_no_region_and_a_region_no_event(deck: Deck) -> None:
     table = SimulatedTable(deck, seed=4, conditions=Conditions.clean("cloth"))
     for k, cid in enumerate(("n10", "n20", "n30")):
         table.place(cid, Pose(130 + 190 * k, 240, angle=6 * k, width=130))
-    watcher = CardWatcher(deck, VisionConfig(), deck.id)
+    watcher = CardWatcher(deck, NO_CORNERS, deck.id)
     assert [o.match.gate for o in watcher.observe(table.capture().image)] == [None] * 3
     # The stream: the half-covered card is reported as a region each frame, yet only the
     # two cards named make events.
     half = _half_under(deck, "cloth")
-    watcher = CardWatcher(deck, VisionConfig(), deck.id)
+    watcher = CardWatcher(deck, NO_CORNERS, deck.id)
     events = [e for _ in range(4) for e in watcher.process(half.capture())]
     assert sorted(e.card_id for e in events) == ["n51", "n83"]
     assert any(o.match.gate == "region" for o in watcher.last)
@@ -85,8 +95,16 @@ def test_recognize_prints_a_region_with_its_box(deck: Deck, tmp_path: Path,
     path = tmp_path / "half.png"
     assert cv2.imwrite(str(path), _half_under(deck, "cloth").capture().image)
     capsys.readouterr()
-    assert main(["vision", "recognize", "--deck", str(tmp_path / "deck"), str(path)]) == 0
+    # (The Game's deck is searched by its corner index: the strip in view is named n63,
+    # and --explain says how; a region is printed as such: a table with no index in view.)
+    assert main(["vision", "recognize", "--explain", "--deck", str(tmp_path / "deck"),
+                 str(path)]) == 0
     line = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
-    regions = [c for c in line["cards"] if c.get("region")]
-    assert len(regions) == 1 and regions[0]["id"] is None and len(regions[0]["corners"]) == 4
-    assert sorted(c["id"] for c in line["cards"] if c["id"]) == ["n51", "n83"]
+    assert not [c for c in line["cards"] if c.get("region")]
+    assert sorted(c["id"] for c in line["cards"] if c["id"]) == ["n51", "n63", "n83"]
+    by = {c["id"]: c["why"] for c in line["cards"]}
+    assert by["n63"]["named_by"] == "corner" and by["n63"]["corner"] >= by["n63"]["min_corner"]
+    assert by["n63"]["min_corner_margin"] == VisionConfig().corners[deck.id].min_margin
+    assert by["n51"]["named_by"] == "card" and "corner" not in by["n51"]
+    cands = {c["id"]: c["candidates"] for c in line["cards"]}
+    assert cands["n63"][0]["id"] == "n63"

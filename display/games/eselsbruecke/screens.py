@@ -20,9 +20,10 @@ import pygame
 from display import colours as C
 from display.colours import player_rgb, text_on
 from display.games.eselsbruecke.view import GameView, SeatView, TileView, ViewPhase
+from display.i18n import place
 from display.input import HostAction
 from display.paint import Painter
-from display.screens import BODY_TOP, Draw, Frame, big_timer, footer, header
+from display.screens import BODY_TOP, Draw, Frame, big_timer, footer, header, standings
 
 Choice = tuple[HostAction, str, int | None, C.RGB, bool]
 
@@ -464,8 +465,11 @@ def draw_over(p: Painter, f: Frame) -> None:
     reason = p.tr("eb.over.host") if view.end_reason == "host" else p.tr("eb.over.last")
     header(p, p.tr("eb.over.title"), reason)
     winners = list(view.winners)
-    top = p.rect(0.02, BODY_TOP + 0.005, 0.46, 0.075)
-    if len(winners) == 1:
+    top = p.rect(0.02, BODY_TOP + 0.003, 0.46, 0.062)
+    scored = any(view.scores) or any(view.stops)
+    if not scored:  # (ended before anyone scored: everyone's 0 is no shared win)
+        p.text(p.tr("over.nobody_scored"), top, size=0.05, colour=C.ACCENT, align="left")
+    elif len(winners) == 1:
         seat_badge(p, f, winners[0], top, p.tr("eb.over.winner", name=f.name(winners[0])),
                    size=0.05)
     elif winners:
@@ -473,22 +477,26 @@ def draw_over(p: Painter, f: Frame) -> None:
     # the tie-break: was the most tiles shared?
     best = max(view.scores) if view.scores else 0
     tied = [s for s in range(view.players) if view.scores[s] == best]
-    if len(tied) > 1:
+    if len(tied) > 1 and scored:
         p.text(p.tr("eb.over.tie_stops") if len(winners) < len(tied) else
-               p.tr("eb.over.tie_none"), p.rect(0.5, BODY_TOP + 0.005, 0.48, 0.075),
+               p.tr("eb.over.tie_none"), p.rect(0.5, BODY_TOP + 0.003, 0.48, 0.062),
                size=0.042, colour=C.WARN, align="left")
     # the ranking: one card per seat, best first
     stops = view.stops
-    ranking = sorted(range(view.players), key=lambda s: (-view.scores[s], -stops[s], s))
-    cells = _cells(p, view.players, p.rect(0.02, BODY_TOP + 0.085, 0.96, 0.11))
+    figures = [(-view.scores[s], -stops[s]) for s in range(view.players)]
+    places = standings(figures)
+    ranking = sorted(range(view.players), key=lambda s: (figures[s], s))
+    cells = _cells(p, view.players, p.rect(0.02, BODY_TOP + 0.07, 0.96, 0.125))
     for seat, r in zip(ranking, cells, strict=True):
-        place = 1 + sum(1 for s in ranking
-                        if (view.scores[s], stops[s]) > (view.scores[seat], stops[seat]))
-        upper = pygame.Rect(r.x, r.y, r.width, r.height // 2)
-        lower = pygame.Rect(r.x, upper.bottom, r.width, r.height - upper.height)
+        line = r.height * 2 // 7
+        upper = pygame.Rect(r.x, r.y, r.width, r.height - 2 * line)
         seat_badge(p, f, seat, upper, f.name(seat), size=0.042)
-        p.text(f"{place}. {p.tr('eb.over.score', n=view.scores[seat], s=stops[seat])}",
-               lower, size=0.042, pad=0.004)
+        # in words: the place, then the points and the stop tiles (a tie's decider), each
+        # named (not "1. 1 pt, 0 stop", a run of numbers)
+        p.text(place(places[seat], p.lang), pygame.Rect(r.x, upper.bottom, r.width, line),
+               size=0.04)
+        p.text(p.tr("eb.over.score_words", n=view.scores[seat], s=stops[seat]),
+               pygame.Rect(r.x, upper.bottom + line, r.width, line), size=0.04)
     recap(p, f, p.rect(0.02, BODY_TOP + 0.2, 0.96, 0.535))
     footer(p, [(HostAction("confirm"), p.tr("btn.new_game"), None, C.ACCENT, True)], undo=False)
 

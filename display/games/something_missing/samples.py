@@ -132,6 +132,11 @@ def snapshots(lang: str, game: GameDisplay) -> list[tuple[str, Snapshot]]:
     add("over", replace(s, state=over))
     add("over-shared", replace(s, state=replace(over, scores=(35, 19, 35, 5, 22), winners=(0, 2),
                                                 history=(*hist[:-1], (35, 19, 35, 5, 22)))))
+    # the host ended it before anyone scored: seven lines end on one point (the chart's
+    # names must not pile up there), and nobody won
+    add("over-host-nobody-scored", replace(s, players=SEVEN, state=replace(
+        BASE, phase=ViewPhase.OVER, scores=(0,) * 7, history=((0,) * 7,),
+        winners=tuple(range(7)), end_reason="host", cards_left=(6,) * 7)))
     seven = replace(BASE, phase=ViewPhase.BETTING, scores=(3, 12, 9, 0, 6, 18, 2), actor=6,
                     hourglass=5, cards_left=(6, 6, 5, 5, 5, 5, 0), scene_count=6,
                     bets=((5, 1, 0, 2, 4, 3), (), (), (), (), ()), passed=())

@@ -477,6 +477,11 @@ def score_chart(p: Painter, f: Frame, box: pygame.Rect) -> None:
     history = [tuple(0 for _ in view.scores), *view.history]
     if not view.history or tuple(view.history[-1]) != tuple(view.scores):
         history.append(view.scores)
+    if not any(any(row) for row in history):
+        # nobody has scored: every line would lie on the axis, every name on one point
+        p.text(p.tr("over.chart_empty"), box.inflate(-p.px(0.04), -p.px(0.2)),
+               size=0.045, colour=C.TEXT_DIM)
+        return
     axis_w = p.px(0.07)
     label_w = p.px(0.13)  # each line's name at its end (colour is not the only cue)
     plot = pygame.Rect(box.x + axis_w, title.bottom + p.px(0.02),
@@ -515,7 +520,7 @@ def score_chart(p: Painter, f: Frame, box: pygame.Rect) -> None:
     # The names at the lines' ends, pushed apart so that none overlaps the next.
     label_h = p.px(0.036)
     ys = _spread_labels([y for y, _ in sorted(ends)], label_h, plot.top + label_h / 2,
-                        plot.bottom + label_h / 2)
+                        plot.bottom - label_h / 2)
     for (end_y, seat), y in zip(sorted(ends), ys, strict=True):
         info = f.player(seat)
         colour = player_rgb(info.colour)
@@ -552,7 +557,11 @@ def draw_over(p: Painter, f: Frame) -> None:
         reason = p.tr("over.reason.host")
     header(p, p.tr("over.title"), reason)
     winners = list(view.winners)
-    if len(winners) == 1:
+    scored = any(view.scores)
+    if not scored:  # (ended before anyone scored: everyone's 0 is no shared win)
+        p.text(p.tr("over.nobody_scored"), p.rect(0.03, BODY_TOP + 0.02, 0.44, 0.17),
+               size=0.05, colour=C.ACCENT)
+    elif len(winners) == 1:
         info = f.player(winners[0])
         p.chip(p.rect(0.03, BODY_TOP + 0.02, 0.44, 0.17), info.colour,
                p.tr("over.winner", name=info.name), size=0.08)
@@ -570,8 +579,9 @@ def draw_over(p: Painter, f: Frame) -> None:
         info = f.player(seat)
         y = BODY_TOP + 0.23 + k * row_h
         place = 1 + sum(1 for s in ranking if view.scores[s] > view.scores[seat])
-        p.text(f"{place}.", p.rect(0.03, y, 0.05, row_h * 0.9), size=0.045, colour=C.TEXT_DIM,
-               align="right")
+        if scored:  # (no places where nobody scored)
+            p.text(f"{place}.", p.rect(0.03, y, 0.05, row_h * 0.9), size=0.045,
+                   colour=C.TEXT_DIM, align="right")
         p.chip(p.rect(0.09, y, 0.26, row_h * 0.9), info.colour, info.name, size=0.045)
         p.text(p.tr("points", n=view.scores[seat]), p.rect(0.36, y, 0.11, row_h * 0.9),
                size=0.045, align="right")

@@ -361,7 +361,7 @@ def rows_chart(p: Painter, f: Frame, box: pygame.Rect) -> None:
     title = pygame.Rect(box.x, box.y, box.width, box.height // 9)
     p.text(p.tr("tg.over.chart"), title, size=0.045, colour=C.TEXT_DIM, pad=0.008)
     axis_w = p.px(0.07)
-    label_w = p.px(0.08)
+    label_w = p.px(0.1)  # (each row's mark, then its arrow and number)
     # (the plot starts half a marker right of the axis's numbers: a row that ends at the first
     # play, as after an early stop, puts its marker there)
     inset = p.px(0.02)
@@ -411,12 +411,14 @@ def rows_chart(p: Painter, f: Frame, box: pygame.Rect) -> None:
         pygame.draw.lines(p.surface, colour, False, pts, width)
         end = pts[-1]
         m = p.px(0.03)
-        p.shape(marks[i % len(marks)], pygame.Rect(round(end[0] - m / 2), round(end[1] - m / 2),
+        # the row's mark beside its label (spread apart), not on the line's end: rows that
+        # end on one point would put their marks on each other
+        p.shape(marks[i % len(marks)], pygame.Rect(round(end[0] + 2), round(label_y[i] - m / 2),
                                                    m, m), colour)
         row = view.rows[i]
-        p.text(f"{row.arrow}{i + 1}", pygame.Rect(round(end[0] + m / 2 + 2),
+        p.text(f"{row.arrow}{i + 1}", pygame.Rect(round(end[0] + m + 4),
                                                  round(label_y[i] - label_h / 2),
-                                                 label_w - m // 2, p.px(0.04)),
+                                                 label_w - m - 4 - p.px(0.008), p.px(0.04)),
                size=0.032, colour=colour, align="left")
     for k, play in enumerate(view.plays, start=1):
         if play.backward or play.house_rule:

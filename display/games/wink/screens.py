@@ -13,7 +13,15 @@ from display.games import Draw
 from display.games.wink.view import CellView, TableView, WinkView
 from display.input import Button, HostAction
 from display.paint import Painter
-from display.screens import BODY_TOP, Frame, footer, header, margin_ms, player_strip
+from display.screens import (
+    BODY_TOP,
+    Frame,
+    footer,
+    header,
+    margin_ms,
+    player_strip,
+    standings,
+)
 
 STRIP = (0.02, 0.70, 0.96, 0.145)
 
@@ -528,14 +536,16 @@ def draw_over(p: Painter, f: Frame) -> None:
     if view.decided_by:
         p.text(p.tr(f"wink.decided.{view.decided_by}"), p.rect(0.50, BODY_TOP + 0.01, 0.48, 0.1),
                size=0.05, colour=C.ACCENT)
-    ranking = sorted(range(view.players), key=lambda s: (
-        -view.scores[s], view.accusation_cards[s], view.hands[s], s))
+    figures = [(-view.scores[s], view.accusation_cards[s], view.hands[s])
+               for s in range(view.players)]
+    places = standings(figures)  # (equal figures share a place: 1, 2, 2, 4)
+    ranking = sorted(range(view.players), key=lambda s: (figures[s], s))
     row_h = min(0.08, 0.56 / max(view.players, 1))
     for k, seat in enumerate(ranking):
         info = f.player(seat)
         y = BODY_TOP + 0.13 + k * row_h
-        p.text(f"{k + 1}.", p.rect(0.02, y, 0.05, row_h * 0.9), size=0.045, colour=C.TEXT_DIM,
-               align="right")
+        p.text(f"{places[seat]}.", p.rect(0.02, y, 0.05, row_h * 0.9), size=0.045,
+               colour=C.TEXT_DIM, align="right")
         p.chip(p.rect(0.08, y, 0.36, row_h * 0.9), info.colour, f"{seat + 1} {info.name}",
                size=0.045)
         p.text(p.tr("wink.score_row", pts=view.scores[seat], acc=view.accusation_cards[seat],

@@ -65,6 +65,11 @@ class EselsbrueckeScreen:
                              form.variant, start_seat=form.start,
                              at_ms=loop.referee.at_ms(now_ns))
 
+    def moment(self, screen: PygameScreen, loop: Loop) -> tuple[Any, ...]:
+        """A message's moment: the story or the recall, and whose guess it is."""
+        state: State = loop.referee.state
+        return (state.phase, state.round, state.turn, state.recall_slot, state.to_act)
+
     def snapshot_parts(self, screen: PygameScreen, loop: Loop) -> dict[str, Any]:
         from display.games.eselsbruecke.view import learn_tiles
 

@@ -64,6 +64,11 @@ class SomethingMissingScreen:
                              form.variant, start_seat=form.start,
                              at_ms=loop.referee.at_ms(now_ns), rng=rng)
 
+    def moment(self, screen: PygameScreen, loop: Loop) -> tuple[Any, ...]:
+        """A message's moment: the round's step and whose turn or decision it is."""
+        state: State = loop.referee.state
+        return (state.phase, state.round, state.to_act)
+
     def snapshot_parts(self, screen: PygameScreen, loop: Loop) -> dict[str, Any]:
         referee = loop.referee
         table = cast(Table, referee.table)

@@ -181,6 +181,12 @@ class TheGameScreen:
             entry_digits=entry.digits if entry is not None else "",
             entry_picks=picks, entry_depth=len(entry.opened) if entry is not None else 0)
 
+    def moment(self, screen: PygameScreen, loop: Loop) -> tuple[Any, ...]:
+        """A message's moment: the turn, and the refused play on the screen (a refusal goes
+        with its red flag on the row)."""
+        state: State = loop.referee.state
+        return (state.phase, state.turn, cast(Table, loop.referee.table).refused)
+
     def snapshot_parts(self, screen: PygameScreen, loop: Loop) -> dict[str, Any]:
         referee = loop.referee
         table = cast(Table, referee.table)

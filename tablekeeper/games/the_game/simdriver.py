@@ -70,6 +70,8 @@ class DemoTable:
     PILE_KEPT = 3
     #: a laid card the screen has not shown after this long is laid again, straighter
     RETRY_MS = 8_000
+    #: a player about to lay a card while a refused play is on the screen looks again after
+    WAIT_MS = 1_000
 
     def __init__(self, sim: SimTable, referee: Referee, rng: random.Random, *,
                  camera: Any | None = None, seat_pins: list[Any] | None = None,
@@ -168,7 +170,10 @@ class DemoTable:
                 return
             self._lay(event.row, event.card, t, len(state.plays) + 1)
         elif isinstance(event, TurnEnded):
-            self._press(seat, t, self.rng.randint(90, 250))
+            # (a player who sees a refused play on the screen waits for the host: the press
+            # is not made then, and planned again once the refusal is over)
+            self._press(seat, t, self.rng.randint(90, 250),
+                        unless=lambda: table_of(self.referee).refused is not None)
         elif isinstance(event, CannotPlay):
             self.long_presses += 1
             self._press(seat, t, 2_400)
@@ -223,6 +228,12 @@ class DemoTable:
             self._at(t_ns - 400 * NS_PER_MS, hand, "table")
 
         def lay() -> None:
+            if plays_after is not None and table_of(self.referee).refused is not None:
+                # a refused play is on the screen (the host's entry by hand): the player
+                # waits for the host before laying their card (it is on its way meanwhile)
+                self._awaiting = plays_after
+                self._lay(row, card, t_ns + self.WAIT_MS * NS_PER_MS, plays_after)
+                return
             self.placed += 1
             self._awaiting = plays_after
             if camera is None:
@@ -254,18 +265,31 @@ class DemoTable:
         self._at(t_ns, lay, "table")
         return box
 
-    def _press(self, seat: int, t_ns: int, hold_ms: int) -> None:
+    def _press(self, seat: int, t_ns: int, hold_ms: int,
+               unless: Callable[[], bool] = lambda: False) -> None:
+        """Press seat ``seat``'s button at ``t_ns`` for ``hold_ms``; not at all if
+        ``unless()`` holds when the press is due (its release then is not made either)."""
         pins = self.seat_pins
         up = t_ns + hold_ms * NS_PER_MS
-        if pins is None:  # no buttons: the edges go straight to the table adapter
-            self._at(t_ns, lambda: self.referee.seat_edge(seat + 1, True, t_ns), "press")
-            self._at(up, lambda: self.referee.seat_edge(seat + 1, False, up), "press")
-            return
-        pin = pins[seat]
+        made = [False]
 
         def down() -> None:
+            if unless():
+                return
+            made[0] = True
+            if pins is None:  # no buttons: the edges go straight to the table adapter
+                self.referee.seat_edge(seat + 1, True, t_ns)
+                return
             self.presses += 1
-            pin.press(t_ns)
+            pins[seat].press(t_ns)
+
+        def release() -> None:
+            if not made[0]:
+                return
+            if pins is None:
+                self.referee.seat_edge(seat + 1, False, up)
+            else:
+                pins[seat].release(up)
 
         self._at(t_ns, down, "press")
-        self._at(up, lambda: pin.release(up), "press")
+        self._at(up, release, "press")

@@ -58,22 +58,31 @@ class WinkScreen:
         self.place_row: int | None = None
         self.pad_row: int | None = None
         self._table_key: tuple[Any, ...] = ()
-        #: each message of a moment -> (what it says, the state it appeared in): it is shown
-        #: while that state lasts (:meth:`_owned`)
+        #: each message of a moment -> (what it says, the moment it appeared in): it is
+        #: shown while that moment lasts (:meth:`_owned`)
         self._owners: dict[str, tuple[Any, Any]] = {}
+
+    @staticmethod
+    def _moment(state: State) -> tuple[Any, ...]:
+        """The moment of the game a message belongs to: the turn's step (naming, placing,
+        an accusation pending), counted by the game's events, not by the camera's
+        confirmations of a cell (``CellSeen`` makes a new state and changes no game)."""
+        return (state.phase, state.turn, state.active, state.pending, len(state.namings),
+                len(state.accusations), len(state.placements))
 
     def _owned(self, name: str, value: Any, state: State) -> bool:
         """Whether the message ``name`` (saying ``value``; None: none) is still its
-        state's: a message belongs to the state in which it first appeared and ends with it
-        (the next event: the next player's naming or placing, an accusation ...)."""
+        moment's: a message belongs to the moment in which it first appeared and ends with
+        it (the next player's naming or placing, an accusation ...)."""
         if value is None:
             self._owners.pop(name, None)
             return False
         held = self._owners.get(name)
+        moment = self._moment(state)
         if held is None or held[0] != value:
-            self._owners[name] = (value, state)
+            self._owners[name] = (value, moment)
             return True
-        return held[1] is state
+        return bool(held[1] == moment)
 
     def host_action(self, screen: PygameScreen, loop: Loop, name: str, arg: Any,
                     now_ns: int) -> bool:
@@ -252,6 +261,10 @@ class WinkScreen:
             pick_seat=self.pick.seat,
             place_row=self.place_row,
             pad_row=self.pad_row)
+
+    def moment(self, screen: PygameScreen, loop: Loop) -> tuple[Any, ...]:
+        """A message's moment: the step of the turn (naming, placing, an accusation)."""
+        return self._moment(loop.referee.state)
 
     def snapshot_parts(self, screen: PygameScreen, loop: Loop) -> dict[str, Any]:
         referee = loop.referee
