@@ -85,7 +85,7 @@ STRINGS: dict[str, dict[str, str]] = {
                                   "en": "That tile was already drawn this game"},
     "reject.tile_not_laid": {"zh-TW": "這塊板塊不在這個故事裡",
                             "en": "That tile is not in this story"},
-    "reject.story_incomplete": {"zh-TW": "故事的板塊還沒放齊：請再放牌",
+    "reject.story_incomplete": {"zh-TW": "故事的板塊還沒放齊：請再放板塊",
                                "en": "The story needs more tiles: lay them"},
     "reject.already_answered": {"zh-TW": "這位玩家已經回答過了",
                                "en": "This player has already answered"},
