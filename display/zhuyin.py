@@ -306,13 +306,45 @@ def first_weight(sym: str) -> int:
     return sum(n for sound, n in _sounds().items() if sound.startswith(sym))
 
 
+#: the characters of Taiwanese given names, commonest first (made by ``tools/name_chars.py``
+#: from the Ministry of the Interior's name statistics; its header gives source and licence)
+NAME_CHARS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "name_chars.txt")
+
+
+@cache
+def name_weights(path: str = NAME_CHARS) -> dict[str, int]:
+    """How many of Taiwan's commonest given names each character is in (``name_chars.txt``:
+    a character and a count a line, ``#`` comments). Read once, at most 64 KB; a line of
+    another shape is skipped and logged, a missing or unreadable file leaves the name keyboard
+    in libchewing's order (logged)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read(64 * 1024)
+    except (OSError, UnicodeDecodeError) as exc:
+        _log.warning("注音 input: the list of name characters is unreadable (%s)", exc)
+        return {}
+    out: dict[str, int] = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        parts = line.split()
+        if len(parts) != 2 or len(parts[0]) != 1 or not parts[1].isdigit():
+            _log.warning("注音 input: %s line %d is not 'character count': %r", path, number,
+                         line[:40])
+            continue
+        out[parts[0]] = int(parts[1])
+    return out
+
+
 def offered(syllable: str, drawable: Callable[[str], bool] = lambda c: True) -> tuple[str, ...]:
-    """The characters the name screen offers for ``syllable``: those in everyday use
-    (:func:`common_characters`) first, then the rarer, each in libchewing's order (the
-    likeliest first); only those the screen can draw (``drawable``)."""
+    """The characters the name screen offers for ``syllable``: those of Taiwan's commonest
+    given names first, the commonest in names first (:func:`name_weights`), then those in
+    everyday use (:func:`common_characters`), then the rarer, each in libchewing's order
+    (the likeliest first); only those the screen can draw (``drawable``)."""
     common = common_characters()
+    names = name_weights()
     found = [c for c in candidates(syllable) if drawable(c)]
-    return tuple(sorted(found, key=lambda c: c not in common))
+    return tuple(sorted(found, key=lambda c: (-names.get(c, 0), c not in common)))
 
 
 def complete(syllable: str) -> bool:

@@ -499,9 +499,11 @@ def test_a_two_character_name_in_zhuyin(box_of: Callable[[str], Box]) -> None:
     report(f"注音: a two-character name, all {len(costs)}", costs, len(costs))
     # The issue asked for 30 at most: not reached (docs/host-buttons.md says what limits it);
     # the ten cost 53 before the keys were grouped, 49 before the keys that cannot follow
-    # what is typed were skipped and the rest of a syllable offered commonest first.
-    assert worst <= 43 and sum(first.values()) / len(first) <= 34
-    assert max(costs.values()) <= 59 and sum(costs.values()) / len(costs) <= 34
+    # what is typed were skipped and the rest of a syllable offered commonest first, 43
+    # (mean 33.6; all 43: 59, 33.7) before names' characters came first. These names are
+    # left out of that list's derivation (tools/name_chars.py), so they measure it held out.
+    assert worst <= 37 and sum(first.values()) / len(first) <= 30
+    assert max(costs.values()) <= 59 and sum(costs.values()) / len(costs) <= 31.5
 
 
 def test_adding_a_player_and_back_to_start(box_of: Callable[[str], Box]) -> None:
