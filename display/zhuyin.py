@@ -153,7 +153,27 @@ def weights() -> dict[str, int]:
                     if chars:
                         out[sound + tone] = (said.get(sound + tone, 0) if said
                                              else sum(c in common for c in chars))
-    return out
+    return _with_names(out)
+
+
+def _with_names(said: dict[str, int]) -> dict[str, int]:
+    """``said`` (each syllable's weight in Mandarin at large) blended half and half with how
+    often names say it: each character of :func:`name_weights` adds its count to its reading
+    (the syllable libchewing lists it earliest under: 柏 is ㄅㄛˊ). Both are made shares of
+    their totals first, so neither scale wins; a syllable no name says keeps its half."""
+    names = name_weights()
+    read: dict[str, tuple[str, int]] = {}
+    for syllable in said:
+        for place, char in enumerate(candidates(syllable)):
+            if char in names and (char not in read or place < read[char][1]):
+                read[char] = (syllable, place)
+    in_names: dict[str, int] = {}
+    for char, (syllable, _) in read.items():
+        in_names[syllable] = in_names.get(syllable, 0) + names[char]
+    total, named = sum(said.values()), sum(in_names.values())
+    if not total or not named:
+        return said
+    return {s: round(1e9 * (n / total + in_names.get(s, 0) / named)) for s, n in said.items()}
 
 
 #: libchewing's tones in its phone codes (0: the first, which has no mark)
