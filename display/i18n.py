@@ -171,7 +171,9 @@ STRINGS: dict[str, Mapping[str, str]] = {
     "ask.question": {"zh-TW": "攝影機看到一張卡，但不確定是哪一張：請選一張",
                      "en": "The camera sees a card but is not sure which: please pick one"},
     "ask.seen": {"zh-TW": "攝影機看到的", "en": "What the camera sees"},
-    "ask.this_one": {"zh-TW": "是這張：{name}", "en": "This one: {name}"},
+    "ask.confirm": {"zh-TW": "按確認：", "en": "Confirm:"},
+    "ask.more": {"zh-TW": "再 3 張候選（返回鍵）", "en": "3 more cards (back)"},
+    "ask.best": {"zh-TW": "回到前 3 張（返回鍵）", "en": "The best 3 (back)"},
     "ask.none": {"zh-TW": "都不是：手動輸入", "en": "None of these: enter by hand"},
     "ask.later": {"zh-TW": "等一下再說（{n} 張待確認）", "en": "Later ({n} waiting)",
                   "en:one": "Later ({n} waiting)"},
@@ -366,6 +368,10 @@ STRINGS: dict[str, Mapping[str, str]] = {
     "setup.config.clash": {"zh-TW": "設定檔同一項剛被手動改過：已存這裡的值，原值記在記錄裡",
                            "en": "That setting was also edited in the config file: the value "
                                  "set here is saved, the file's is in the log"},
+    "setup.config.clash.zones": {"zh-TW": "設定檔裡的區域剛被手動改過："
+                                           "已存這裡找到的區域，原本的記在記錄裡",
+                                 "en": "The zones were also edited in the config file: the "
+                                       "zones found here are saved, the file's are in the log"},
     "setup.config.none": {"zh-TW": "這台機器沒有設定檔，無法儲存",
                           "en": "This box runs without a config file: cannot save"},
     "setup.zones.lay.pile": {"zh-TW": "把一張牌放在牌堆的位置",

@@ -216,17 +216,22 @@ def game_shared(display: Any, lang: str) -> list[tuple[str, Snapshot]]:
     ]
 
 
-#: three alike cards of each game (id, zh-TW, en, shape: square tiles or cards) for the
-#: question about a card the camera could not name (issue 37)
+#: six alike cards of each game (id, zh-TW, en, shape: square tiles or cards) for the
+#: question about a card the camera could not name (issue 37): its two pages of candidates
 ASK_CARDS: dict[str, tuple[tuple[str, str, str], ...]] = {
-    "the_game": (("n68", "68", "68"), ("n60", "60", "60"), ("n86", "86", "86")),
-    "wink": (("w18", "18", "18"), ("w16", "16", "16"), ("w13", "13", "13")),
+    "the_game": (("n68", "68", "68"), ("n60", "60", "60"), ("n86", "86", "86"),
+                 ("n66", "66", "66"), ("n88", "88", "88"), ("n98", "98", "98")),
+    "wink": (("w18", "18", "18"), ("w16", "16", "16"), ("w13", "13", "13"),
+             ("w19", "19", "19"), ("w10", "10", "10"), ("w78", "78", "78")),
     "something_missing": (("i07", "乳酸飲料", "yogurt drink"), ("i12", "熱水瓶", "thermos flask"),
-                          ("i03", "轉盤電話", "rotary phone")),
+                          ("i03", "轉盤電話", "rotary phone"), ("i06", "彈珠汽水", "marble soda"),
+                          ("i14", "熱水袋", "hot-water bag"), ("i56", "醬油瓶", "soy sauce")),
     "eselsbruecke": (("k014", "鯊魚", "shark"), ("k015", "章魚", "octopus"),
-                     ("k041", "麵包", "bread")),
+                     ("k041", "麵包", "bread"), ("k013", "鯨魚", "whale"),
+                     ("k016", "螃蟹", "crab"), ("k019", "鱷魚", "crocodile")),
 }
-_ASK_HUES = ((200, 60, 60), (60, 120, 200), (60, 160, 90))
+_ASK_HUES = ((200, 60, 60), (60, 120, 200), (60, 160, 90), (210, 150, 40), (140, 70, 170),
+             (90, 90, 90))
 
 
 def _ask_picture(k: int, square: bool) -> Any:
@@ -244,10 +249,11 @@ def _ask_picture(k: int, square: bool) -> Any:
 
 def ask_samples(display: Any, lang: str) -> list[tuple[str, Snapshot]]:
     """The question about a card the camera could not name, with the game's cards' names
-    (stand-in pictures: the kiosk shows the deck's): the best one focused."""
+    (stand-in pictures: the kiosk shows the deck's): the best one focused; the second page
+    (*back*), its second card focused; "none of these" focused."""
     import numpy as np
 
-    from display.ask import AskView
+    from display.ask import PAGE, AskView
     from display.model import CardView
 
     cards = ASK_CARDS.get(display.game)
@@ -261,8 +267,13 @@ def ask_samples(display: Any, lang: str) -> list[tuple[str, Snapshot]]:
     seen = np.clip(seen * np.array([0.92, 0.82, 0.62]) + 12.0, 0, 255).astype(np.uint8)
     titles = SETUPS.get(display.game, (("", ""), (), 4))[0]
     s = Snapshot(state=None, now_ms=T0, lang=lang, game=display)
-    ask = AskView(serial=1, candidates=views, crop=seen, waiting=2, titles=titles)
-    return [(display.game + "-ask", replace(s, ask=ask, focus=0))]
+    pages = -(-len(views) // PAGE)
+    first = AskView(serial=1, candidates=views[:PAGE], crop=seen, waiting=2, titles=titles,
+                    pages=pages)
+    second = replace(first, candidates=views[PAGE:2 * PAGE], page=1)
+    return [(display.game + "-ask", replace(s, ask=first, focus=0)),
+            (display.game + "-ask-more", replace(s, ask=second, focus=1)),
+            (display.game + "-ask-none", replace(s, ask=second, focus=3))]
 
 
 def snapshots(lang: str = "zh-TW") -> list[tuple[str, Snapshot]]:

@@ -22,6 +22,7 @@ import pygame
 
 from display import colours as C
 from display.ask import LATER as ASK_LATER
+from display.ask import MORE as ASK_MORE
 from display.ask import NONE as ASK_NONE
 from display.ask import PICK as ASK_PICK
 from display.ask import AskView
@@ -755,40 +756,73 @@ def _ask_picture(p: Painter, surface: pygame.Surface | None, box: pygame.Rect, l
     p.surface.blit(scaled, scaled.get_rect(center=inner.center))
 
 
+def _ask_focused(ask: AskView, focus: int | None) -> tuple[str, int | None]:
+    """What the host buttons' focus is on in the question (as ``display.input.focus_order``
+    walks its buttons: the page's candidates, "none of these", "later", then the menu):
+    ("pick", its index on the page) / ("none" | "later" | "menu", None)."""
+    n = len(ask.candidates)
+    order: list[tuple[str, int | None]] = [("pick", i) for i in range(n)]
+    order += [("none", None), ("later", None), ("menu", None)]
+    return order[(focus or 0) % len(order)]
+
+
 def draw_ask(p: Painter, f: Any) -> None:
-    """The question: the card seen (left), its candidates (right, the best first), "none of
-    these" and "later" below; the footer's language switch."""
+    """The question: what *confirm* will do, in the screen's largest text (the focused
+    answer); the card seen (left), its candidates on this page (right, the best first);
+    "more cards", "none of these" and "later" below; the footer's language switch."""
     ask = f.snap.ask
     assert isinstance(ask, AskView)
     p.surface.fill(C.BG)
     game = ask.titles[1] if p.lang == "en" else ask.titles[0]
     header(p, p.tr("ask.title"), game)
-    top = BODY_TOP
-    p.text(p.tr("ask.question"), p.rect(0.02, top, 0.96, 0.07), size=0.05, colour=C.ACCENT)
-    body_top, body_bottom = top + 0.08, FOOTER_Y - 0.02
-    # the card as the camera saw it
-    seen = p.rect(0.02, body_top + 0.05, 0.25, body_bottom - body_top - 0.05)
-    p.text(p.tr("ask.seen"), p.rect(0.02, body_top, 0.25, 0.05), size=0.035,
+    kind, index = _ask_focused(ask, f.snap.focus)
+    # The focused answer, the most readable thing on the screen (issue 37): what confirm does.
+    band = p.rect(0.02, BODY_TOP, 0.96, 0.13)
+    p.fill(band, C.PANEL, 0.012)
+    hint = p.rect(0.03, BODY_TOP, 0.22, 0.13)
+    p.text(p.tr("ask.confirm"), hint, size=0.04, colour=C.TEXT_DIM, align="left")
+    if kind == "pick" and index is not None:
+        card = ask.candidates[index]
+        answer = card.name(p.lang) or card.card_id
+    else:
+        answer = p.tr({"none": "ask.none", "later": "ask.later",
+                       "menu": "btn.menu"}[kind], n=ask.waiting)
+    p.text(answer, p.rect(0.25, BODY_TOP, 0.72, 0.13), size=0.095, colour=C.ACCENT,
+           align="left", pad=0.01)
+    top = BODY_TOP + 0.14
+    p.text(p.tr("ask.question"), p.rect(0.02, top, 0.96, 0.05), size=0.035,
            colour=C.TEXT_DIM)
-    _ask_picture(p, _ask_surface(ask.crop) if ask.crop is not None else None,
-             seen, "?")
-    n = max(1, len(ask.candidates))
-    left, right, gap = 0.30, 0.98, 0.015
-    w = (right - left - gap * (n - 1)) / n
-    name_h = 0.13
+    body_top, body_bottom = top + 0.06, FOOTER_Y - 0.02
+    # the card as the camera saw it
+    seen = p.rect(0.02, body_top + 0.045, 0.22, body_bottom - body_top - 0.045)
+    p.text(p.tr("ask.seen"), p.rect(0.02, body_top, 0.22, 0.045), size=0.032,
+           colour=C.TEXT_DIM)
+    _ask_picture(p, _ask_surface(ask.crop) if ask.crop is not None else None, seen, "?")
+    left, right, gap = 0.27, 0.98, 0.015
+    w = (right - left - gap * 2) / 3  # (a page of 3 wide, whatever it holds)
+    name_h = 0.11
     for i, card in enumerate(ask.candidates):
         x = left + i * (w + gap)
         pic = p.rect(x, body_top, w, body_bottom - body_top - name_h - 0.01)
         _ask_picture(p, _ask_surface(card.image)
-                 if card.image is not None else None, pic, card.name(p.lang))
+                     if card.image is not None else None, pic, card.name(p.lang))
         label = card.name(p.lang) or card.card_id
+        focused = kind == "pick" and index == i
         p.button(p.rect(x, body_bottom - name_h, w, name_h), HostAction(ASK_PICK, card.card_id),
-                 p.tr("ask.this_one", name=label) if i == 0 else label,
-                 colour=C.ACCENT if i == 0 else C.PANEL_HI, size=0.045)
+                 label, colour=C.ACCENT if focused else C.PANEL_HI, size=0.042)
     y, h = FOOTER_Y, FOOTER_H
-    p.button(p.rect(0.16, y, 0.40, h), HostAction(ASK_NONE), p.tr("ask.none"), size=0.045)
-    p.button(p.rect(0.58, y, 0.26, h), HostAction(ASK_LATER),
-             p.tr("ask.later", n=ask.waiting), size=0.045)
+    x = 0.01
+    if ask.pages > 1:
+        more = "ask.more" if ask.page == 0 else "ask.best"
+        p.button(p.rect(x, y, 0.27, h), HostAction(ASK_MORE), p.tr(more), size=0.038,
+                 focus=False)
+        x += 0.28
+    rest = 0.85 - x
+    p.button(p.rect(x, y, rest * 0.56, h), HostAction(ASK_NONE), p.tr("ask.none"),
+             size=0.038, colour=C.ACCENT if kind == "none" else C.PANEL_HI)
+    p.button(p.rect(x + rest * 0.57, y, rest * 0.43, h), HostAction(ASK_LATER),
+             p.tr("ask.later", n=ask.waiting), size=0.038,
+             colour=C.ACCENT if kind == "later" else C.PANEL_HI)
     p.button(p.rect(0.86, y, 0.13, h), HostAction("lang"), p.tr("btn.lang"), size=0.04)
 
 

@@ -132,6 +132,12 @@ def register(commands: Any, benches: Any) -> None:
                     "card, and what learning at the table gains (issue 37)")
     bench.set_defaults(func=_bench_ask)
 
+    bench = benches.add_parser(
+        "tilt", help="cards in the far half of a table seen by a camera leaning back, "
+                     "against the near half, per finder setting (the simulated table; "
+                     "issue 37)")
+    bench.set_defaults(func=_bench_tilt)
+
 
 def _demo(args: argparse.Namespace) -> int:
     from tablekeeper import games
@@ -167,6 +173,12 @@ def _bench_loop(args: argparse.Namespace) -> int:
     from tablekeeper.loop_bench import run_bench
 
     return run_bench(args)
+
+
+def _bench_tilt(args: argparse.Namespace) -> int:
+    from vision.tiltbench import main
+
+    return main()
 
 
 def _bench_ask(args: argparse.Namespace) -> int:

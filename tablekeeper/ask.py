@@ -3,10 +3,15 @@
 The camera reports such a card once it has lain still (:class:`vision.tracker.UnsureCard`:
 its picture and its best 3 candidates, computed once). The loop keeps them in :class:`Asks`
 (``Loop.asks``); the screen shows the oldest as a question over the game: the card's picture
-beside its candidates, the best one focused, so *confirm* names it in one press. *next* walks
-to the others, then "none of these" (the game's own entry by hand, its kit's ``hand_entry``),
-then "later". *back* (and the host menu) leave the question open: it stays pending, and the
-header says so, until it is answered or the card is taken away or named by the camera.
+beside its candidates, the best one focused, so *confirm* names it in one press. The
+candidates come a page of :data:`PAGE` at a time (the camera gives up to 6,
+``vision.tracker.ASK_CANDIDATES``): *next* walks the best 3, then on to the second page's,
+then "none of these" (the game's own entry by hand, its kit's ``hand_entry``), then "later";
+*back* turns to the other page at once (its first card focused), so any of the best 6 is at
+most 4 presses away (the 6th: *back*, *next*, *next*, *confirm*) and "none of these" 5.
+Where there is one page, *back* puts the question off as "later" does. "Later" (and the host
+menu) leave the question open: it stays pending, and the header says so, until it is
+answered or the card is taken away or named by the camera.
 
 An answer goes into the journal as an ``asked`` note (the card's candidates, the card chosen,
 by whom: ``host``) and the chosen card enters the game as the camera's card would: the game's
@@ -28,6 +33,9 @@ from typing import Any
 PICK = "ask.pick"  # a candidate (arg: its card id)
 NONE = "ask.none"  # none of these: the game's entry by hand
 LATER = "ask.later"  # not now: it stays pending
+MORE = "ask.more"  # the other page of candidates
+#: Candidates on a page of the question (the best 3, then the next 3).
+PAGE = 3
 
 
 @dataclass(frozen=True)
@@ -62,6 +70,16 @@ def question_of(unsure: Any, serial: int) -> Question:
                     candidates=tuple((str(c), float(s)) for c, s in unsure.candidates),
                     crop=crop[..., ::-1] if getattr(crop, "ndim", 0) == 3 else crop,
                     gate=unsure.gate, template=getattr(unsure, "template", None))
+
+
+def pages(q: Question) -> int:
+    """How many pages of candidates ``q`` has (at least one: "none of these")."""
+    return max(1, math.ceil(len(q.candidates) / PAGE))
+
+
+def page_of(q: Question, page: int) -> tuple[str, ...]:
+    """The candidates (card ids, best first) on page ``page`` of ``q``."""
+    return q.ids[page * PAGE:(page + 1) * PAGE]
 
 
 class Asks:

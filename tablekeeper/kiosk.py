@@ -25,7 +25,11 @@ Faults the kiosk lives through (tests/kiosk/test_faults_*.py):
   the game: the event is refused, nothing is acknowledged, the reason is on the screen and in
   systemd's status line; every second the kiosk tries again and the banner goes when writing
   works (:class:`GuardedGame`);
-- a ``.current.jsonl.<pid>.new`` left by a crash during a create is removed at start-up.
+- a ``.current.jsonl.<pid>.new`` left by a crash during a create is removed at start-up;
+- SIGTERM (``systemctl stop``, a shutdown) at any moment -- before READY=1, in play, SDL
+  started (SDL would take the signal as a quit event nothing reads), stuck writing to a log
+  stream nobody reads -- ends the kiosk within the unit's ``TimeoutStopSec``: the clean stop
+  (every ``finally``, exit 0), else :class:`StopGuard` after :data:`STOP_GRACE_S`.
 
 Interpretations:
 
@@ -193,7 +197,13 @@ class Terminated(SystemExit):
     the folder's lock are let go) and the kiosk exits 0 well within ``TimeoutStopSec``."""
 
 
+_STOPPING: list[bool] = []
+
+
 def _on_sigterm(signum: int, frame: Any) -> None:
+    if _STOPPING:  # a second SIGTERM: the clean stop under way goes on
+        return
+    _STOPPING.append(True)
     log.warning("SIGTERM: the kiosk stops")
     raise Terminated(0)
 
@@ -208,6 +218,65 @@ def handle_sigterm() -> None:
         signal.signal(signal.SIGTERM, _on_sigterm)
 
 
+#: SIGTERM's clean stop (every ``finally``) must be over within this many seconds, else the
+#: kiosk ends without it (:class:`StopGuard`). Below the unit's ``TimeoutStopSec`` (15 s), after
+#: which systemd would send SIGKILL (tests/kiosk/test_faults_sigterm.py checks the two).
+STOP_GRACE_S = 10.0
+
+
+class StopGuard:
+    """The last resort of a SIGTERM: the kiosk ends within :data:`STOP_GRACE_S` even when its
+    main thread cannot run the Python handler or cannot finish the clean stop -- stuck in a
+    write to a log stream nobody reads (journald wedged: each ``write`` blocks again after the
+    signal), or in C code that retries the interrupted call.
+
+    Python's C-level signal handler writes the signal's number to a wakeup fd
+    (:func:`signal.set_wakeup_fd`) whatever the main thread is doing; a side thread reads it
+    and, if the clean stop has not ended the process within the grace, ends it with
+    ``os._exit(0)``. Nothing acknowledged is lost that way: every journal line is complete and
+    fsynced before it is acknowledged (a power cut's tests, docs/journal.md); the folder's lock
+    is the kernel's. :meth:`close` (the clean stop is over, or the kiosk ran inside another
+    program) stands it down and gives back the previous wakeup fd."""
+
+    def __init__(self, grace_s: float = STOP_GRACE_S) -> None:
+        self.grace_s = grace_s
+        self._done = threading.Event()
+        self._r, self._w = os.pipe()
+        os.set_blocking(self._w, False)
+        self._before = signal.set_wakeup_fd(self._w, warn_on_full_buffer=False)
+        self._thread = threading.Thread(target=self._watch, name="sigterm-guard", daemon=True)
+        self._thread.start()
+
+    def _watch(self) -> None:
+        while True:
+            try:
+                got = os.read(self._r, 64)
+            except OSError:
+                return
+            if not got or self._done.is_set():
+                return
+            if signal.SIGTERM in got and not self._done.wait(self.grace_s):
+                _last_line(f"tablekeeper kiosk: SIGTERM: the clean stop did not end within "
+                           f"{self.grace_s:g} s; ended without it (every acknowledged journal "
+                           "line is on disk)")
+                os._exit(0)
+
+    def close(self) -> None:
+        self._done.set()
+        with contextlib.suppress(ValueError, OSError):
+            signal.set_wakeup_fd(self._before)
+        os.close(self._w)  # (the side thread reads the end of the pipe and returns)
+        self._thread.join(1.0)
+        os.close(self._r)
+
+
+def _last_line(text: str) -> None:
+    """One line on stderr that never waits: the log stream may be the very thing stuck."""
+    with contextlib.suppress(OSError, ValueError):
+        os.set_blocking(2, False)
+        os.write(2, (text + "\n").encode("utf-8", "replace"))
+
+
 def run_kiosk(args: argparse.Namespace) -> int:
     from tablekeeper.logs import setup_logging
     from tablekeeper.sdnotify import Notifier
@@ -215,11 +284,15 @@ def run_kiosk(args: argparse.Namespace) -> int:
     main_thread = threading.current_thread() is threading.main_thread()
     before = signal.getsignal(signal.SIGTERM) if main_thread else None
     handle_sigterm()
+    _STOPPING.clear()
+    guard = StopGuard() if main_thread else None
     try:
         return _run_kiosk_main(args, setup_logging, Notifier)
     except Terminated:
         return 0
     finally:
+        if guard is not None:
+            guard.close()
         if main_thread:  # (a kiosk run inside another program, a test: its handler again)
             signal.signal(signal.SIGTERM, before if before is not None else signal.SIG_DFL)
 
@@ -232,10 +305,10 @@ def _run_kiosk_main(args: argparse.Namespace, setup_logging: Any, Notifier: Any)
     notifier = Notifier.from_environ(os.environ, os.getpid())
     config_path = Path(args.config) if args.config else None
     report = read_config(config_path, explicit=args.config is not None)
+    if report.fatal is not None:  # one line says it all (the other problems in it too)
+        return stop_for(one_line(report.fatal, report.problems), args, notifier)
     for config_line in report.problems:
         log.error("config: %s", config_line)
-    if report.fatal is not None:
-        return stop_for(report.fatal, args, notifier)
     config = report.config
     config_problem: str | None = config_summary(report.problems, config_path)
     # One kiosk per games folder, decided before anything else is opened (a second kiosk
@@ -245,8 +318,7 @@ def _run_kiosk_main(args: argparse.Namespace, setup_logging: Any, Notifier: Any)
         lock = lock_folder(folder)
     except FolderLocked as exc:
         text = f"tablekeeper kiosk not started / 未啟動: {exc}"
-        log.critical("%s", text)
-        print(text, file=sys.stderr)
+        print(printable_line(text), file=sys.stderr, flush=True)  # the one line: no log line
         notifier.status(text[:200])
         return EXIT_CONFIG
     try:
@@ -272,8 +344,8 @@ def _run_kiosk(args: argparse.Namespace, config: Config, config_path: Path | Non
     try:
         firmware = build(fw_config)
     except RuntimeError as exc:
-        print(f"tablekeeper kiosk: {exc}\n(on a machine without GPIO, try --keyboard)",
-              file=sys.stderr)
+        print(printable_line(f"tablekeeper kiosk: {exc} (on a machine without GPIO, try "
+                             "--keyboard)"), file=sys.stderr)
         return 2
 
     clock = MonotonicClock()
@@ -623,22 +695,42 @@ def config_summary(problems: tuple[str, ...] | list[str],
     return f"設定檔有誤 / config: {first}{tail}"
 
 
+def one_line(fatal: str, problems: tuple[str, ...] | list[str]) -> str:
+    """The stop's reason and, after it, the config's other problems: one line (the unit's
+    log gets nothing else from a kiosk that stops for its settings)."""
+    said = fatal.replace(_DEFAULT_USED, "")
+    others = [p.replace(_DEFAULT_USED, "") for p in problems]
+    others = [p for p in others if p not in said]
+    if others:
+        said += f" (+{len(others)} more / 另有 {len(others)} 項: " + "; ".join(others) + ")"
+    return said
+
+
+_DEFAULT_USED = " (the default is used)"
+
+
+def printable_line(text: str) -> str:
+    """``text`` as one line: a line break or another control character inside it (a path,
+    a value quoted from the file) is shown as its escape, never as a second line."""
+    return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
+
+
 def stop_for(reason: str, args: argparse.Namespace, notifier: Any) -> int:
-    """Stop before any game is opened: the reason goes to the log, to systemd's status line,
-    to stderr and onto the screen (held there for ``--run-for`` seconds, or until the window
-    is closed or Esc is pressed). Returns :data:`EXIT_CONFIG`."""
-    text = f"tablekeeper kiosk stopped / 已停止: {reason}"
-    log.critical("%s", text)
+    """Stop before any game is opened: the reason is ONE line on stderr (the unit's log,
+    journald's from ``StandardError=journal``; nothing else is written there), systemd's
+    status line, and the screen (held there for ``--run-for`` seconds, or until the window is
+    closed or Esc is pressed). Returns :data:`EXIT_CONFIG`."""
+    text = printable_line(f"tablekeeper kiosk stopped / 已停止: {reason}")
     # READY (with the reason as the status) so systemd neither times the start out nor
     # restarts the unit while the reason is on the screen; the watchdog is fed meanwhile.
     notifier.ready(text[:200])
-    print(text, file=sys.stderr)
+    print(text, file=sys.stderr, flush=True)
     try:
         show_fatal(text, fullscreen=not (args.window or getattr(args, "size", None)),
                    hold_s=args.run_for,
                    tick=lambda: notifier.tick(time.monotonic()))
-    except Exception as exc:  # no display: the log and stderr still have it
-        log.warning("the reason could not be shown on screen: %s", exc)
+    except Exception as exc:  # no display: stderr has the line already (no second one)
+        log.debug("the reason could not be shown on screen: %s", exc)
     return EXIT_CONFIG
 
 

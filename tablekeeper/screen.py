@@ -181,6 +181,8 @@ class PygameScreen:
         self._area_page: tuple[Any, ...] = ()
         #: the question last shown (its serial): a new one starts with its best card focused
         self._ask_serial = 0
+        #: the page of its candidates shown (0: the best ``ask.PAGE``)
+        self._ask_page = 0
         self._asks_waiting = 0
 
     def show_home(self, games: tuple[GameChoice, ...], chosen: str | None = None) -> None:
@@ -587,7 +589,11 @@ class PygameScreen:
             return
         choices = self._choices()
         if action is HostButton.NEXT:
-            self._focus_next(choices)
+            question = self.asking(loop)
+            if question is not None:
+                self._ask_next(question)
+            else:
+                self._focus_next(choices)
             return
         if choices:
             chosen = choices[self.focus % len(choices)]
@@ -714,7 +720,9 @@ class PygameScreen:
 
     def _answer(self, loop: Loop, q: Question, name: str, arg: Any, now_ns: int) -> None:
         """The host's answer to ``q``: a candidate (the card enters the game as the camera's
-        would), none of them (the game's entry by hand), or later (*back*: it stays)."""
+        would), none of them (the game's entry by hand), or later (it stays). *next* walks
+        the page's candidates and on to the next page's; *back* turns to the other page
+        (with one page: later)."""
         asks = loop.asks
         assert asks is not None
         if name == "confirm":
@@ -722,15 +730,19 @@ class PygameScreen:
             if choices:
                 chosen = choices[self.focus % len(choices)]
                 name, arg = chosen.name, chosen.arg
+        pages = ask.pages(q)
         if name == "next":
-            self._focus_next(self._choices())
+            self._ask_next(q)
             return
         if name == "menu":
             self.open_menu()
             return
+        if name in (ask.MORE, "undo", "back") and pages > 1:
+            self._turn(1 - self._ask_page)  # the other page, its first card focused
+            return
         if name in (ask.LATER, "undo", "back"):
             asks.defer()
-            self.focus = 0
+            self.focus, self._ask_page = 0, 0
             self.renderer.invalidate()
             return
         if name == ask.PICK and arg in q.ids:
@@ -746,7 +758,7 @@ class PygameScreen:
             candidates=[[c, round(v, 4)] for c, v in q.candidates], chosen=chosen_id,
             by="host")
         asks.done(q)
-        self.focus = 0
+        self.focus, self._ask_page = 0, 0
         self.renderer.invalidate()
         if chosen_id is not None:
             self._learn(loop, chosen_id, q)
@@ -757,6 +769,26 @@ class PygameScreen:
         hand = loop.referee.kit.hand_entry
         if hand is not None:
             self.part(loop).host_action(self, loop, hand, None, now_ns)
+
+    def _ask_next(self, q: Question) -> None:
+        """*next* on the question: the focus walks the page's candidates and on to the next
+        page's (the page turns), then "none of these", "later", and round again from the best
+        card."""
+        choices = self._choices()
+        pages = ask.pages(q)
+        at = self.focus % len(choices) if choices else 0
+        if pages > 1 and self._ask_page == 0 and choices and choices[at] == host.Choice(
+                ask.PICK, ask.page_of(q, 0)[-1]):
+            self._turn(1)  # past the best 3: on to the next best (then "none of these")
+        elif pages > 1 and self._ask_page > 0 and at == len(choices) - 1:
+            self._turn(0)  # round again from the best card
+        else:
+            self._focus_next(choices)
+
+    def _turn(self, page: int) -> None:
+        """The question's page ``page`` of candidates, its first card focused."""
+        self._ask_page, self.focus = page, 0
+        self.renderer.invalidate()
 
     def _learn(self, loop: Loop, card_id: str, q: Question) -> None:
         """The card the host named becomes a template of it under tonight's light
@@ -794,9 +826,13 @@ class PygameScreen:
     def ask_view(self, loop: Loop, q: Question) -> AskView:
         kit = loop.referee.kit
         asks = loop.asks
-        return AskView(serial=q.serial, candidates=tuple(self.card_view(c) for c in q.ids),
+        pages = ask.pages(q)
+        page = min(self._ask_page, pages - 1)
+        return AskView(serial=q.serial,
+                       candidates=tuple(self.card_view(c) for c in ask.page_of(q, page)),
                        crop=q.crop, waiting=len(asks.pending) if asks is not None else 1,
-                       titles=(kit.title_in("zh-TW"), kit.title_in("en")))
+                       titles=(kit.title_in("zh-TW"), kit.title_in("en")), page=page,
+                       pages=pages)
 
     def _home_action(self, action: HostAction) -> None:
         menu = self.home
@@ -1024,7 +1060,7 @@ class PygameScreen:
         question = self.asking(loop)
         if question is not None:
             if question.serial != self._ask_serial:  # a new question: its best card focused
-                self._ask_serial, self.focus = question.serial, 0
+                self._ask_serial, self.focus, self._ask_page = question.serial, 0, 0
                 extra["focus"] = 0
             extra["ask"] = self.ask_view(loop, question)
         elif (loop.asks is not None and loop.asks.pending and self.area is None

@@ -1076,6 +1076,7 @@ def tables_main(long_side: int = 1280, limit: int | None = None) -> int:
                   fine_within=0.25)
     new = replace(MatchParams(), fine=True)
     mixed_tune = [p for p in photos.get(realtables.MIXED, []) if p.split == "tune"]
+    tuned: set[str] = set()  # (runs whose gate is tuned, not measured at enrolment)
     for dname, deck in decks:
         runs.append((dname, deck, VisionConfig()))
         # The foreign-card gate enrolment measures (issue 37: every deck, SET-like too),
@@ -1116,6 +1117,18 @@ def tables_main(long_side: int = 1280, limit: int | None = None) -> int:
                   f"{right} of {len(seen)} named right, {wrong} wrong)", flush=True)
             fine = replace(base, min_fine=lo, min_fine_margin=lead)
             runs.append((f"{dname}+{tag}", deck, VisionConfig(match=fine, deck_thresholds={})))
+            if tag == "fine-foreign":
+                # Issue 37: the fine thresholds and the foreign-card gate chosen together on
+                # the same tuning observations (own and foreign cards): one configuration
+                # for the deck whole or in part.
+                lo, lead, mf, right, wrong = realtables.choose_gate(seen)
+                print(f"deck '{dname}+fine-gate': min_fine {lo}, min_fine_margin {lead}, "
+                      f"max_fit {mf} (tuning observations, own and foreign cards: {right} "
+                      f"of {len(seen)} named right, {wrong} wrong)", flush=True)
+                tuned.add(f"{dname}+fine-gate")
+                runs.append((f"{dname}+fine-gate", deck, VisionConfig(match=replace(
+                    base, min_fine=lo, min_fine_margin=lead, max_fit=mf),
+                    deck_thresholds={})))
             if tag == "fine" and gate.max_fit is not None:
                 runs.append((f"{dname}+{tag}+fit", deck, VisionConfig(
                     match=replace(fine, max_fit=gate.max_fit), deck_thresholds={})))
@@ -1151,7 +1164,7 @@ def tables_main(long_side: int = 1280, limit: int | None = None) -> int:
         # Foreign cards (issue 30 item 5 on real tables): a deck of every other card of the
         # family; the test photos' other cards must come back unknown.
         half = realtables.half_deck(deck)
-        if config.match.max_fit > 0:
+        if config.match.max_fit > 0 and dname not in tuned:
             # (a deck of half the cards, enrolled: its own gate, as enrolment measures it)
             got = measure_fit(half, replace(config.match, max_fit=0.0))
             config = replace(config, match=replace(config.match, max_fit=got.max_fit or 0.0))

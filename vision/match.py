@@ -379,7 +379,8 @@ class DeckMatcher:
                 self._fine.append(np.asarray(cv2.imencode(".png", small)[1], np.uint8))
         self._pairs: dict[tuple[int, int, int, int], _TwinPair] = {}
         self._feats: dict[tuple[int, int], FloatArray] = {}
-        self._fit_regions: dict[tuple[int, int], tuple[npt.NDArray[np.bool_], float]] = {}
+        self._fit_regions: dict[tuple[int, int],
+                                tuple[npt.NDArray[np.bool_], float, bool]] = {}
         self._cached = 0  # bytes in the two caches
         self.twin_runs = 0  # how many verdicts compared near-twins (bench)
         #: Fine alignment of uncertain cards to a candidate (``vision.align``): to each card's
@@ -743,44 +744,87 @@ class DeckMatcher:
         aligned already), the squared residual of the fine features
         (:meth:`_fine_features`) at the best shift of a few pixels, smoothed, at its largest
         in the region where those cards differ from it, over the largest smoothed
-        difference between it and them. About 0.01-0.05 for the card itself, 0.33 and more
-        for a card whose number is another (``bench vision --foreign-numbers``'s tuning
-        seed); about 1.5 ms a card here (aligning again first, 10 ms, separated them no
-        better). ``nan`` where there is nothing to compare (a deck of one card)."""
+        difference between it and them; of the card's templates (turned as ``match`` says),
+        the one it fits best (a card enrolled from several photos fits any of them). About
+        0.01-0.05 for the card itself, 0.33 and more for a card whose number is another
+        (``bench vision --foreign-numbers``' tuning seed); about 1.5 ms a template here
+        (aligning again first, 10 ms, separated them no better). ``nan`` where there is
+        nothing to compare (a deck of one card)."""
         card = match.card_id if match.card_id is not None else match.best_id
         i = self._index[card]
         if not self._fine or self._n < 2:
             return float("nan")
-        t = int(self.starts[i]) + match.template
         rot = match.rotation
-        m = self._shift
         f = self._fine_features(warp_card(image, quad, self.twin_size))
-        tc = np.ascontiguousarray(self._template_features(t, rot)[m:-m, m:-m])
+        got = [self._misfit(f, t, rot, i)
+               for t in range(int(self.starts[i]), int(self.starts[i + 1]))]
+        fits = [v for v in got if v == v]
+        return min(fits) if fits else float("nan")
+
+    def fit_learnt(self, image: Image, quad: Corners, card_id: str, rotation: int,
+                   learnt: Sequence[Image], learnt_rotation: int) -> float:
+        """:meth:`fit` of the card at ``quad`` to templates of ``card_id`` learnt at the table
+        (``vision.learnt``: the card under tonight's camera and light; turned
+        ``learnt_rotation`` quarter turns to fit it), where the card differs from its nearest
+        as its first enrolled template (turned ``rotation``) says: the least misfit over
+        them. ``nan`` where nothing is compared."""
+        i = self._index[card_id]
+        if not self._fine or self._n < 2 or not learnt:
+            return float("nan")
+        f = self._fine_features(warp_card(image, quad, self.twin_size))
+        m = self._shift
+        fits = []
+        for img in learnt:
+            x = np.ascontiguousarray(np.rot90(np.asarray(img, np.uint8), k=-learnt_rotation))
+            tc = np.ascontiguousarray(self._fine_features(x)[m:-m, m:-m])
+            v = self._misfit(f, int(self.starts[i]), rotation, i, tc)
+            if v == v:
+                fits.append(v)
+        return min(fits) if fits else float("nan")
+
+    def _misfit(self, f: FloatArray, t: int, rot: int, i: int,
+                tc: FloatArray | None = None) -> float:
+        """:meth:`fit` of the card's fine features ``f`` to template ``t`` (of card ``i``)
+        turned ``rot`` quarter turns (or to ``tc``, fine features of another picture of the
+        card, where template ``t`` says it differs). Where the card differs from its nearest
+        mostly in colour (a colour deck's cards: :data:`_FIT_CHROMA_SHARE`), only the colour
+        channels' residual counts: the grey channel carries fine stripes and thin outlines,
+        whose contrast another camera's focus and light change as much as a card one feature
+        away would (issue 37: real SET tables of another evening), while where the coloured
+        ink lies does not change."""
+        m = self._shift
+        tt = np.ascontiguousarray(self._template_features(t, rot)[m:-m, m:-m])
+        tc = tt if tc is None else tc
         _, _, (dx, dy), _ = cv2.minMaxLoc(cv2.matchTemplate(f, tc, cv2.TM_SQDIFF))
         h, w = tc.shape[:2]
-        res = ((f[dy:dy + h, dx:dx + w] - tc) ** 2).sum(axis=2)
-        res = np.asarray(cv2.GaussianBlur(res, (0, 0), _FIT_SPREAD), np.float32)
         got = self._fit_regions.get((t, rot))
         if got is None:
-            # Where the card differs from its nearest, and by how much at most (of the
-            # templates alone: once per card and turn).
+            # Where the card differs from its nearest, by how much at most, and how much of
+            # that is colour (of the templates alone: once per template and turn).
             sim = np.asarray(self.similarity[i], np.float32).copy()
             sim[i] = -np.inf
-            region = np.zeros(res.shape, dtype=bool)
-            top = 0.0
+            region = np.zeros((h, w), dtype=bool)
+            top = top_c = 0.0
             for j in np.argsort(-sim)[:_FIT_NEAREST]:
                 other = self._template_features(int(self.starts[int(j)]), rot)[m:-m, m:-m]
-                d = np.asarray(cv2.GaussianBlur(((other - tc) ** 2).sum(axis=2), (0, 0),
-                                                _FIT_SPREAD), np.float32)
+                sq = (other - tt) ** 2
+                d = np.asarray(cv2.GaussianBlur(sq.sum(axis=2), (0, 0), _FIT_SPREAD),
+                               np.float32)
                 peak = float(d.max())
                 region |= d >= _TWIN_FLOOR * peak
                 top = max(top, peak)
-            got = (region, top)
+                if sq.shape[2] > 1:
+                    dc = cv2.GaussianBlur(sq[:, :, 1:].sum(axis=2), (0, 0), _FIT_SPREAD)
+                    top_c = max(top_c, float(np.max(dc)))
+            got = (region, top, top >= 1e-9 and top_c >= _FIT_CHROMA_SHARE * top)
             self._keep(region.nbytes)
             self._fit_regions[(t, rot)] = got
-        region, top = got
+        region, top, chroma = got
         if top <= 1e-9 or not region.any():
             return float("nan")
+        sq = (f[dy:dy + h, dx:dx + w] - tc) ** 2
+        res = sq[:, :, 1:].sum(axis=2) if chroma else sq.sum(axis=2)
+        res = np.asarray(cv2.GaussianBlur(res, (0, 0), _FIT_SPREAD), np.float32)
         return float(res[region].max()) / top
 
     # -- near-twins ----------------------------------------------------------------------
@@ -1042,6 +1086,9 @@ _REFINE_ITERATIONS = 20
 #: pixel-wide seam of an outline a little off).
 _FIT_NEAREST = 8
 _FIT_SPREAD = 3.0
+#: ... and the share of the largest difference to them that colour must carry for only the
+#: colour channels' residual to count (:meth:`DeckMatcher._misfit`).
+_FIT_CHROMA_SHARE = 0.5
 
 
 def _warp_margin(image: Image, quad: Corners, size: tuple[int, int],

@@ -405,22 +405,27 @@ class FineSeen:
     fine: float
     margin: float
     colour_ok: bool
+    #: its misfit to its best candidate (``DeckMatcher.fit``; nan: not measured)
+    fit: float = float("nan")
 
-    def accepted(self, lo: float, lead: float) -> str | None:
-        ok = self.colour_ok and self.fine >= lo and self.margin >= lead
+    def accepted(self, lo: float, lead: float, max_fit: float = 0.0) -> str | None:
+        ok = (self.colour_ok and self.fine >= lo and self.margin >= lead
+              and not (max_fit > 0 and self.fit > max_fit))
         return self.best if ok else None
 
 
 def observe_fine(deck: MemDeck, photos: Sequence[TablePhoto], long_side: int = 1280,
                  base: MatchParams | None = None) -> list[FineSeen]:
     """The fine decision on each labelled card of ``photos`` that is found, its thresholds
-    (``min_fine``, ``min_fine_margin``) off."""
+    (``min_fine``, ``min_fine_margin``) and the foreign-card gate off; and the misfit of
+    its best candidate (``DeckMatcher.fit``)."""
     from dataclasses import replace
 
     from vision.config import VisionConfig
     from vision.tracker import CardWatcher
 
-    params = replace(base or MatchParams(), fine=True, min_fine=-1.0, min_fine_margin=0.0)
+    params = replace(base or MatchParams(), fine=True, min_fine=-1.0, min_fine_margin=0.0,
+                     max_fit=0.0)
     watcher = CardWatcher(deck, VisionConfig(match=params, deck_thresholds={}), deck.id)
     out: list[FineSeen] = []
     for p in photos:
@@ -438,8 +443,9 @@ def observe_fine(deck: MemDeck, photos: Sequence[TablePhoto], long_side: int = 1
             m = o.match
             if m.fine != m.fine:  # (not decided: a card the matcher could not shortlist)
                 continue
+            fit = watcher.matcher.fit(img, o.corners, replace(m, card_id=m.best_id))
             out.append(FineSeen(label, m.best_id, m.fine, m.fine_margin,
-                                m.gate != "colour"))
+                                m.gate != "colour", fit))
     return out
 
 
@@ -468,6 +474,48 @@ def choose_fine(seen: Sequence[FineSeen]) -> tuple[float, float, int, int]:
         return 0.7, 0.03, 0, 0
     (_, right, lo, lead), wrong = best
     return lo, lead, right, wrong
+
+
+#: The foreign-card gates (``max_fit``) :func:`choose_gate` searches with :data:`FINE_GRID`.
+FIT_GRID = tuple(round(0.02 + 0.005 * k, 3) for k in range(57))
+#: :func:`choose_gate`'s guard band: a gate counts only where one this much looser would
+#: still name no card wrong on the tuning observations. Their cards from outside the deck
+#: are mostly of the same evening as the deck (the boards' tuning folds; the mixed set's 3
+#: tuning photos are the only other light), and another evening's light brings a foreign
+#: card's misfit down as it brings the deck's own up: the gate the most names would pick
+#: lies right at the first foreign card of the tuning photos (0.085: 0 named there; 0.1: 2).
+FIT_GUARD = 1.25
+
+
+def choose_gate(seen: Sequence[FineSeen]) -> tuple[float, float, float, int, int]:
+    """(min_fine, min_fine_margin, max_fit, right, wrong) on ``seen`` (the deck's own cards
+    and cards from outside it, whose every name is wrong): the fine decision's thresholds
+    and the foreign-card gate chosen together, of :data:`FINE_GRID` x :data:`FIT_GRID`,
+    those naming no card wrong, also with the gate :data:`FIT_GUARD` times looser, naming
+    the most; then the strictest."""
+    if not seen:
+        return 0.7, 0.03, FIT_GRID[0], 0, 0
+    fine = np.array([s.fine for s in seen])
+    margin = np.array([s.margin for s in seen])
+    fit = np.array([s.fit for s in seen])
+    colour = np.array([s.colour_ok for s in seen])
+    right_id = np.array([s.best == s.card for s in seen])
+    best: tuple[int, float, float, float] | None = None
+    for mf in FIT_GRID:
+        fits = colour & ~(fit > mf)
+        loose = colour & ~(fit > FIT_GUARD * mf)
+        for lo in FINE_GRID["min_fine"]:
+            for lead in FINE_GRID["min_fine_margin"]:
+                over = (fine >= lo) & (margin >= lead)
+                if (loose & over & ~right_id).any():
+                    continue
+                key = (int((fits & over & right_id).sum()), lo, lead, -mf)
+                if best is None or key > best:
+                    best = key
+    if best is None:
+        return 0.7, 0.03, FIT_GRID[0], 0, 0
+    right, lo, lead, neg = best
+    return lo, lead, -neg, right, 0
 
 
 def half_deck(deck: MemDeck) -> MemDeck:

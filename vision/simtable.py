@@ -91,6 +91,11 @@ class Conditions:
     vignette: float = 0.0  # corners darker by this fraction
     cast: str = "neutral"  # a key of CASTS
     keystone: float = 0.0  # perspective: frame corners move up to this fraction of the size
+    #: a camera not straight above the table: degrees from straight down, leaning back over
+    #: the table's near edge (the frame's bottom). The table is seen as a pinhole camera a
+    #: table-width away would see it, its near edge filling the frame's width: the far cards
+    #: smaller and foreshortened (:func:`tilt_view`). 0: straight above.
+    tilt: float = 0.0
     shadow: float = 0.3  # darkness of the cards' drop shadows
     blur_sigma: float = 0.0  # defocus, px
     noise_sigma: float = 0.0  # sensor noise, grey levels
@@ -107,6 +112,8 @@ class Conditions:
             raise ValueError(f"cast {self.cast!r} is not one of {', '.join(CASTS)}")
         if self.jpeg_quality is not None and not 1 <= self.jpeg_quality <= 100:
             raise ValueError(f"jpeg_quality {self.jpeg_quality} is not in 1-100")
+        if not 0 <= self.tilt <= 70:
+            raise ValueError(f"tilt {self.tilt} is not in 0..70 degrees")
         if not 0 <= self.glare <= 1 or self.glare_size <= 0:
             raise ValueError(f"glare {self.glare} must be 0..1 with a positive glare_size")
 
@@ -132,6 +139,29 @@ class Conditions:
             jpeg_quality=rng.randint(60, 92),
             flicker=rng.uniform(0.0, 0.02),
         )
+
+
+def tilt_view(w: int, h: int, degrees: float) -> FloatArray:
+    """Where the corners of a ``w`` x ``h`` table (top-left first, clockwise; its near edge
+    at the bottom) are seen by a pinhole camera ``degrees`` from straight down, aimed at the
+    table's centre from a table-width away (as the mount table's cameras are), scaled so the
+    near edge fills the frame's width at its bottom."""
+    t = math.radians(degrees)
+    d = float(max(w, h))
+    cam = np.array([w / 2, h / 2 + d * math.sin(t), d * math.cos(t)])
+    fwd = np.array([w / 2, h / 2, 0.0]) - cam
+    fwd /= np.linalg.norm(fwd)
+    right = np.array([1.0, 0.0, 0.0])
+    down = np.cross(right, fwd)
+    pts = []
+    for x, y in ((0, 0), (w, 0), (w, h), (0, h)):
+        v = np.array([x, y, 0.0]) - cam
+        z = float(v @ fwd)
+        pts.append((float(v @ right) / z, float(v @ down) / z))
+    q = np.array(pts)
+    scale = w / (q[2, 0] - q[3, 0])
+    q = (q - q[3]) * scale + np.array([0.0, h])
+    return _f32(q)
 
 
 @dataclass(frozen=True, eq=False)
@@ -445,6 +475,9 @@ class SimulatedTable:
         src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
         move = view_rng.uniform(-k, k, (4, 2)) * np.array([w, h])
         self._keystone = cv2.getPerspectiveTransform(src, (src + move).astype(np.float32))
+        if c.tilt:
+            self._keystone = cv2.getPerspectiveTransform(src, tilt_view(w, h, c.tilt)) @ (
+                self._keystone)
         yy, xx = _grid(w, h)
         a = math.radians(c.gradient_angle)
         diag = math.hypot(w, h)

@@ -94,7 +94,7 @@ from vision.find import (
     warp_card,
 )
 from vision.keypoints import index_for, paper_beyond, recover
-from vision.match import DeckLike, DeckMatcher, Match
+from vision.match import CANDIDATES, DeckLike, DeckMatcher, Match
 
 #: A clean, well-found card scores about 0.95 and more; below this a found outline may be a
 #: card's printed frame rather than its edge (the top card of a pile, white on white).
@@ -450,17 +450,23 @@ def _near(finder: CardFinder, matcher: DeckMatcher, image: Image, grey: Image,
     return best_card, best
 
 
-def candidates_of(matcher: DeckMatcher, image: Image,
-                  o: Observation) -> tuple[tuple[str, float], ...]:
-    """The best cards for observation ``o`` of ``image``, best first (card id, score): a
-    named card's verdict carries them (``Match.candidates``); for a card not named they are
-    computed once, every template scored (:meth:`DeckMatcher.ranked_in`), unless the fine
-    decision ranked them already."""
+def candidates_of(matcher: DeckMatcher, image: Image, o: Observation,
+                  limit: int = CANDIDATES) -> tuple[tuple[str, float], ...]:
+    """The best ``limit`` cards for observation ``o`` of ``image``, best first (card id,
+    score): a named card's verdict carries them (``Match.candidates``, at most
+    :data:`vision.match.CANDIDATES`); for a card not named they are computed once, every
+    template scored (:meth:`DeckMatcher.ranked_in`), the fine decision's ranking first where
+    it ran (its aligned candidates), the compared size's after them."""
     m = o.match
-    if o.card_id is not None or (not np.isnan(m.fine) and m.candidates):
+    if o.card_id is not None:
         return m.candidates
+    fine = m.candidates if not np.isnan(m.fine) else ()
+    if len(fine) >= limit:
+        return fine[:limit]
     quad = np.roll(o.corners, m.rotation, axis=0)  # (as found: ``observe`` turned it)
-    return matcher.ranked_in(image, quad)
+    ranked = matcher.ranked_in(image, quad, limit + len(fine))
+    seen = {c for c, _ in fine}
+    return (*fine, *(c for c in ranked if c[0] not in seen))[:limit]
 
 
 class FrameLike(Protocol):
@@ -499,6 +505,9 @@ class CardEvent:
 #: card the next frames name after all (the search of a part is retried for
 #: :data:`RETRY_FRAMES` frames) is not asked about.
 UNSURE_FRAMES = 6
+#: How many candidates an unsure card carries (:class:`UnsureCard`): the question's two pages
+#: of 3 (``tablekeeper.ask``; how often the right card is among them: ``bench ask``).
+ASK_CANDIDATES = 6
 #: The long side (px) of an unsure card's picture for the screen.
 CROP_LONG_SIDE = 360
 
@@ -568,6 +577,59 @@ class _Track:
     streak: int = 1
     missing: int = 0
     confirmed: bool = False
+    #: the table around it when it was confirmed (:func:`_ring`): a card not seen where
+    #: that changed is covered (a hand resting over it), not gone
+    ring: FloatArray | None = None
+    covered: int = 0  # frames in a row it was not seen and covered
+    corners: FloatArray | None = None  # where it was last seen
+
+
+#: Points around a card (on a circle 1.25 half-diagonals from its centre) whose colour says
+#: whether something lies over it (:func:`_ring`), and how many of them must have changed
+#: (by :data:`RING_CHANGE` grey levels) for a card not seen to be covered rather than gone.
+RING_POINTS = 16
+RING_CHANGED = 3
+RING_CHANGE = 40.0
+#: ... taken again every this many sightings of the card.
+RING_REFRESH = 30
+#: A card covered this many times ``forget_frames`` frames on end is forgotten all the same.
+COVERED_LIMIT = 10
+
+
+def _ring(image: Image, corners: FloatArray) -> FloatArray:
+    """The colours (RING_POINTS x 3, nan outside the frame) of small patches around the card
+    at ``corners``: the table next to it, as long as nothing lies over the place."""
+    c = np.asarray(corners, np.float32)
+    centre = c.mean(axis=0)
+    r = 1.25 * float(np.linalg.norm(c - centre, axis=1).max())
+    h, w = image.shape[:2]
+    out = np.full((RING_POINTS, 3), np.nan, np.float32)
+    for k in range(RING_POINTS):
+        a = 2 * np.pi * k / RING_POINTS
+        x, y = int(centre[0] + r * np.cos(a)), int(centre[1] + r * np.sin(a))
+        if 2 <= x < w - 2 and 2 <= y < h - 2:
+            patch = image[y - 2:y + 3, x - 2:x + 3].reshape(-1, image.shape[2]
+                                                            if image.ndim == 3 else 1)
+            out[k, :patch.shape[1]] = patch.mean(axis=0)
+            if patch.shape[1] == 1:
+                out[k, 1:] = out[k, 0]
+    return out
+
+
+def _ring_changed(before: FloatArray, now: FloatArray) -> bool:
+    """Has something come over the place (:data:`RING_CHANGED` of the ring's points changed
+    by :data:`RING_CHANGE` or more)?"""
+    diff = np.abs(now - before).mean(axis=1)
+    return int(np.count_nonzero(diff >= RING_CHANGE)) >= RING_CHANGED
+
+
+def _covered(centre: tuple[float, float], obs: Sequence[Observation]) -> bool:
+    """Is ``centre`` inside the outline of one of ``obs`` (something found over a card that
+    is not seen: a hand resting on it, found as an unknown card or a region, or a card laid
+    on it)?"""
+    pt = (float(centre[0]), float(centre[1]))
+    return any(cv2.pointPolygonTest(np.asarray(o.corners, np.float32).reshape(-1, 1, 2), pt,
+                                    False) >= 0 for o in obs)
 
 
 def _overlaps(corners: FloatArray, box: tuple[int, int, int, int]) -> bool:
@@ -957,8 +1019,13 @@ class CardWatcher:
                 track.streak += 1
                 track.missing = 0
             seen.add(id(track))
+            track.covered = 0
+            track.corners = np.asarray(o.corners, np.float32)
+            if track.confirmed and track.streak % RING_REFRESH == 0:
+                track.ring = _ring(image, o.corners)  # (the hand that laid it long gone)
             if not track.confirmed and track.streak >= self.config.stable_frames:
                 track.confirmed = True
+                track.ring = _ring(image, o.corners)
                 events.append(CardEvent(
                     t_ns=t_ns, seq=seq, zone=o.zone, card_id=o.card_id,
                     score=o.match.score, margin=o.match.margin,
@@ -972,6 +1039,17 @@ class CardWatcher:
                 if id(t) in kept_on or (held is not None and self._held_at(t.centre, shape)):
                     kept.append(t)
                     continue
+                if t.confirmed and t.covered < COVERED_LIMIT * self.config.forget_frames and (
+                        _covered(t.centre, obs) or (t.ring is not None and t.corners is not None
+                                                    and _ring_changed(
+                            t.ring, _ring(image, t.corners)))):
+                    # (Something over it: found there, unnamed or another card, or the
+                    # table around it changed -- a hand resting on it, a card laid on it.
+                    # Not gone: uncovered, it is the same card.)
+                    t.covered += 1
+                    kept.append(t)
+                    continue
+                t.covered = 0
                 t.missing += 1
                 if (not t.confirmed and t.missing > 1) or t.missing >= self.config.forget_frames:
                     # An unconfirmed card may be missed in one frame between two sightings
@@ -1003,7 +1081,9 @@ class CardWatcher:
         verdicts are never changed otherwise: learnt among them, tonight's light made a
         learnt template fit other cards better than their own (``bench ask``,
         set-boards-9: named 49 % -> 35 %, or 116 cards wrong), so a learnt template only
-        makes the camera sure of the card the enrolled ones already rank first."""
+        makes the camera sure of the card the enrolled ones already rank first. Where the
+        deck has a foreign-card gate (``max_fit``), the card must also fit its learnt
+        templates under it (:meth:`DeckMatcher.fit_learnt`)."""
         learnt = self.learnt
         if m.card_id is not None or learnt is None or m.best_id not in learnt.ids:
             return m
@@ -1011,6 +1091,17 @@ class CardWatcher:
         p = learnt.params
         if e.best_id != m.best_id or e.score < p.min_score or e.margin < p.min_margin:
             return m
+        if self.matcher.params.max_fit > 0:
+            # The foreign-card gate holds for them too, measured against the card as learnt
+            # tonight: a card the evening's light made misfit its enrolled templates fits
+            # its learnt ones; a card from outside the deck still misfits them.
+            per = getattr(self.deck, "learnt_templates", None)
+            mine = per().get(m.best_id, ()) if callable(per) else ()
+            fit = self.matcher.fit_learnt(image, card.corners, m.best_id, m.rotation, mine,
+                                          e.rotation)
+            if not fit <= self.matcher.params.max_fit:
+                return replace(m, fit=fit) if fit == fit else m
+            return replace(m, card_id=m.best_id, gate=None, fit=fit)
         return replace(m, card_id=m.best_id, gate=None)
 
     def take_unsure(self) -> list[UnsureCard]:
@@ -1083,7 +1174,7 @@ class CardWatcher:
         (every template scored, :meth:`DeckMatcher.ranked_in`; the fine decision's ranking
         where the deck has it)."""
         m = o.match
-        cands = candidates_of(self.matcher, image, o)
+        cands = candidates_of(self.matcher, image, o, ASK_CANDIDATES)
         w, h = self.matcher.size
         scale = CROP_LONG_SIDE / max(w, h)
         crop = warp_card(image, o.corners, (max(1, round(w * scale)), max(1, round(h * scale))))

@@ -15,11 +15,14 @@ league per game, finished games), ``/games/<id>/chart.svg``, ``/games/<id>/bgsta
 
 from __future__ import annotations
 
+import errno
 import html
 import json
 import logging
 import queue
+import socket
 import sqlite3
+import sys
 import threading
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -348,22 +351,71 @@ class WebServer:
         self.thread.join(10)
 
 
+class PortBusy(OSError):
+    """The board's port is held by another process (an old board still stopping): not a
+    bad setting, so the unit tries again (exit 1, one line)."""
+
+
+def listen(settings: BoardSettings) -> socket.socket:
+    """The board's listening socket, bound before anything else starts: a host that is no
+    address of this machine, or a port it may not take, is a bad setting
+    (:class:`SettingsError` naming ``[board] listen_host`` or ``listen_port``)."""
+    host, port = settings.listen_host, settings.listen_port
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                   flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as exc:
+        raise SettingsError(f"[board] listen_host: {host!r} is no address of this machine "
+                            f"({exc}); an address of it (127.0.0.1, 0.0.0.0, ::) or its "
+                            "name is wanted") from exc
+    family, kind, proto, _, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(128)
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise PortBusy(exc.errno, f"port {port} on {host} is in use by another program"
+                           ) from exc
+        if exc.errno in (errno.EACCES, errno.EPERM):
+            raise SettingsError(f"[board] listen_port: {port} may not be taken by this user "
+                                f"({exc.strerror}); a port from 1024 to 65535 is wanted") \
+                from exc
+        raise SettingsError(f"[board] listen_host: cannot listen on {host!r} "
+                            f"({exc.strerror or exc}); an address of this machine is wanted") \
+            from exc
+    sock.set_inheritable(True)
+    return sock
+
+
 def run_board(settings: BoardSettings) -> int:
     import uvicorn
 
     try:
+        sock = listen(settings)
+    except PortBusy as exc:
+        print(f"tablekeeper cafe board: {exc.strerror}; trying again", file=sys.stderr,
+              flush=True)
+        return 1
+    try:
         store = Store(settings.db)
     except (OSError, sqlite3.Error) as exc:  # a folder it may not write, a file locked for good
-        raise SettingsError(f"[board] db: cannot open {settings.db}: "
-                            f"{getattr(exc, 'strerror', None) or exc}") from exc
+        sock.close()
+        raise SettingsError(f"[board] db: cannot open {settings.db} "
+                            f"({getattr(exc, 'strerror', None) or exc}); a database file in a "
+                            "folder the board may write is wanted") from exc
     sub = Subscriber(settings, store)
     sub.start()
     log.info("board at http://%s:%s/ (results in %s)", settings.listen_host,
              settings.listen_port, settings.db)
     try:
-        uvicorn.run(make_app(store, settings.evening_starts), host=settings.listen_host,
-                    port=settings.listen_port, log_level="warning")
+        server = uvicorn.Server(uvicorn.Config(make_app(store, settings.evening_starts),
+                                               log_level="warning"))
+        server.run(sockets=[sock])
     finally:
         sub.stop()
         store.close()
+        sock.close()
     return 0

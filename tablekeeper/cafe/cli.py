@@ -10,7 +10,10 @@ import logging
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tablekeeper.cafe.settings import SettingsError
 
 
 def _tables(text: str) -> int:
@@ -115,9 +118,18 @@ def _publish(args: argparse.Namespace) -> int:
         settings = load_publisher(args.settings)
         settings.broker.password()  # fail now, clearly, if it cannot be read
     except SettingsError as exc:
-        print(f"tablekeeper cafe publish: {exc}", file=sys.stderr)
-        return 78
+        return _stop("publish", args.settings, exc)
     return run_publisher(settings, run_for=args.run_for)
+
+
+def _stop(verb: str, path: Path, exc: SettingsError) -> int:
+    """The unit's one line for a setting it cannot run with (the settings file, the key,
+    what is wanted) and exit 78 (EX_CONFIG: the unit does not restart it)."""
+    from ground.files import printable
+
+    print(printable(f"tablekeeper cafe {verb} stopped: {path}: {exc}"), file=sys.stderr,
+          flush=True)
+    return 78
 
 
 def _board(args: argparse.Namespace) -> int:
@@ -130,8 +142,7 @@ def _board(args: argparse.Namespace) -> int:
         settings.broker.password()
         return run_board(settings)
     except SettingsError as exc:
-        print(f"tablekeeper cafe board: {exc}", file=sys.stderr)
-        return 78
+        return _stop("board", args.settings, exc)
 
 
 def _settings(args: argparse.Namespace) -> int:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 import os
+import ssl
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +33,8 @@ from tablekeeper.cafe.topics import check_table
 MAX_SETTINGS_BYTES = 64 * 1024
 #: the longest broker password file read
 MAX_PASSWORD_BYTES = 4096
+#: the longest CA certificate file read (a café's CA is one certificate, about 2 kB)
+MAX_CA_BYTES = 256 * 1024
 
 log = logging.getLogger("tablekeeper.cafe")
 
@@ -39,7 +42,8 @@ CREDENTIAL = "mqtt-password"
 
 
 class SettingsError(ValueError):
-    pass
+    """A setting the unit cannot run with: one line naming the section and the key and what
+    is wanted (the command puts the settings file's name before it, and exits 78)."""
 
 
 _KEEPALIVE = (5, 3600)
@@ -64,16 +68,35 @@ class BrokerSettings:
         if creds:
             candidates.append(Path(creds) / CREDENTIAL)
         for path in candidates:
+            where = ("[broker] password_file: " if self.password_file and
+                     path == Path(self.password_file) else f"the credential {CREDENTIAL}: ")
             try:
                 return read_text(path, MAX_PASSWORD_BYTES).strip()
             except UnicodeDecodeError as exc:
-                raise SettingsError(f"the broker password in {path} is not UTF-8 text "
-                                    f"(byte {exc.start})") from exc
+                raise SettingsError(f"{where}{printable(path)} is not UTF-8 text (byte "
+                                    f"{exc.start}); a readable password file is wanted") \
+                    from exc
             except OSError as exc:
                 if path == candidates[-1]:
-                    raise SettingsError(f"cannot read the broker password from {path}: "
-                                        f"{exc.strerror or exc}") from exc
+                    raise SettingsError(f"{where}cannot read {printable(path)} "
+                                        f"({exc.strerror or exc}); a readable password file "
+                                        "is wanted") from exc
         return None
+
+    def tls_context(self) -> ssl.SSLContext:
+        """The TLS context trusting ``ca_file`` (read bounded, without blocking; a file that
+        is not a PEM certificate: :class:`SettingsError` naming ``[broker] ca_file``)."""
+        path = self.ca_file or ""
+        try:
+            pem = read_text(path, MAX_CA_BYTES)
+            return ssl.create_default_context(cadata=pem)
+        except (ValueError, ssl.SSLError) as exc:  # not UTF-8, not a certificate
+            raise SettingsError(f"[broker] ca_file: {printable(path)} holds no PEM "
+                                "certificate; the café's CA certificate is wanted") from exc
+        except OSError as exc:
+            raise SettingsError(f"[broker] ca_file: cannot read {printable(path)} "
+                                f"({exc.strerror or exc}); the café's CA certificate (PEM) "
+                                "is wanted") from exc
 
 
 #: bounds of the publisher's polling (a Pi's core must not spin; a board must not wait long)
@@ -119,13 +142,22 @@ class _Check:
                                 f"{', '.join(sorted(known))})")
 
     def _fail(self, key: str, what: str) -> SettingsError:
-        return SettingsError(f"[{self.section}] {key}: {what}, got {self.d[key]!r:.60}")
+        return SettingsError(f"[{self.section}] {key}: {what}, got "
+                             f"{printable(repr(self.d[key]))[:60]}")
 
     def text(self, key: str, default: str | None) -> str | None:
         value = self.d.get(key, default)
         if value is not None and (not isinstance(value, str) or not value.strip()
                                   or len(value) > 4096 or "\0" in value):
             raise self._fail(key, "expected a non-empty string")
+        return value
+
+    def path(self, key: str, default: str | None) -> str | None:
+        """A file or folder's name: a non-empty string and absolute (a unit runs in ``/``:
+        a relative name would be a guess)."""
+        value = self.text(key, default)
+        if value is not None and not os.path.isabs(value):
+            raise self._fail(key, "expected an absolute path (starting with /)")
         return value
 
     def integer(self, key: str, default: int, lo: int, hi: int) -> int:
@@ -151,7 +183,8 @@ class _Check:
 def _section(d: dict[str, Any], name: str) -> dict[str, Any]:
     value = d.get(name, {})
     if not isinstance(value, dict):
-        raise SettingsError(f"[{name}] must be a table")
+        raise SettingsError(f"[{name}]: a table of keys is wanted (a line [{name}], its "
+                            f"keys below it), got {printable(repr(value))[:60]}")
     return value
 
 
@@ -160,13 +193,15 @@ def _broker(d: dict[str, Any]) -> BrokerSettings:
                              "keepalive"})
     b = BrokerSettings(host=c.text("host", "127.0.0.1") or "127.0.0.1",
                        port=c.integer("port", 8883, 1, 65535),
-                       ca_file=c.text("ca_file", None), tls=c.flag("tls", True),
+                       ca_file=c.path("ca_file", None), tls=c.flag("tls", True),
                        username=c.text("username", None),
-                       password_file=c.text("password_file", None),
+                       password_file=c.path("password_file", None),
                        keepalive=c.integer("keepalive", 30, *_KEEPALIVE))
     if b.tls and not b.ca_file:
         raise SettingsError("[broker] ca_file: needed for TLS (say tls = false only on a "
                             "trusted loopback)")
+    if b.tls:
+        b.tls_context()  # the file is there and is a certificate: said now, in one line
     return b
 
 
@@ -176,11 +211,11 @@ def _load(path: Path) -> dict[str, Any]:
     try:
         return tomllib.loads(read_text(path, MAX_SETTINGS_BYTES))
     except OSError as exc:
-        raise SettingsError(f"cannot read {printable(path)}: {exc.strerror or exc}") from exc
+        raise SettingsError(f"cannot be read: {exc.strerror or exc}") from exc
     except tomllib.TOMLDecodeError as exc:
-        raise SettingsError(f"{path}: not valid TOML: {exc}") from exc
+        raise SettingsError(f"not valid TOML: {exc}") from exc
     except UnicodeDecodeError as exc:
-        raise SettingsError(f"{path}: not UTF-8 text: {exc}") from exc
+        raise SettingsError(f"not UTF-8 text: {exc}") from exc
 
 
 def _top(d: dict[str, Any], sections: set[str]) -> None:
@@ -203,11 +238,12 @@ def load_publisher(path: Path) -> PublisherSettings:
     try:
         check_table(table)
     except ValueError as exc:
-        raise SettingsError(f"[publisher] table: {exc}") from None
+        raise SettingsError(f"[publisher] table: expected this table's name ({exc})") \
+            from None
     settings = PublisherSettings(
         table=table,
-        journals=Path(c.text("journals", "/var/lib/tablekeeper/games") or ""),
-        state_file=Path(c.text("state_file", "/var/lib/tablekeeper-publisher/state.json")
+        journals=Path(c.path("journals", "/var/lib/tablekeeper/games") or ""),
+        state_file=Path(c.path("state_file", "/var/lib/tablekeeper-publisher/state.json")
                         or ""),
         poll_s=c.number("poll_s", 0.2, *POLL_S),
         state_interval_s=c.number("state_interval_s", 0.5, 0.0, 60.0),
@@ -226,7 +262,7 @@ def load_board(path: Path) -> BoardSettings:
     c = _Check(_section(d, "board"), "board",
                {"db", "listen_host", "listen_port", "client_id", "evening_starts"})
     settings = BoardSettings(
-        db=Path(c.text("db", "/var/lib/tablekeeper-board/board.sqlite") or ""),
+        db=Path(c.path("db", "/var/lib/tablekeeper-board/board.sqlite") or ""),
         listen_host=c.text("listen_host", "127.0.0.1") or "",
         listen_port=c.integer("listen_port", 8080, 1, 65535),
         client_id=c.text("client_id", "tablekeeper-board") or "",
@@ -249,7 +285,7 @@ def make_client(broker: BrokerSettings, client_id: str, clean: bool = True,
                          client_id=client_id, clean_session=clean,
                          protocol=mqtt.MQTTv311, manual_ack=manual_ack)
     if broker.tls:
-        client.tls_set(ca_certs=broker.ca_file)
+        client.tls_set_context(broker.tls_context())
     if broker.username:
         client.username_pw_set(broker.username, broker.password())
     client.reconnect_delay_set(min_delay=1, max_delay=10)

@@ -9,7 +9,9 @@ old file or the new one, never half; a config that is a symbolic link has its ta
 replaced, the link stays). Each save reads the file again and changes only the keys the
 screen changed, so a hand edit made meanwhile is kept; where the file's value of that very key
 changed since the box read it, the save says so (:func:`put`: the screen's value is saved, the
-file's is logged, and the screen shows ``setup.config.clash``).
+file's is logged, and the screen shows ``setup.config.clash``). The zones are compared zone by
+zone (by name): one the host moved, added or removed in the file since the set-up step read it,
+and that the screen now saves, is a clash too (:func:`save_zones`).
 
 Nothing is written when the file cannot be used: not valid TOML, a section that is not a
 table, or the edit would make the ``[vision]`` section unreadable (:class:`ConfigEditError`,
@@ -135,14 +137,69 @@ def set_zones(doc: Any, zones: Sequence[Zone], replaces: Callable[[str], bool]) 
         old.append(table)
 
 
+def _polygons(doc: Any, which: Callable[[str], bool]) -> dict[str, Any]:
+    """The file's zones that ``which`` names, as plain values: name -> its polygon (as the
+    file holds it; a hand-broken zone too, compared as it is)."""
+    vision = doc.get("vision") if isinstance(doc, dict) else None
+    zones = vision.get("zones") if isinstance(vision, dict) else None
+    out: dict[str, Any] = {}
+    for z in zones if isinstance(zones, list) else ():
+        if isinstance(z, dict) and which(str(z.get("name", ""))):
+            raw: Any = z.get("polygon")
+            unwrap = getattr(raw, "unwrap", None)
+            raw = unwrap() if callable(unwrap) else raw
+            out[str(z.get("name", ""))] = _rounded(raw)
+    return out
+
+
+def _rounded(polygon: Any) -> Any:
+    """A polygon as saved (each coordinate to 0.1 px), or what the file has if it is none."""
+    try:
+        return tuple((round(float(x), 1), round(float(y), 1)) for x, y in polygon)
+    except (TypeError, ValueError):
+        return polygon
+
+
+def _said(polygon: Any) -> str:
+    """A polygon as the file writes it (``[[x, y], ...]``), or "no such zone"."""
+    if polygon is None:
+        return "no such zone"
+    try:
+        return "[" + ", ".join(f"[{x}, {y}]" for x, y in polygon) + "]"
+    except (TypeError, ValueError):
+        return repr(polygon)
+
+
 def save_zones(path: Path, zones: Sequence[Zone],
-               replaces: Callable[[str], bool] = lambda name: False) -> None:
+               replaces: Callable[[str], bool] = lambda name: False,
+               base: Sequence[Zone] | None = None) -> list[str]:
     """Write ``zones`` into the config at ``path``, atomically, keeping the rest: a zone of
     the same name as a new one, or one ``replaces`` names (a ring of another size's
-    ``scene6``), goes (see :func:`set_zones`)."""
+    ``scene6``), goes (see :func:`set_zones`). ``base``: the zones as the file held them
+    when the screen read it; a zone this save replaces that the file changed since (moved,
+    added or removed by hand) is a clash, returned (as :func:`put`'s) for the screen and the
+    log: the screen's zones are saved."""
     names = {z.name for z in zones}
-    edit_config(path, lambda doc: set_zones(doc, zones,
-                                            lambda n: n in names or replaces(n)))
+    which: Callable[[str], bool] = lambda n: n in names or replaces(n)  # noqa: E731
+    clashes: list[str] = []
+
+    def change(doc: Any) -> None:
+        clashes.clear()
+        if base is not None:
+            was = {z.name: _rounded(z.polygon) for z in base if which(z.name)}
+            now = _polygons(doc, which)
+            new = {z.name: _rounded(z.polygon) for z in zones}
+            for name in sorted(set(was) | set(now)):
+                held, read = now.get(name), was.get(name)
+                if held != read and held != new.get(name):
+                    clashes.append(
+                        f"vision.zones {name!r}: the file had {_said(held)} (edited since "
+                        f"the box read {_said(read)}); {_said(new.get(name))} set here is "
+                        "saved")
+        set_zones(doc, zones, which)
+
+    edit_config(path, change)
+    return clashes
 
 
 def put(table: Any, key: str, value: Any, base: Any, where: str,

@@ -136,19 +136,27 @@ class ZonesStep:
     ``card_size``: the game's cards' template size (their shape: :class:`vision.find.
     CardFinder`); ``config_path``: the file the zones are saved into; ``replaces``: a test of
     the names of saved zones the new ones stand for (besides their own names); ``save``:
-    the writer (tests inject a failing one; default :func:`configedit.save_zones`)."""
+    the writer (tests inject a failing one; default :func:`configedit.save_zones`);
+    ``base``: the zones as the config held them when the step began (a zone edited by hand
+    in the file since is a clash when saved: logged, and ``tell("setup.config.clash.zones")``
+    on the banner, as the tie window's and the deck's clashes are)."""
 
     key = "zones"
 
     def __init__(self, plan: ZonePlan, card_size: tuple[int, int], config_path: Path | None, *,
                  title: str = "", replaces: Callable[[str], bool] = lambda name: False,
-                 save: Callable[..., None] = save_zones) -> None:
+                 save: Callable[..., list[str] | None] = save_zones,
+                 base: Sequence[Zone] | None = None,
+                 tell: Callable[..., None] = lambda key, **params: None) -> None:
         self.plan = plan
         self.card_size = card_size
         self.config_path = config_path
         self.title = title
         self.replaces = replaces
         self._save = save
+        self._base = None if base is None else tuple(base)
+        self._tell = tell
+        self.clashes: list[str] = []  # the last save's (the log has them too)
         self.phase = "look"
         self.done = False
         self.left = False
@@ -326,12 +334,19 @@ class ZonesStep:
             self.problem, self.params = "setup.config.none", {}
             return
         try:
-            self._save(self.config_path, self.zones, self.replaces)
+            clashes = self._save(self.config_path, self.zones, self.replaces,
+                                 base=self._base) or []
         except ConfigEditError as exc:
             _log.warning("set-up %s: not saved: %s", self.key, exc.detail)
             self.problem = f"setup.config.{exc.kind}"
             self.params = {"detail": exc.detail}
             return
+        self.clashes = list(clashes)
+        for clash in clashes:
+            _log.warning("set-up %s: %s: %s", self.key, self.config_path, clash)
+        if clashes:
+            self._tell("setup.config.clash.zones")
+        self._base = self.zones  # what the file holds now: the next save compares with it
         self.phase = "saved"
         self.problem = None
         self.params = {"count": len(self.zones)}
@@ -367,7 +382,9 @@ def make(ctx: StepContext) -> ZonesStep:
     ring = plan.kind in ("ring", "pile+ring")
     return ZonesStep(plan, _card_size(ctx), ctx.config_path, title=ctx.kit.title_in(ctx.lang),
                      replaces=(lambda n: n.startswith(("scene", "memory"))) if ring
-                     else (lambda n: False))
+                     else (lambda n: False),
+                     base=fresh_zones(ctx.config_path, ctx.config)
+                     if ctx.config_path is not None else None, tell=ctx.tell)
 
 
 def status(ctx: StepContext) -> StepStatus:

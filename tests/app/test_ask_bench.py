@@ -32,6 +32,14 @@ def test_presses_to_the_right_card(tmp_path: Path) -> None:
     assert [n.fields["chosen"] for n in notes if n.kind == "asked"] == ["a", "c", None]
 
 
+def test_the_host_turns_to_the_second_page_with_back(tmp_path: Path) -> None:
+    """Six candidates: the 4th-6th are 2-4 presses away (*back* first), "none of these" 5."""
+    host = ScreenHost(tmp_path)
+    six = ("a", "b", "c", "d", "e", "f")
+    assert [host.answer(_unsure(six), c) for c in six] == [1, 2, 3, 2, 3, 4]
+    assert host.answer(_unsure(six), "z") is None and host.last == 5
+
+
 def test_photos_in_the_order_they_were_taken() -> None:
     assert _taken(Path("blue-2-20161230_192740.jpg")) == "20161230-192740"
     assert _taken(Path("x.png")) == "x"
@@ -51,3 +59,4 @@ def test_a_real_photo_through_the_ask_flow(tmp_path: Path) -> None:
     assert f.photos == 2 and f.cards == 18
     assert f.named + f.wrong + f.asked + f.not_found == f.cards
     assert all(1 <= p <= 4 for p in f.presses) and len(f.presses) + f.by_hand == f.asked
+    assert f.among3 <= f.among6 <= f.asked and all(p == 5 for p in f.to_hand)

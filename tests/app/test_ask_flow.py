@@ -19,6 +19,7 @@ import pytest
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
+from display.input import HostAction
 from engine.the_game import Phase
 from firmware.box import build
 from firmware.config import FirmwareConfig
@@ -116,6 +117,11 @@ class Box:
         assert button is not None
         return button.action.name, button.action.arg
 
+    def shown(self) -> tuple[str, ...]:
+        """The candidates on the question's page shown."""
+        return tuple(str(b.action.arg) for b in self.screen.renderer.buttons
+                     if b.action.name == "ask.pick")
+
     def notes(self) -> list[Any]:
         return [r.note for r in read(self.path).records if r.note is not None]
 
@@ -187,6 +193,119 @@ def test_back_and_the_menu_never_pass_it_silently(box: Box) -> None:
     assert box.screen.renderer.screen == "ask" and box.focused == ("ask.pick", "n42")
     box.press(HostButton.CONFIRM)
     assert 42 in box.loop.referee.state.played
+
+
+SIX = ("n42", "n47", "n12", "n24", "n72", "n17")
+
+
+def test_next_walks_on_to_the_second_page_then_none_of_these(box: Box) -> None:
+    """Six candidates, two pages: *next* walks the best 3, then the next 3 (the page turns),
+    then "none of these" and "later", then round again from the best card."""
+    box.cards.unsure.append(unsure(1, SIX))
+    box.step()
+    walked = [box.focused]
+    shown = [box.shown()]
+    for _ in range(7):
+        box.press(HostButton.NEXT)
+        walked.append(box.focused)
+        shown.append(box.shown())
+    assert walked == [("ask.pick", c) for c in SIX] + [("ask.none", None), ("ask.later", None)]
+    assert shown[:3] == [SIX[:3]] * 3 and shown[3:] == [SIX[3:]] * 5
+    for _ in range(4):  # (the menu's button) and round again
+        box.press(HostButton.NEXT)
+        if box.focused == ("ask.pick", "n42"):
+            break
+    assert box.focused == ("ask.pick", "n42")
+
+
+@pytest.mark.parametrize(("right", "presses"), [
+    ("n42", 1), ("n47", 2), ("n12", 3), ("n24", 2), ("n72", 3), ("n17", 4)])
+def test_any_of_the_best_six_is_at_most_four_presses_away(box: Box, right: str,
+                                                          presses: int) -> None:
+    """*back* turns to the other page, its first card focused: the 4th best is *back*,
+    *confirm*; the 6th *back*, *next*, *next*, *confirm*."""
+    box.cards.unsure.append(unsure(1, SIX))
+    box.step()
+    if right in SIX[3:]:
+        box.press(HostButton.BACK)
+        assert box.loop.asks is not None and box.loop.asks.open  # (not put off)
+    while box.focused != ("ask.pick", right):
+        box.press(HostButton.NEXT)
+    box.press(HostButton.CONFIRM)
+    assert box.presses == presses
+    assert int(right[1:]) in box.loop.referee.state.played
+    (note,) = [n for n in box.notes() if n.kind == "asked"]
+    assert note.fields["chosen"] == right and len(note.fields["candidates"]) == 6
+
+
+def test_back_turns_the_page_and_back_again_and_none_of_these_is_five_presses(
+        box: Box) -> None:
+    box.cards.unsure.append(unsure(1, SIX))
+    box.step()
+    box.press(HostButton.BACK)
+    assert box.focused == ("ask.pick", "n24")
+    box.press(HostButton.BACK)
+    assert box.focused == ("ask.pick", "n42")  # the best 3 again
+    box.press(HostButton.BACK)
+    for _ in range(3):
+        box.press(HostButton.NEXT)
+    focused = box.screen.renderer.focused
+    assert focused is not None and focused.action == HostAction("ask.none")
+    assert box.presses == 6
+    box.press(HostButton.CONFIRM)
+    assert box.screen.part(box.loop).entry is not None  # The Game's keypad
+    assert not box.loop.referee.state.played
+
+
+def test_touch_turns_the_page_too(box: Box) -> None:
+    import pygame
+
+    box.cards.unsure.append(unsure(1, SIX))
+    box.step()
+
+    def tap(name: str, arg: Any = None) -> None:
+        target = next(b for b in box.screen.renderer.buttons
+                      if (b.action.name, b.action.arg) == (name, arg))
+        x, y, w, h = target.rect
+        pos = (x + w // 2, y + h // 2)
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
+        box.step()
+        box.step()
+
+    assert not any(b.action.name == "ask.pick" and b.action.arg == "n72"
+                   for b in box.screen.renderer.buttons)
+    tap("ask.more")
+    tap("ask.pick", "n72")
+    assert 72 in box.loop.referee.state.played
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
+@pytest.mark.parametrize("lang", ["zh-TW", "en"])
+def test_the_focused_answer_is_the_largest_text_on_the_screen(tmp_path: Path, lang: str,
+                                                              size: tuple[int, int]) -> None:
+    """A host's drive found the focused answer the smallest text of the question at 800x480
+    ("This one: ..." squeezed into its button): wherever the focus is, what *confirm* does
+    is echoed in the screen's largest text."""
+    box = Box(tmp_path, size)
+    box.screen.lang = lang
+    box.cards.unsure.append(unsure(1, SIX))
+    box.step()
+    names = {c: box.screen.card_view(c).name(lang) for c in SIX}
+    for _ in range(8):
+        name, arg = box.focused
+        texts = box.screen.renderer.texts
+        top = max(texts, key=lambda r: r.px)
+        others = [r.px for r in texts if r is not top]
+        assert top.px > max(others), (box.focused, top.text)
+        if name == "ask.pick":
+            assert top.text == names[arg]
+        else:
+            assert top.text.startswith({"zh-TW": ("都不是", "等一下"),
+                                        "en": ("None", "Later")}[lang][name == "ask.later"])
+        if name == "ask.later":
+            break
+        box.press(HostButton.NEXT)
 
 
 def test_a_card_named_by_the_camera_after_all_withdraws_its_question(box: Box) -> None:

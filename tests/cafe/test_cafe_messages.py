@@ -16,6 +16,7 @@ import pytest
 
 from tablekeeper.cafe import export, messages
 from tablekeeper.cafe.board import board_data, chart_svg, evening_start_ms
+from tablekeeper.cafe.broker import make_certificates
 from tablekeeper.cafe.config import CafeConfig
 from tablekeeper.cafe.publisher import PublisherState
 from tablekeeper.cafe.settings import SettingsError, load_board, load_publisher
@@ -214,8 +215,9 @@ def test_export_refuses_an_unfinished_or_damaged_journal(tmp_path: Path) -> None
 
 def test_the_cafe_section_makes_the_publishers_settings(tmp_path: Path) -> None:
     config = tmp_path / "config.toml"
+    ca, _, _ = make_certificates(tmp_path / "tls")  # (the CA file is read at the start)
     config.write_text('[table]\nstate_dir = "/x"\n\n[cafe]\ntable = "t7"\n'
-                      'broker_host = "board.local"\n')
+                      f'broker_host = "board.local"\nca_file = "{ca}"\n')
     proc = _cli("cafe", "settings", "--config", str(config))
     assert proc.returncode == 0, proc.stderr
     settings = tmp_path / "publisher.toml"
@@ -263,9 +265,15 @@ def test_settings_errors_are_clear(tmp_path: Path) -> None:
     bad.write_text("[board\n")
     with pytest.raises(SettingsError, match="not valid TOML"):
         load_board(bad)
-    bad.write_text('[board]\n[broker]\nca_file = "c"\npassword_file = "/nonexistent/pw"\n')
-    with pytest.raises(SettingsError, match="cannot read the broker password"):
+    bad.write_text('[board]\n[broker]\ntls = false\npassword_file = "/nonexistent/pw"\n')
+    with pytest.raises(SettingsError, match=r"\[broker\] password_file: cannot read "):
         load_board(bad).broker.password()
+    bad.write_text('[board]\n[broker]\nca_file = "/nonexistent/ca.crt"\n')
+    with pytest.raises(SettingsError, match=r"\[broker\] ca_file: cannot read "):
+        load_board(bad)
+    bad.write_text('[board]\n[broker]\nca_file = "ca.crt"\n')
+    with pytest.raises(SettingsError, match=r"\[broker\] ca_file: expected an absolute path"):
+        load_board(bad)
 
 
 def test_a_damaged_publisher_state_file_starts_over(tmp_path: Path,

@@ -111,10 +111,11 @@ def test_every_message_has_both_languages_and_nothing_for_the_builder() -> None:
             assert not BUILDER.search(text), (key, lang, text)
 
 
-#: touch's own buttons for what the host buttons do otherwise; and the rows and groups, out
+#: touch's own buttons for what the host buttons do otherwise (the question's other page of
+#: candidates: *back*, or *next* past the page's last card); and the rows and groups, out
 #: of the walk while one of them is open (*back* returns to them)
 TOUCH_ONLY = frozenset({"tg.entry.digit", "tg.entry.del", "tg.entry.ok", "tg.entry.row",
-                        "setup.group", "place.row", "grid.pad_row"})
+                        "setup.group", "place.row", "grid.pad_row", "ask.more"})
 
 
 def test_the_focus_starts_on_a_safe_choice_and_reaches_every_choice() -> None:

@@ -7,6 +7,9 @@ real) while the kiosk runs, then saved from the screen; and a config that is a s
 - the tie window and a deck's folder: a key the screen did not change, edited by hand
   meanwhile, stays; the very key the screen saves, edited by hand meanwhile, is a clash the
   screen says (``setup.config.clash``) and the log names (the file's value, the one saved);
+- the zones (``[[vision.zones]]``): a zone the set-up step saves, moved or added in the file by
+  hand since the step read it, is a clash said the same way; another game's zone edited
+  meanwhile, and every other key, stay;
 - a config that is a symbolic link: every save writes its target (atomically), the link stays
   a link, and later hand edits of the real file are read.
 """
@@ -28,12 +31,18 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 from display.i18n import tr
 from display.input import HostAction
+from tablekeeper import games
 from tablekeeper.app import Loop
 from tablekeeper.clock import FakeClock
 from tablekeeper.config import load_config, merge_roster
 from tablekeeper.referee import Referee
 from tablekeeper.screen import PygameScreen
+from tablekeeper.tablesetup import zones as zones_step
 from tablekeeper.tablesetup.configedit import save_deck_path, save_tie_window
+from tablekeeper.tablesetup.simzones import SimZones
+from tablekeeper.tablesetup.step import StepContext
+from vision.deck import Deck
+from vision.simtable import SimulatedTable
 
 CONFIG = """\
 # the café's box
@@ -159,3 +168,86 @@ def test_a_config_that_is_a_symlink_is_saved_through_it(
     assert load_config(link) == load_config(real)
     hand_edit(real, 'game = "wink"', 'game = "the-game"')  # later edits of the real file ...
     assert load_config(link).table.game == "the-game"  # ... are what the kiosk reads
+
+
+ZONES_CONFIG = """\
+# the café's box
+[table]
+game = "the-game"
+
+[vision]
+stable_frames = 2   # the host's own
+
+[[vision.zones]]    # Wink's corner cell, calibrated last week
+name = "r1c1"
+polygon = [[1.0, 2.0], [30.0, 2.0], [30.0, 40.0]]
+
+[[vision.zones]]    # The Game's first row, laid out by hand
+name = "row1"
+polygon = [[5.0, 5.0], [6.0, 5.0], [6.0, 6.0]]
+"""
+
+
+@pytest.mark.parametrize("edited", ["the same zone", "another game's zone", "a zone added"])
+def test_zones_saved_from_the_screen_say_a_hand_edit_of_the_same_zone(
+        tmp_path: Path, edited: str, demo_decks: Callable[[str], Deck],
+        record_property: Callable[[str, object], None]) -> None:
+    """The zones step of The Game (made as the set-up area makes it: what the file held
+    then is its base), the cards found on the simulated table and taken; meanwhile another
+    process edits the config; then the host saves. Every other hand edit stays; a zone the
+    save replaces that the file changed since (moved, or added) is a clash: the screen's
+    zones are saved, the log names the file's, and the banner says so."""
+    record_property("faults", 1)
+    path = tmp_path / "config.toml"
+    path.write_text(ZONES_CONFIG, encoding="utf-8")
+    told: list[str] = []
+    kit = games.load("the-game")
+    ctx = StepContext("the-game", kit, load_config(path), path, tmp_path / "decks",
+                      tell=lambda key, **params: told.append(key))
+    step = zones_step.make(ctx)
+    deck = demo_decks("the-game")
+    table = SimulatedTable(deck, seed=5, size=(1280, 960))
+    SimZones(table, "rows:4", deck.ids).act(step.wants())
+    t = 0
+    while step.wants().kind != "confirm" and t < 30 * 300_000_000:
+        t += 300_000_000
+        step.frame(table.capture().image, t)
+    step.act(HostAction("confirm"), t)  # take the zones found
+    assert step.phase == "adjust"
+    hand_edit(path, "stable_frames = 2", "stable_frames = 3")  # another key: kept
+    if edited == "the same zone":
+        hand_edit(path, "[[5.0, 5.0], [6.0, 5.0], [6.0, 6.0]]",
+                  "[[50.0, 50.0], [600.0, 50.0], [600.0, 60.0]]")
+    elif edited == "another game's zone":
+        hand_edit(path, "[[1.0, 2.0], [30.0, 2.0], [30.0, 40.0]]",
+                  "[[1.0, 2.0], [31.0, 2.0], [31.0, 40.0]]")
+    else:
+        hand_edit(path, "# The Game's first row", '\nname = "row4"\npolygon = [[1.0, 1.0], '
+                  '[2.0, 1.0], [2.0, 2.0]]\n\n[[vision.zones]]   # row 1')
+    step.act(HostAction("confirm"), t)  # save
+    assert step.done and step.problem is None
+    text = path.read_text(encoding="utf-8")
+    data = tomllib.loads(text)
+    saved = {z["name"]: z["polygon"] for z in data["vision"]["zones"]}
+    assert data["vision"]["stable_frames"] == 3 and "# the host's own" in text
+    assert {"row1", "row2", "row3", "row4"} <= set(saved)
+    for zone in step.zones:  # the screen's zones are what is saved
+        assert saved[zone.name] == [[round(x, 1), round(y, 1)] for x, y in zone.polygon]
+    wink = [[1.0, 2.0], [31.0, 2.0], [31.0, 40.0]] if edited == "another game's zone" \
+        else [[1.0, 2.0], [30.0, 2.0], [30.0, 40.0]]
+    assert saved["r1c1"] == wink  # another game's zone: kept as the file has it now
+    if edited == "another game's zone":
+        assert step.clashes == [] and told == []
+    else:
+        name = "row1" if edited == "the same zone" else "row4"
+        assert len(step.clashes) == 1 and repr(name) in step.clashes[0], step.clashes
+        held = "[50.0, 50.0]" if edited == "the same zone" else "[1.0, 1.0]"
+        assert held in step.clashes[0]
+        assert told == ["setup.config.clash.zones"]
+        for lang in ("zh-TW", "en"):
+            assert tr("setup.config.clash.zones", lang) != "setup.config.clash.zones"
+    # a second save compares with what the first one wrote: no clash without a hand edit
+    told.clear()
+    step.phase, step.done = "adjust", False
+    step.act(HostAction("confirm"), t)
+    assert step.clashes == [] and told == []

@@ -8,10 +8,10 @@ unknown one), so a key or a section added later is walked too.
 
 What the kiosk does with a refused value (tablekeeper/config.py, ``check_config``):
 
-- ``[table] state_dir`` and ``[screen] rotate`` stop it: exit 78, one line (the last line on
-  stderr, also the unit's status) naming the file, the key and what is wanted. A default
-  games folder would hide the unfinished game; a turned panel with an unturned picture is
-  unplayable.
+- ``[table] state_dir`` and ``[screen] rotate`` stop it: exit 78, ONE line (the only line on
+  stderr, the unit's log; also the unit's status) naming the file, the key and what is
+  wanted. A default games folder would hide the unfinished game; a turned panel with an
+  unturned picture is unplayable.
 - every other key is reported (file, line, section, key, what is wanted) and takes its
   default alone; the kiosk goes on (exit 0) with the problem on the screen's banner. This is
   deliberate: a café's box with a mistyped camera setting still referees the game.
@@ -214,7 +214,8 @@ def test_the_real_kiosk_exits_78_or_goes_on_naming_the_key(
     named = [line for line in done.stderr.splitlines()
              if str(config) in line and f"[{path[0]}] {'.'.join(path[1:])}: " in line]
     assert named, done.stderr
-    if code == 78:  # the last line (the unit's status too) is the one that says it all
-        last = done.stderr.splitlines()[-1]
-        assert last.startswith("tablekeeper kiosk stopped") and last in named, done.stderr
+    if code == 78:  # ONE line on stderr (the unit's log), the one that says it all
+        assert len(done.stderr.splitlines()) == 1, done.stderr
+        line = done.stderr.splitlines()[0]
+        assert line.startswith("tablekeeper kiosk stopped") and line in named, done.stderr
         assert not (tmp_path / "state").exists()  # no game started anywhere

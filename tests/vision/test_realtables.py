@@ -15,6 +15,7 @@ from vision.realtables import (
     FineSeen,
     board_labels,
     choose_fine,
+    choose_gate,
     parse_label,
     reference_cards,
     row_wise,
@@ -64,6 +65,24 @@ def test_the_fine_thresholds_name_the_most_with_no_wrong_id() -> None:
     lo, lead, right, wrong = choose_fine(seen)
     assert (right, wrong) == (80, 0)
     assert 0.72 < lo <= 0.75 or (lo <= 0.72 and lead > 0.05)
+
+
+def test_the_gate_is_chosen_with_the_fine_thresholds_a_guard_band_below_the_foreign() -> None:
+    # Own cards misfit up to 0.06 and 0.09; cards from outside the deck (every name wrong),
+    # as well as the own ones, from 0.11: the gate names the first 60 and stays a guard band
+    # below the foreign cards (a gate of 0.1 would name the 20 too, and refuse the foreign
+    # ones on these observations, but not one a quarter looser).
+    seen = ([FineSeen("a", "a", 0.9, 0.2, True, 0.06)] * 60
+            + [FineSeen("b", "b", 0.9, 0.2, True, 0.09)] * 20
+            + [FineSeen("x", "a", 0.9, 0.2, True, 0.11)] * 10
+            + [FineSeen("y", "b", 0.7, 0.2, True, 0.03)] * 3)  # (the fine threshold's)
+    lo, lead, max_fit, right, wrong = choose_gate(seen)
+    assert (right, wrong) == (60, 0)
+    assert max_fit >= 0.06 and realtables.FIT_GUARD * max_fit < 0.11
+    assert 0.7 < lo <= 0.9
+    assert all(s.accepted(lo, lead, max_fit) in (None, s.card) for s in seen)
+    assert FineSeen("x", "a", 0.9, 0.2, True, 0.11).accepted(lo, lead, max_fit) is None
+    assert choose_gate([])[3:] == (0, 0)
 
 
 def test_an_absent_set_is_none_and_says_where_it_looked(tmp_path: Path) -> None:

@@ -383,3 +383,30 @@ def test_no_frame_sized_float32_pictures_are_kept(wink: Deck) -> None:
     assert kept and not big
     layers = [ly for ly in table._layers.values() if ly is not None]
     assert layers and all(ly.colour.dtype == np.uint8 for ly in layers)
+
+
+def test_a_tilted_camera_sees_the_far_cards_smaller_and_foreshortened(wink: Deck) -> None:
+    """``Conditions.tilt``: a camera leaning back from straight down (issue 37 item 3)."""
+    from vision.simtable import tilt_view
+
+    straight = tilt_view(640, 480, 0.0)
+    assert np.allclose(straight, [[0, 0], [640, 0], [640, 480], [0, 480]], atol=1e-3)
+    q = tilt_view(640, 480, 35.0)
+    assert np.allclose(q[2:], [[640, 480], [0, 480]], atol=1e-3)  # the near edge as it was
+    assert 0.55 < (q[1, 0] - q[0, 0]) / 640 < 0.75  # the far edge narrower
+    with pytest.raises(ValueError, match="tilt"):
+        Conditions(tilt=80.0)
+    sides = {}
+    for tilt in (0.0, 35.0):
+        table = SimulatedTable(wink, seed=2, conditions=Conditions(tilt=tilt))
+        far = table.place("w05", Pose(320, 90, angle=0, width=80))
+        near = table.place("w06", Pose(320, 390, angle=0, width=80))
+        table.capture()
+        got = {t.handle: t.corners for t in table.truth()}
+        w_far = float(np.linalg.norm(got[far][1] - got[far][0]))
+        h_far = float(np.linalg.norm(got[far][3] - got[far][0]))
+        w_near = float(np.linalg.norm(got[near][1] - got[near][0]))
+        sides[tilt] = (w_far, h_far / w_far, w_near)
+    assert sides[35.0][0] < 0.8 * sides[0.0][0]  # far: smaller ...
+    assert sides[35.0][1] < 0.85 * sides[0.0][1]  # ... and foreshortened
+    assert sides[35.0][2] > 0.8 * sides[0.0][2]  # near: about as it was

@@ -398,3 +398,37 @@ def test_the_histogram_median_is_numpys() -> None:
             assert _median(g) == float(np.median(g))
             g = rng.integers(100, 103, shape, dtype=np.uint8)
             assert _median(g) == float(np.median(g))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["wink", "the-game", "something-missing-items"])
+def test_hands_resting_and_laying_cards_name_nothing_wrong(demo_decks: DemoDecks,
+                                                           name: str) -> None:
+    """Issue 37 item 3, a hand passing over the table: five cards under a room's light, hands
+    reaching over them for 6 to 60 frames (longer than ``forget_frames``: a hand resting 4 s
+    at 15 fps), then a hand that lays a sixth card. No event for a card under or uncovered by
+    a hand, no card named wrong, and the laid card's event within 3 frames of the hand's
+    going (the figures over 3 seeds a deck are in docs/vision.md)."""
+    import random
+
+    deck = demo_decks(name)
+    rng = random.Random(11)
+    table = SimulatedTable(deck, seed=11, conditions=Conditions.random(rng))
+    watcher = CardWatcher(deck)
+    ids = rng.sample(list(deck.ids), 6)
+    poses = [Pose(110 + (k % 3) * 210, 130 + (k // 3) * 220, angle=rng.uniform(-30, 30),
+                  width=90) for k in range(5)]
+    for cid, pose in zip(ids, poses, strict=False):
+        table.place(cid, pose)
+    seen = {e.card_id for e in _flat(_run(watcher, table, 8))}
+    assert seen == set(ids[:5])
+    for frames, pose in zip((6, 12, 30, 60), poses, strict=False):
+        table.hand_pass(frames=frames, target=(pose.x, pose.y))
+        assert _flat(_run(watcher, table, frames + 10)) == []
+    table.hand_pass(frames=10, target=(430.0, 350.0))
+    _run(watcher, table, 3)
+    table.place(ids[5], Pose(430, 350, angle=12, width=90))
+    per_frame = _run(watcher, table, 7 + 8)  # the hand's 7 frames left, then 8
+    assert [e.card_id for e in _flat(per_frame)] == [ids[5]]
+    at = next(k for k, evs in enumerate(per_frame) if evs) + 1
+    assert at - 7 <= 3, f"the event {at - 7} frames after the hand went"
