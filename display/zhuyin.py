@@ -153,7 +153,27 @@ def weights() -> dict[str, int]:
                     if chars:
                         out[sound + tone] = (said.get(sound + tone, 0) if said
                                              else sum(c in common for c in chars))
-    return out
+    return _with_names(out)
+
+
+def _with_names(said: dict[str, int]) -> dict[str, int]:
+    """``said`` (each syllable's weight in Mandarin at large) blended half and half with how
+    often names say it: each character of :func:`name_weights` adds its count to its reading
+    (the syllable libchewing lists it earliest under: 柏 is ㄅㄛˊ). Both are made shares of
+    their totals first, so neither scale wins; a syllable no name says keeps its half."""
+    names = name_weights()
+    read: dict[str, tuple[str, int]] = {}
+    for syllable in said:
+        for place, char in enumerate(candidates(syllable)):
+            if char in names and (char not in read or place < read[char][1]):
+                read[char] = (syllable, place)
+    in_names: dict[str, int] = {}
+    for char, (syllable, _) in read.items():
+        in_names[syllable] = in_names.get(syllable, 0) + names[char]
+    total, named = sum(said.values()), sum(in_names.values())
+    if not total or not named:
+        return said
+    return {s: round(1e9 * (n / total + in_names.get(s, 0) / named)) for s, n in said.items()}
 
 
 #: libchewing's tones in its phone codes (0: the first, which has no mark)
@@ -306,13 +326,45 @@ def first_weight(sym: str) -> int:
     return sum(n for sound, n in _sounds().items() if sound.startswith(sym))
 
 
+#: the characters of Taiwanese given names, commonest first (made by ``tools/name_chars.py``
+#: from the Ministry of the Interior's name statistics; its header gives source and licence)
+NAME_CHARS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "name_chars.txt")
+
+
+@cache
+def name_weights(path: str = NAME_CHARS) -> dict[str, int]:
+    """How many of Taiwan's commonest given names each character is in (``name_chars.txt``:
+    a character and a count a line, ``#`` comments). Read once, at most 64 KB; a line of
+    another shape is skipped and logged, a missing or unreadable file leaves the name keyboard
+    in libchewing's order (logged)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read(64 * 1024)
+    except (OSError, UnicodeDecodeError) as exc:
+        _log.warning("注音 input: the list of name characters is unreadable (%s)", exc)
+        return {}
+    out: dict[str, int] = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        parts = line.split()
+        if len(parts) != 2 or len(parts[0]) != 1 or not parts[1].isdigit():
+            _log.warning("注音 input: %s line %d is not 'character count': %r", path, number,
+                         line[:40])
+            continue
+        out[parts[0]] = int(parts[1])
+    return out
+
+
 def offered(syllable: str, drawable: Callable[[str], bool] = lambda c: True) -> tuple[str, ...]:
-    """The characters the name screen offers for ``syllable``: those in everyday use
-    (:func:`common_characters`) first, then the rarer, each in libchewing's order (the
-    likeliest first); only those the screen can draw (``drawable``)."""
+    """The characters the name screen offers for ``syllable``: those of Taiwan's commonest
+    given names first, the commonest in names first (:func:`name_weights`), then those in
+    everyday use (:func:`common_characters`), then the rarer, each in libchewing's order
+    (the likeliest first); only those the screen can draw (``drawable``)."""
     common = common_characters()
+    names = name_weights()
     found = [c for c in candidates(syllable) if drawable(c)]
-    return tuple(sorted(found, key=lambda c: c not in common))
+    return tuple(sorted(found, key=lambda c: (-names.get(c, 0), c not in common)))
 
 
 def complete(syllable: str) -> bool:

@@ -497,11 +497,32 @@ def test_a_two_character_name_in_zhuyin(box_of: Callable[[str], Box]) -> None:
           ", ".join(f"{k} {v}" for k, v in costs.items()))
     worst = report("注音: a two-character name, the ten", first, len(NAMES))
     report(f"注音: a two-character name, all {len(costs)}", costs, len(costs))
+    # Names the name list (display/name_chars.txt) was not made from at all: the new
+    # generation's, not among the 200 commonest of every age (the measured names are left out
+    # of its derivation too, so all are measured held out; these are outside its source).
+    outside = {k: v for k, v in costs.items() if str(k) not in _name_list_source()}
+    report(f"注音: a two-character name outside the name list's source, {len(outside)}",
+           outside, len(outside))
     # The issue asked for 30 at most: not reached (docs/host-buttons.md says what limits it);
     # the ten cost 53 before the keys were grouped, 49 before the keys that cannot follow
-    # what is typed were skipped and the rest of a syllable offered commonest first.
-    assert worst <= 43 and sum(first.values()) / len(first) <= 34
-    assert max(costs.values()) <= 59 and sum(costs.values()) / len(costs) <= 34
+    # what is typed were skipped and the rest of a syllable offered commonest first, 43
+    # (mean 33.6; all 43: 59, 33.7; the 13 outside: 59, 38.4) before names' characters and
+    # syllables came first.
+    assert worst <= 37 and sum(first.values()) / len(first) <= 25.5
+    assert max(costs.values()) <= 57 and sum(costs.values()) / len(costs) <= 27.5
+    assert len(outside) == 13 and sum(outside.values()) / len(outside) <= 36
+
+
+def _name_list_source() -> frozenset[str]:
+    """The 200 names tools/name_chars.py derives the name list from."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "name_chars", Path(__file__).resolve().parents[2] / "tools" / "name_chars.py")
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    return frozenset(tool.MEN) | frozenset(tool.WOMEN)
 
 
 def test_adding_a_player_and_back_to_start(box_of: Callable[[str], Box]) -> None:

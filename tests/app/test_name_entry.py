@@ -96,10 +96,11 @@ def test_three_buttons_type_a_chinese_name(loop: Loop) -> None:
     assert screen.setup.players[0].name == "" and screen.setup.focus == 0
     screen.gpio_button(loop, HostButton.BACK, now)
     assert screen.setup.focus is None
-    # next walks the groups (the commonest first: ㄅㄆㄇㄈ is the sixth), confirm opens one and
+    # next walks the groups (the commonest first, names weighing half), confirm opens one and
     # next walks its keys; then the row of what can follow, then the tones: 美 (ㄇㄟˇ) from
-    # "done" takes 14 presses (18 when the keys were walked one by one)
-    assert presses == 14
+    # "done" takes 10 presses (14 before names weighed in, 18 when the keys were walked one
+    # by one)
+    assert presses == 10
 
 
 @needs_chewing

@@ -8,6 +8,7 @@ is tested with the library hidden.
 from __future__ import annotations
 
 from pathlib import Path
+from types import ModuleType
 
 import pygame
 import pytest
@@ -150,3 +151,74 @@ def test_a_phrase_tree_of_another_format_falls_back_to_counting(
     (tmp_path / "index_tree.dat").write_bytes(content)
     monkeypatch.setattr(zhuyin, "DATA_DIRS", (str(tmp_path),))
     assert zhuyin.phrase_counts.__wrapped__() == {}
+
+
+# --- the characters of names first -------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _name_tool() -> ModuleType:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("name_chars", ROOT / "tools" / "name_chars.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_committed_name_list_is_the_tools_with_the_measured_names_left_out() -> None:
+    tool = _name_tool()
+    left_out = tool.measured()
+    # the names tests/app/test_entry_presses.py measures, read from it
+    assert {"美玲", "雅婷", "品妤", "柏宇"} <= left_out and len(left_out) == 43
+    assert Path(zhuyin.NAME_CHARS).read_text(encoding="utf-8") == tool.render(left_out), (
+        "display/name_chars.txt differs from what tools/name_chars.py makes: run it")
+    # left out for real: 婷 counts only the source's names that are not measured
+    names = [*tool.MEN, *tool.WOMEN]
+    assert zhuyin.name_weights()["婷"] == sum("婷" in n for n in names if n not in left_out) \
+        < sum("婷" in n for n in names)
+
+
+def test_a_bad_line_in_the_name_list_is_skipped_and_said(tmp_path: Path,
+                                                         caplog: pytest.LogCaptureFixture) -> None:
+    bad = tmp_path / "name_chars.txt"
+    bad.write_text("# header\n婷 4\n美玲 3\n秀 many\n\n宏 2\n", encoding="utf-8")
+    assert zhuyin.name_weights(str(bad)) == {"婷": 4, "宏": 2}
+    assert "line 3" in caplog.text and "line 4" in caplog.text
+    bad.write_bytes(b"\xff\xfe\x00bad")
+    zhuyin.name_weights.cache_clear()
+    assert zhuyin.name_weights(str(bad)) == {}
+    assert zhuyin.name_weights(str(tmp_path / "missing.txt")) == {}
+    assert "unreadable" in caplog.text
+    zhuyin.name_weights.cache_clear()
+
+
+@needs_chewing
+def test_the_characters_of_names_come_before_everyday_order(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # libchewing alone: 婷 is seventh of ㄊㄧㄥˊ's; names' characters first: second, behind 廷
+    monkeypatch.setattr(zhuyin, "name_weights", lambda: {})
+    plain = zhuyin.offered("ㄊㄧㄥˊ")
+    monkeypatch.undo()
+    named = zhuyin.offered("ㄊㄧㄥˊ")
+    assert plain.index("婷") >= 5 and named[:2] == ("廷", "婷")
+    assert set(named) == set(plain)  # the same characters, only reordered
+    # everyday characters still before the rare ones where names say nothing
+    common = zhuyin.common_characters()
+    rest = [c for c in named if c not in zhuyin.name_weights()]
+    assert [c in common for c in rest] == sorted((c in common for c in rest), reverse=True)
+
+
+@needs_chewing
+def test_names_weigh_half_in_the_order_of_the_syllables(monkeypatch: pytest.MonkeyPatch) -> None:
+    said = {"ㄊㄧㄥˊ": 10, "ㄊㄧㄥˉ": 30, "ㄅㄛˊ": 60}
+    monkeypatch.setattr(zhuyin, "name_weights", lambda: {})
+    assert zhuyin._with_names(said) == said  # no list: Mandarin's weights as they are
+    # 婷 is said ㄊㄧㄥˊ, 柏 ㄅㄛˊ (its reading listed first, not ㄅㄞˇ): each a share of names
+    monkeypatch.setattr(zhuyin, "name_weights", lambda: {"婷": 3, "柏": 1})
+    blended = zhuyin._with_names(said)
+    assert blended == {"ㄊㄧㄥˊ": round(1e9 * (0.1 + 0.75)), "ㄊㄧㄥˉ": round(1e9 * 0.3),
+                       "ㄅㄛˊ": round(1e9 * (0.6 + 0.25))}
+    assert blended["ㄊㄧㄥˊ"] > blended["ㄊㄧㄥˉ"] and said["ㄊㄧㄥˊ"] < said["ㄊㄧㄥˉ"]
