@@ -120,9 +120,11 @@ def footer(p: Painter, choices: Sequence[FooterChoice] = (), *, undo: bool = Tru
     y, h = FOOTER_Y, FOOTER_H
     if undo:
         p.button(p.rect(0.01, y, 0.13, h), HostAction("undo"), p.tr("btn.undo"), size=0.04)
-    p.button(p.rect(0.86, y, 0.13, h), HostAction("lang"), p.tr("btn.lang"), size=0.04,
-             walk=lang_walked)
+    # (the language is drawn after the choices: the host buttons' *next* walks in drawing
+    # order, so on the home screen it comes after 「設定這台機器」, as the README says)
+    lang = (p.rect(0.86, y, 0.13, h), HostAction("lang"), p.tr("btn.lang"))
     if not choices:
+        p.button(*lang, size=0.04, walk=lang_walked)
         return
     left, right, gap = 0.16, 0.84, 0.015
     width = min(0.34, (right - left - gap * (len(choices) - 1)) / len(choices))
@@ -134,6 +136,7 @@ def footer(p: Painter, choices: Sequence[FooterChoice] = (), *, undo: bool = Tru
         p.button(p.rect(x, y, width, h), action, label, key=key, colour=colour, enabled=enabled,
                  size=0.055, risky=risky, waiting=action.name in waiting, why=why)
         x += width + gap
+    p.button(*lang, size=0.04, walk=lang_walked)
 
 
 #: A strip chip's rows, in percent of its height: name, score, then cards left (the rest).

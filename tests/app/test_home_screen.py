@@ -170,13 +170,25 @@ def test_the_language_is_reached_from_home_with_the_three_buttons(loop: Loop) ->
     after the games and the set-up; *confirm* switches, and the focus stays on it. The set-up
     button says what it opens."""
     from display.i18n import tr
+    from display.input import focus_order
+    from tablekeeper.tablesetup.area import SetupArea
 
     screen = _screen(loop)
     screen.lang = "zh-TW"
+
+    def no_area(game: str | None, step: str | None) -> SetupArea:
+        raise AssertionError("the set-up area is not opened here")
+
+    screen.area_factory = no_area  # (as the kiosk: the home screen offers the set-up)
     screen.show_home(games.home_choices())
     screen.render(loop, loop.clock.now_ns())
     for lang in ("zh-TW", "en"):  # the set-up button is named for the area it opens
         assert tr("btn.setup_area", lang) == tr("tablesetup.title", lang)
+    # the walk, as the README says: the games, then 「設定這台機器」, then the language (the
+    # language was walked before the set-up: the footer drew it first), the menu last
+    walk = [b.action.name for b in focus_order(screen.renderer.buttons)]
+    n = len(games.names())
+    assert walk == ["home.pick"] * n + ["area.open", "lang", "menu"], walk
     for _ in range(len(games.names()) + 3):
         focused = screen.renderer.focused
         if focused is not None and focused.action.name == "lang":

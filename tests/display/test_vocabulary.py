@@ -166,3 +166,12 @@ def test_every_game_says_the_host_ended_it_in_the_same_words() -> None:
         strings = STRINGS if game == "something_missing" else _own_strings(game)
         said[game] = (strings[key]["zh-TW"], strings[key]["en"])
     assert set(said.values()) == {("主持人結束了遊戲", "Ended by the host")}, said
+
+
+def test_the_game_picker_hint_says_next_not_on() -> None:
+    """Driving the kiosk at 1920×1080 in English: the hand-entry line's hint read "▶ Space on
+    ◀ Backspace back the other way" (the keycap drawn after the ▶), and "Space on" told a host
+    nothing. It names the press as the README does: *next*, and *back* the other way."""
+    mod = importlib.import_module("display.games.the_game.strings")
+    first = mod.STRINGS["tg.entry.pick_hint"]["en"].split("\n")[0]
+    assert first.startswith("▶ next") and "◀ the other way" in first, first

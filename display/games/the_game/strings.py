@@ -63,7 +63,7 @@ STRINGS: Mapping[str, Mapping[str, str]] = {
     "tg.entry.cards_on": _pair("{row} 上的牌", "The card on {row}"),
     "tg.entry.back10": _pair("退 10", "10 back"),
     "tg.entry.pick_hint": _pair("▶ 往後　◀ 往回\n● 選這張，或打開這一段",
-                                "▶ on  ◀ back the other way\n● take the card, or open the range"),
+                                "▶ next  ◀ the other way\n● take the card, or open the range"),
     "tg.entry.rows": _pair("換一列", "Other row"),
     "tg.entry.up": _pair("回上一層", "Back out"),
     "tg.entry.none": _pair("這一列沒有能出的牌", "No card can go on this row"),
