@@ -27,6 +27,8 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
+from ground.files import read_text
+
 _log = logging.getLogger(__name__)
 
 #: The 37 symbols and the tones, as the standard (大千) keyboard places them: the layout on
@@ -338,8 +340,7 @@ def name_weights(path: str = NAME_CHARS) -> dict[str, int]:
     another shape is skipped and logged, a missing or unreadable file leaves the name keyboard
     in libchewing's order (logged)."""
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read(64 * 1024)
+        text = read_text(path, 64 * 1024)
     except (OSError, UnicodeDecodeError) as exc:
         _log.warning("注音 input: the list of name characters is unreadable (%s)", exc)
         return {}
