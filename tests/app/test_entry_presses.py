@@ -321,6 +321,39 @@ def test_the_game_picker_starts_from_the_table_as_it_is(box_of: Callable[[str], 
     assert focused is not None and focused.action == HostAction("tg.entry.pick", 5)
 
 
+def test_the_game_picker_keeps_the_highlight_when_the_table_moves(
+        box_of: Callable[[str], Box]) -> None:
+    """Seen in a host's drive: the players played on while the host walked the line, the line
+    was laid anew and the highlight jumped back to the likeliest card, so the host confirmed a
+    card they had not chosen. The highlight stays on the card it was on."""
+    from engine.the_game import CardPlayed
+
+    box = box_of("the_game")
+    box.start()
+    referee = box.loop.referee
+    box.act("tg.enter")
+    box.act("tg.entry.row", 0)
+    for _ in range(2):
+        box.press(HostButton.NEXT)
+        box.render()
+    focused = box.focused()
+    assert focused is not None and focused.action.name == "tg.entry.pick"
+    walked_to = focused.action.arg
+    assert walked_to != 2  # two presses away from the likeliest
+    # a card is played on another row: row 1's line loses it, and is laid anew
+    referee.submit(CardPlayed(at_ms=referee.at_ms(box.now), row=1, card=40))
+    box.render()
+    focused = box.focused()
+    assert focused is not None and focused.action == HostAction("tg.entry.pick", walked_to)
+    # the card under the highlight played elsewhere: the highlight goes to the likeliest
+    assert isinstance(walked_to, int)
+    referee.submit(CardPlayed(at_ms=referee.at_ms(box.now), row=2, card=walked_to))
+    assert walked_to in referee.state.rows[2].cards
+    box.render()
+    focused = box.focused()
+    assert focused is not None and focused.action == HostAction("tg.entry.pick", 2)
+
+
 def _wink_placing(box: Box) -> None:
     box.start()
     box.act("grid.in_order")  # the grid laid 1..36 row by row: the first player places

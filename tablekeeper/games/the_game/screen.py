@@ -198,8 +198,8 @@ class TheGameScreen:
         if self.entry is not None:
             line = self.entry.line(state)
             if line != self._line:  # the table moved under the open panel
+                screen.focus = _refocus(self._line, line, screen.focus)
                 self._line = line
-                screen.focus = line.focus if line is not None else 0
         view = self.table_view(table)
         self._table_key = (view.refused_row, view.refused_card, view.claim_seat,
                            view.said_code, view.entry_open)
@@ -209,3 +209,23 @@ class TheGameScreen:
     def shot_key(self, state: State, screen_name: str) -> tuple[Any, ...]:
         """A headless PNG per turn, and per refused play, claim or refused press."""
         return (state.turn, *self._table_key)
+
+
+def _refocus(old: Line | None, new: Line | None, focus: int) -> int:
+    """Where the highlight goes when the table moves under the open panel (seen in a host's
+    drive: the simulated players played on, the line was laid anew and the highlight jumped
+    back to the likeliest card, so a host walking to 37 confirmed 60). It stays on the card, or
+    the range holding it, that it was on; on the panel's own buttons after the line (another
+    row, cancel, the menu) it stays on the same button. Only where the card is gone does it
+    go to the new line's likeliest."""
+    if new is None:
+        return 0
+    if old is None:
+        return new.focus
+    if focus >= len(old.picks):  # a button after the line: the same one
+        return len(new.picks) + (focus - len(old.picks))
+    was = set(old.picks[focus].cards)
+    for i, pick in enumerate(new.picks):
+        if was & set(pick.cards):
+            return i
+    return new.focus
