@@ -20,6 +20,7 @@ import pytest
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
+import display.games.the_game  # noqa: F401  (registers The Game's strings: its refusals' words)
 from display.i18n import STRINGS
 from display.input import HostAction
 from engine.the_game import Phase
@@ -29,7 +30,8 @@ from tablekeeper.clock import FakeClock
 from tablekeeper.screen import PygameScreen
 
 NS_PER_MS = 1_000_000
-REFUSED = STRINGS["status.refused"]["en"]
+# the banner says why (the card entered is one already played), not only "not allowed"
+REFUSED = STRINGS["reject.card_already_played"]["en"]
 
 
 class Table:
@@ -129,7 +131,7 @@ def test_a_refusal_goes_with_its_moment(tmp_path: Path) -> None:
         turn = table.state.turn
         table.enter_refused_play()
         table.step(20)
-        refused = STRINGS["status.refused"]["zh-TW"]
+        refused = STRINGS["reject.card_already_played"]["zh-TW"]
         assert refused in table.drawn()
         seat = table.state.to_act + 1
         table.table.seat_edge(seat, True, table.clock.now_ns())
